@@ -1,0 +1,68 @@
+"""Events as small JSON-able dicts, for the journal.
+
+>>> decode(encode(DiscEntered(3, at=1.5)))
+DiscEntered(column=3, at=1.5, colour=None)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.colour import Colour
+from hardware.events import (
+    ButtonHeld,
+    ButtonPressed,
+    DiscEntered,
+    DiscLeft,
+    Event,
+    SensorCleared,
+    SensorFault,
+    SliderMoved,
+)
+
+
+class CodecError(ValueError):
+    """A journal record is not an event this version knows."""
+
+
+def encode(event: Event) -> dict[str, Any]:
+    if isinstance(event, DiscEntered):
+        record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
+        if event.colour is not None:
+            record["colour"] = event.colour.value
+        return record
+    if isinstance(event, DiscLeft):
+        return {"e": "pop", "c": event.column, "at": event.at}
+    if isinstance(event, SliderMoved):
+        return {"e": "slider", "open": event.open, "at": event.at}
+    if isinstance(event, ButtonPressed):
+        return {"e": "press", "at": event.at}
+    if isinstance(event, ButtonHeld):
+        return {"e": "hold", "at": event.at}
+    if isinstance(event, SensorFault):
+        return {"e": "fault", "sensor": event.sensor, "message": event.message, "at": event.at}
+    return {"e": "cleared", "sensor": event.sensor, "at": event.at}
+
+
+def decode(record: dict[str, Any]) -> Event:
+    try:
+        kind = record["e"]
+        at = float(record["at"])
+        if kind == "drop":
+            colour = record.get("colour")
+            return DiscEntered(int(record["c"]), at, Colour(colour) if colour else None)
+        if kind == "pop":
+            return DiscLeft(int(record["c"]), at)
+        if kind == "slider":
+            return SliderMoved(bool(record["open"]), at)
+        if kind == "press":
+            return ButtonPressed(at)
+        if kind == "hold":
+            return ButtonHeld(at)
+        if kind == "fault":
+            return SensorFault(str(record["sensor"]), str(record["message"]), at)
+        if kind == "cleared":
+            return SensorCleared(str(record["sensor"]), at)
+    except (KeyError, TypeError, ValueError) as error:
+        raise CodecError(f"a journal record is malformed ({error}): {record}") from None
+    raise CodecError(f"a journal record has an unknown kind {kind!r}")

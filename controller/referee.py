@@ -1,0 +1,452 @@
+"""The referee: follows a game from physical events, with no I/O and no clock.
+
+It holds the engine's game (what the rules say the grid should hold) and its
+belief of what is physically in the grid, built only from what the sensors
+proved. Each event returns a :class:`Verdict`; :func:`controller.view.display`
+turns the state into what the board shows. While the two grids agree, legal
+drops and pops become moves; anything else changes only the physical grid,
+and the board guides the players back until the grids agree again.
+
+>>> from hardware.events import DiscEntered
+>>> referee = Referee(Table(columns=7, rows=6), "classic")
+>>> referee.handle(DiscEntered(4, at=1.0)).accepted
+Move(kind=<MoveKind.DROP: 'drop'>, column=4)
+>>> referee.game.to_move
+<Colour.YELLOW: 'yellow'>
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from controller import repair
+from engine import (
+    RULES_NAMES,
+    Game,
+    Move,
+    MoveKind,
+    Phase,
+    Rules,
+    game_from_position,
+    new_game,
+    rules_named,
+)
+from engine.colour import Colour
+from hardware.events import (
+    ButtonHeld,
+    ButtonPressed,
+    DiscEntered,
+    DiscLeft,
+    Event,
+    SensorCleared,
+    SensorFault,
+    SliderMoved,
+)
+
+RULES_TITLES: dict[str, str] = {
+    "classic": "Classic",
+    "popout": "Pop Out",
+    "pop10": "Pop 10",
+    "five": "5-in-a-Row",
+    "five+popout": "5-in-a-Row Pop Out",
+    "five+pop10": "5-in-a-Row Pop 10",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The physical set-up the referee works with.
+
+    ``simultaneous`` is the shortest time in seconds between two players'
+    drops: a second disc sooner than that after the first is two discs at once.
+    """
+
+    columns: int = 7
+    rows: int = 6
+    colour_sensing: bool = False
+    simultaneous: float = 0.5
+    repetition: int | None = None
+    both_lines: Literal["popper", "opponent"] = "popper"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What one event did.
+
+    ``changed``: the state changed, so the event must be journalled before the
+    display is shown. ``new_game``: a new game began (the journal may be
+    compacted to a snapshot). ``finished``: a game that just ended, to archive.
+    ``mistake``: a short kind name when the event broke the rules.
+    """
+
+    changed: bool = False
+    accepted: Move | None = None
+    mistake: str | None = None
+    new_game: bool = False
+    finished: Game | None = None
+    log: tuple[str, ...] = ()
+
+
+Grid = list[list[Colour | None]]
+
+
+@dataclass
+class _Outcome:
+    """Collects the parts of a verdict while an event is handled."""
+
+    changed: bool = False
+    accepted: Move | None = None
+    mistake: str | None = None
+    new_game: bool = False
+    finished: Game | None = None
+    log: list[str] = field(default_factory=list)
+
+    def verdict(self) -> Verdict:
+        return Verdict(
+            self.changed, self.accepted, self.mistake, self.new_game, self.finished, tuple(self.log)
+        )
+
+
+class Referee:
+    """The referee's whole state and its transitions."""
+
+    def __init__(self, table: Table, rules: str = "classic") -> None:
+        self.table = table
+        self.next_rules = rules
+        self.grid: Grid = [[] for _ in range(table.columns)]
+        self.slider_open = False
+        self.selecting = False
+        self.abandon_armed = False
+        self.rebuilding = False
+        self.problem: str | None = None
+        self.faults: dict[str, str] = {}
+        self.last_entry_at: float | None = None
+        self.start_rows: list[str] | None = None
+        self.game_number = 1
+        self.game = self._fresh_game(rules)
+
+    # -- rules and geometry -------------------------------------------------
+
+    def rules_for(self, name: str) -> Rules:
+        """The rules ``name`` sized to this table's grid, with its house rules."""
+        base = rules_named(name)
+        width = self.table.columns + (2 if base.strips else 0)
+        rules = rules_named(name, (width, self.table.rows))
+        return dataclasses.replace(
+            rules, repetition=self.table.repetition, both_lines=self.table.both_lines
+        )
+
+    @property
+    def offset(self) -> int:
+        """Engine column = physical column + offset (the left edge strip)."""
+        return 1 if self.game.rules.strips else 0
+
+    def label(self, column: int) -> int:
+        """How sentences name physical ``column``: the notation's number, which
+        counts the 5-in-a-Row edge strip on the left."""
+        return column + self.offset
+
+    def model_grid(self) -> list[tuple[Colour, ...]]:
+        """What the game says each physical column holds, bottom up."""
+        return [self.game.column(c + self.offset) for c in range(1, self.table.columns + 1)]
+
+    def in_step(self) -> bool:
+        """Whether the physical grid is exactly what the game needs."""
+        if self.slider_open:
+            return False
+        return all(
+            tuple(have) == want for have, want in zip(self.grid, self.model_grid(), strict=True)
+        )
+
+    def repair_plan(self) -> list[repair.Step]:
+        return repair.plan(self.grid, self.model_grid())
+
+    def expected_colour(self, column: int) -> Colour | None:
+        """The colour the board is asking for in ``column`` right now."""
+        if self.in_step():
+            return self.game.to_move
+        steps = self.repair_plan()
+        if steps and isinstance(steps[0], repair.DropStep) and steps[0].column == column:
+            return steps[0].colour
+        return None
+
+    # -- events ---------------------------------------------------------------
+
+    def handle(self, event: Event) -> Verdict:
+        out = _Outcome()
+        if not isinstance(event, ButtonPressed):
+            self.selecting = False
+        if not isinstance(event, ButtonHeld):
+            self.abandon_armed = False
+        if isinstance(event, DiscEntered):
+            self._entered(event, out)
+        elif isinstance(event, DiscLeft):
+            self._left(event, out)
+        elif isinstance(event, SliderMoved):
+            self._slider(event, out)
+        elif isinstance(event, ButtonPressed):
+            self._pressed(out)
+        elif isinstance(event, ButtonHeld):
+            self._held(out)
+        elif isinstance(event, SensorFault):
+            self.faults[event.sensor] = event.message
+            out.log.append(f"Sensor fault on {event.sensor}: {event.message}")
+        elif isinstance(event, SensorCleared) and self.faults.pop(event.sensor, ""):
+            out.log.append(f"The fault on {event.sensor} has cleared.")
+        if out.changed and self.in_step() and self.problem is not None:
+            self.problem = None
+            self.rebuilding = False
+            out.log.append("The grid matches the game again; play resumes.")
+        return out.verdict()
+
+    def _entered(self, event: DiscEntered, out: _Outcome) -> None:
+        column = event.column
+        if self.slider_open:
+            out.log.append(
+                f"A disc fell through column {self.label(column)} while the slider was open."
+            )
+            return
+        if not 1 <= column <= self.table.columns:
+            out.log.append(
+                f"Ignored a drop reported in column {column}: the grid has no such column."
+            )
+            return
+        if len(self.grid[column - 1]) >= self.table.rows:
+            out.log.append(
+                f"Ignored a drop into column {self.label(column)}, which the referee believes full."
+            )
+            return
+        out.changed = True
+        playing = self.in_step() and not self.game.is_over()
+        colour = event.colour if self.table.colour_sensing else self.expected_colour(column)
+        simultaneous = (
+            self.last_entry_at is not None
+            and event.at - self.last_entry_at < self.table.simultaneous
+        )
+        self.last_entry_at = event.at
+        self.grid[column - 1].append(colour)
+        if not playing:
+            return
+        mover = self.game.to_move
+        assert mover is not None
+        move = Move.drop(column + self.offset)
+        if simultaneous:
+            self._mistake(
+                out,
+                "two-discs",
+                f"Two discs went in at once; the one in column {move.column} is extra.",
+            )
+        elif colour is not mover:
+            name = f"{colour.title}'s disc" if colour is not None else "A disc of unknown colour"
+            self._mistake(
+                out,
+                "wrong-colour",
+                f"{name} went into column {move.column}, but it is {mover.title}'s turn.",
+            )
+        else:
+            self._play(move, out)
+
+    def _left(self, event: DiscLeft, out: _Outcome) -> None:
+        column = event.column
+        if self.slider_open:
+            return
+        if not 1 <= column <= self.table.columns or not self.grid[column - 1]:
+            out.log.append(
+                f"Ignored a disc leaving column {self.label(column)}, "
+                "which the referee believes empty."
+            )
+            return
+        out.changed = True
+        playing = self.in_step() and not self.game.is_over()
+        self.grid[column - 1].pop(0)
+        if playing:
+            self._play(Move.pop(column + self.offset), out)
+
+    def _play(self, move: Move, out: _Outcome) -> None:
+        mover = self.game.to_move
+        assert mover is not None
+        reason = self.game.why_illegal(move)
+        if reason is not None:
+            what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
+            self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
+            return
+        self.game.play(move)
+        out.accepted = move
+        out.log.append(f"{mover.title} played a {self._physical(move)}.")
+        if self.game.passed is not None:
+            out.log.append(
+                f"{self.game.passed.title} has no disc in the bottom row; the turn passes."
+            )
+        if self.game.is_over():
+            out.finished = self.game
+            out.log.append(self.result_sentence())
+
+    @staticmethod
+    def _physical(move: Move) -> str:
+        if move.kind is MoveKind.POP:
+            return f"pop from column {move.column}"
+        return f"drop into column {move.column}"
+
+    def _mistake(self, out: _Outcome, kind: str, sentence: str) -> None:
+        out.mistake = kind
+        self.problem = sentence
+        out.log.append(f"Not allowed: {sentence}")
+
+    def _slider(self, event: SliderMoved, out: _Outcome) -> None:
+        if event.open == self.slider_open:
+            return
+        out.changed = True
+        asked = not self.in_step() and self.repair_plan()[:1] == [repair.SliderStep()]
+        self.slider_open = event.open
+        if not event.open:
+            out.log.append("The slider is closed.")
+            return
+        self.grid = [[] for _ in range(self.table.columns)]
+        if self.game.is_over():
+            out.log.append("The slider emptied the grid; a new game begins.")
+            self._start(self.next_rules, out)
+        elif asked:
+            out.log.append("The slider emptied the grid, as asked.")
+        elif self.game.moves:
+            self.rebuilding = True
+            self.problem = "The slider was opened mid-game."
+            out.mistake = "slider"
+            out.log.append(
+                "The slider was opened mid-game: close it and rebuild the position, "
+                "or hold the mode button to abandon the game."
+            )
+        else:
+            out.log.append("The slider is open.")
+
+    def _pressed(self, out: _Outcome) -> None:
+        out.changed = True
+        index = RULES_NAMES.index(self.next_rules) if self.next_rules in RULES_NAMES else -1
+        self.next_rules = RULES_NAMES[(index + 1) % len(RULES_NAMES)]
+        self.selecting = True
+        if not self.game.moves and not self.game.is_over() and self.start_rows is None:
+            self.game = self._fresh_game(self.next_rules)
+            out.new_game = True
+            out.log.append(f"Rules changed to {RULES_TITLES[self.next_rules]}.")
+        else:
+            out.log.append(f"The next game will be {RULES_TITLES[self.next_rules]}.")
+
+    def _held(self, out: _Outcome) -> None:
+        out.changed = True
+        in_progress = bool(self.game.moves) and not self.game.is_over()
+        emptied = self.rebuilding and not any(self.grid)
+        if in_progress and not emptied and not self.abandon_armed:
+            self.abandon_armed = True
+            out.log.append("Hold the mode button again to abandon this game.")
+            return
+        self.abandon_armed = False
+        if in_progress:
+            out.finished = self.game
+            out.log.append("The game was abandoned.")
+        self._start(self.next_rules, out)
+
+    def _start(self, rules: str, out: _Outcome) -> None:
+        self.game = self._fresh_game(rules)
+        self.game_number += 1
+        self.problem = None
+        self.rebuilding = False
+        self.last_entry_at = None
+        out.new_game = True
+        out.log.append(f"New game: {RULES_TITLES[rules]}.")
+
+    def _fresh_game(self, name: str) -> Game:
+        """A new game of ``name``; Pop 10 starts in its pop phase when the grid
+        is already full of discs whose colours the referee knows."""
+        rules = self.rules_for(name)
+        self.start_rows = None
+        full = all(len(c) == self.table.rows for c in self.grid)
+        if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
+            game = new_game(rules)
+            rows = self._rows_with_strips(game)
+            self.start_rows = rows
+            return game_from_position(rules, rows, Colour.RED)
+        return new_game(rules)
+
+    def _rows_with_strips(self, empty: Game) -> list[str]:
+        """The physical grid as engine rows (top first), edge strips included."""
+        width = empty.rules.width
+        offset = 1 if empty.rules.strips else 0
+        rows = []
+        for row in range(self.table.rows, 0, -1):
+            cells = []
+            for column in range(1, width + 1):
+                physical = column - offset
+                if 1 <= physical <= self.table.columns:
+                    colour = self.grid[physical - 1][row - 1]
+                    assert colour is not None
+                    cells.append(colour.letter)
+                else:
+                    cells.append(empty.column(column)[row - 1].letter)
+            rows.append("".join(cells))
+        return rows
+
+    # -- descriptions -----------------------------------------------------------
+
+    def result_sentence(self) -> str:
+        result = self.game.result
+        if result is None:
+            return "The game is not over."
+        if result == "draw":
+            return "The game is a draw."
+        assert isinstance(result, Colour)
+        if self.game.rules.pop10:
+            return f"{result.title} wins with {self.game.scores[result]} discs set aside."
+        return f"{result.title} wins."
+
+    # -- persistence ------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to rebuild this state, as JSON-able data."""
+        return {
+            "game_number": self.game_number,
+            "rules": self.game.rules.name,
+            "start": self.start_rows,
+            "moves": [str(m) for m in self.game.moves],
+            "next_rules": self.next_rules,
+            "grid": ["".join(c.letter if c else "?" for c in column) for column in self.grid],
+            "slider_open": self.slider_open,
+            "rebuilding": self.rebuilding,
+            "problem": self.problem,
+            "last_entry_at": self.last_entry_at,
+        }
+
+    @classmethod
+    def restore(cls, table: Table, data: dict[str, Any]) -> Referee:
+        """The referee a :meth:`snapshot` describes (raises ``ValueError`` or
+        an engine error when the snapshot does not fit this table)."""
+        referee = cls(table, str(data["rules"]))
+        grid = [list(column) for column in data["grid"]]
+        if len(grid) != table.columns:
+            raise ValueError(f"the saved grid has {len(grid)} columns, the board {table.columns}")
+        referee.grid = [[None if d == "?" else Colour.from_letter(d) for d in c] for c in grid]
+        start = data.get("start")
+        rules = referee.rules_for(str(data["rules"]))
+        if start is not None:
+            referee.game = game_from_position(rules, list(start), Colour.RED)
+            referee.start_rows = list(start)
+        for token in data["moves"]:
+            referee.game.play(token)
+        referee.game_number = int(data["game_number"])
+        referee.next_rules = str(data["next_rules"])
+        referee.slider_open = bool(data["slider_open"])
+        referee.rebuilding = bool(data["rebuilding"])
+        problem = data.get("problem")
+        referee.problem = str(problem) if problem is not None else None
+        last = data.get("last_entry_at")
+        referee.last_entry_at = float(last) if last is not None else None
+        return referee
+
+    @property
+    def phase(self) -> Phase:
+        return self.game.phase
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending with a full stop."""
+    return text if text.endswith(".") else text + "."
