@@ -1,0 +1,88 @@
+"""``popref games``: list the finished games, or print one game's record.
+
+::
+
+    $ popref games
+       1  2026-11-29 17:05  pop10        red         58 moves
+       2  2026-11-29 17:31  classic      draw        42 moves
+    $ popref games 2
+    ...the game record...
+
+The games live in ``<state directory>/games``; the state directory is
+``--state-dir``, else ``$STATE_DIRECTORY`` (systemd sets it for the service),
+else ``/var/lib/popref``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from controller.archive import ArchivedGame, ArchiveError, GameArchive
+
+HELP = "list the finished games, or print one game's record"
+
+DEFAULT_STATE_DIR = Path("/var/lib/popref")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help="the daemon's state directory (default: $STATE_DIRECTORY or /var/lib/popref)",
+    )
+    parser.add_argument(
+        "number",
+        nargs="?",
+        type=int,
+        metavar="NUMBER",
+        help="print the record of this game instead of the list",
+    )
+
+
+def state_directory(given: Path | None, env: Mapping[str, str] = os.environ) -> Path:
+    """The state directory: *given*, else systemd's ``$STATE_DIRECTORY``, else the default."""
+    if given is not None:
+        return given
+    # With several StateDirectory= entries systemd joins them with colons; ours is first.
+    from_systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(from_systemd) if from_systemd else DEFAULT_STATE_DIR
+
+
+def format_game(game: ArchivedGame) -> str:
+    """One listing line.
+
+    >>> from datetime import datetime
+    >>> format_game(ArchivedGame(3, datetime(2026, 11, 29, 17, 5), "five+pop10", "yellow",
+    ...                          Path("x"), 61))
+    '   3  2026-11-29 17:05  five+pop10   yellow      61 moves'
+    """
+    # The daemon stores UTC; a person reads the Pi's local time.
+    finished = game.finished.astimezone() if game.finished.tzinfo else game.finished
+    line = f"{game.number:4d}  {finished:%Y-%m-%d %H:%M}  {game.rules:<11}  {game.result:<9}"
+    if game.moves is not None:
+        line += f"  {game.moves:3d} {'move' if game.moves == 1 else 'moves'}"
+    return line.rstrip()
+
+
+def run(args: argparse.Namespace) -> int:
+    directory = state_directory(args.state_dir) / "games"
+    archive = GameArchive(directory)
+    try:
+        if args.number is not None:
+            text = archive.read(args.number)
+            sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+            return 0
+        games = archive.games()
+    except ArchiveError as error:
+        print(f"popref games: {error}", file=sys.stderr)
+        return 2
+    if not games:
+        print(f"No finished games in {directory} yet.")
+    for game in games:
+        print(format_game(game))
+    return 0

@@ -1,0 +1,136 @@
+"""``popref games`` lists the archive and prints records.
+
+The commands go through a parser built with the module's own ``add_arguments``,
+as controller/cli.py builds it; switch ``popref`` to ``cli.main`` once the
+command is registered there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from controller import games_cmd
+from controller.archive import GameArchive
+
+RECORDS = [
+    ("4 4 3 3 2 2 1\n", "classic", "red", datetime(2026, 11, 29, 17, 5), 7),
+    ("pop-ten record\n", "pop10", "yellow", datetime(2026, 11, 29, 18, 40), 61),
+    ("no newline at the end", "five+popout", "draw", datetime(2026, 12, 1, 9, 3), 1),
+]
+
+
+def popref(argv: Sequence[str]) -> int:
+    """``popref ARGV`` for the one subcommand under test."""
+    assert argv[0] == "games"
+    parser = argparse.ArgumentParser(prog="popref games", description=games_cmd.HELP)
+    games_cmd.add_arguments(parser)
+    return games_cmd.run(parser.parse_args(argv[1:]))
+
+
+@pytest.fixture(autouse=True)
+def no_systemd_state_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    archive = GameArchive(tmp_path / "games")
+    for text, rules, result, finished, moves in RECORDS:
+        archive.save(text, rules=rules, result=result, finished=finished, moves=moves)
+    return tmp_path
+
+
+def test_the_list_has_one_line_per_game_oldest_first(
+    state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert popref(["games", "--state-dir", str(state)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        "   1  2026-11-29 17:05  classic      red" + " " * 10 + "7 moves",
+        "   2  2026-11-29 18:40  pop10        yellow" + " " * 6 + "61 moves",
+        "   3  2026-12-01 09:03  five+popout  draw" + " " * 9 + "1 move",
+    ]
+    assert err == ""
+
+
+def test_times_stored_in_utc_are_listed_in_local_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished = datetime(2026, 11, 29, 16, 5, tzinfo=UTC)
+    GameArchive(tmp_path / "games").save("r\n", rules="classic", result="*", finished=finished)
+    monkeypatch.setenv("TZ", "CET-1")
+    time.tzset()
+    try:
+        assert popref(["games", "--state-dir", str(tmp_path)]) == 0
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert capsys.readouterr().out == "   1  2026-11-29 17:05  classic      *\n"
+
+
+def test_a_number_prints_that_record(state: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert popref(["games", "--state-dir", str(state), "2"]) == 0
+    assert capsys.readouterr().out == "pop-ten record\n"
+
+
+def test_a_record_without_a_final_newline_still_ends_the_line(
+    state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert popref(["games", "3", "--state-dir", str(state)]) == 0
+    assert capsys.readouterr().out == "no newline at the end\n"
+
+
+@pytest.mark.parametrize("number", ["4", "0", "-1"])
+def test_no_such_game_is_one_line_and_status_2(
+    state: Path, capsys: pytest.CaptureFixture[str], number: str
+) -> None:
+    assert popref(["games", "--state-dir", str(state), number]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    assert f"no game {number}" in err and "popref games" in err
+
+
+def test_the_state_directory_comes_from_systemd_when_not_given(
+    state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", f"{state}:/somewhere/else")
+    assert popref(["games", "1"]) == 0
+    assert capsys.readouterr().out == "4 4 3 3 2 2 1\n"
+
+
+def test_the_default_state_directory() -> None:
+    assert games_cmd.state_directory(None, {}) == Path("/var/lib/popref")
+    assert games_cmd.state_directory(None, {"STATE_DIRECTORY": ""}) == Path("/var/lib/popref")
+    assert games_cmd.state_directory(Path("/x"), {"STATE_DIRECTORY": "/y"}) == Path("/x")
+
+
+def test_no_games_yet_is_not_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert popref(["games", "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"No finished games in {tmp_path / 'games'} yet.\n"
+
+
+def test_an_unreadable_games_directory_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "games").write_text("a file where the directory should be")
+    assert popref(["games", "--state-dir", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("popref games: cannot read the games in ")
+    assert err.count("\n") == 1
+
+
+def test_a_number_that_is_not_a_number_is_refused_by_the_parser(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        popref(["games", "--state-dir", str(tmp_path), "two"])
+    assert caught.value.code == 2
+    assert "invalid int value: 'two'" in capsys.readouterr().err
