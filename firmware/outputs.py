@@ -1,0 +1,103 @@
+"""PWM outputs: servo dials (detached after moving) and the buzzer.
+
+Example::
+
+    dial = Dial(PWM(Pin(14)))
+    dial.move(90, time.ticks_ms())
+    dial.update(time.ticks_ms())   # detaches once the servo has arrived
+"""
+
+import time
+
+import wire
+
+SERVO_HZ = 50
+MOVE_MS = 600  # long enough for a hobby servo to cross its range
+_MIN_US = 500
+_MAX_US = 2500
+
+
+class Dial:
+    """A hobby servo used as a dial; ``angle`` 0-180 degrees."""
+
+    def __init__(self, pwm, rest=0):
+        self.pwm = pwm
+        self.rest = rest
+        self.angle = None
+        self._until = None
+        pwm.freq(SERVO_HZ)
+        pwm.duty_u16(0)
+
+    def move(self, angle, now):
+        angle = max(0, min(180, angle))
+        if angle == self.angle:
+            return
+        self.angle = angle
+        pulse_us = _MIN_US + (_MAX_US - _MIN_US) * angle // 180
+        self.pwm.duty_u16(pulse_us * 65535 // (1000000 // SERVO_HZ))
+        self._until = time.ticks_add(now, MOVE_MS)
+
+    def update(self, now):
+        # Detach once there: a held servo jitters and hums under software PWM.
+        if self._until is not None and time.ticks_diff(now, self._until) >= 0:
+            self.pwm.duty_u16(0)
+            self._until = None
+
+    def idle(self, now):
+        self.move(self.rest, now)
+
+
+# (tone on ms, tone off ms) repeated; played once when the alert appears.
+_PATTERNS = {
+    wire.ALERT_ERROR: ((120, 80), (120, 80), (120, 0)),
+    wire.ALERT_WIN: ((600, 0),),
+    wire.ALERT_DRAW: ((200, 150), (200, 0)),
+}
+
+
+class Buzzer:
+    """A piezo on a PWM pin; ``sounding`` says whether it is on right now."""
+
+    def __init__(self, pwm, hz=2000):
+        self.pwm = pwm
+        pwm.freq(hz)
+        pwm.duty_u16(0)
+        self.sounding = False
+        self._alert = wire.ALERT_NONE
+        self._steps = ()
+        self._step = 0
+        self._at = 0
+
+    def alert(self, code, now):
+        if code == self._alert:
+            return
+        self._alert = code
+        self._steps = _PATTERNS.get(code, ())
+        self._step = 0
+        self._at = now
+        self._set(bool(self._steps))
+
+    def update(self, now):
+        if self._step >= len(self._steps):
+            self._set(False)
+            return
+        on_ms, off_ms = self._steps[self._step]
+        elapsed = time.ticks_diff(now, self._at)
+        if elapsed < on_ms:
+            self._set(True)
+        elif elapsed < on_ms + off_ms:
+            self._set(False)
+        else:
+            self._step += 1
+            self._at = now
+            self._set(self._step < len(self._steps))
+
+    def _set(self, on):
+        if on != self.sounding:
+            self.sounding = on
+            self.pwm.duty_u16(32768 if on else 0)
+
+    def idle(self):
+        self._alert = wire.ALERT_NONE
+        self._steps = ()
+        self._set(False)

@@ -1,0 +1,18 @@
+"""Which Pico GPIO does what (see docs/sensor-board.md for the wiring).
+
+Edit here for a different build; everything else takes built pins.
+"""
+
+COLUMNS = 7
+ENTRY_PINS = (2, 3, 4, 5, 6, 7, 8)  # top beams, column 1 at the left
+EXIT_PINS = (9, 10, 11, 12, 13, 18, 19)  # bottom beams
+BEAM_BLOCKED_HIGH = True  # break-beam receivers: output released (high) when blocked
+SLIDER_PIN = 20  # switch to ground, closed when the slider is armed
+SLIDER_OPEN_HIGH = True
+BUTTON_PIN = 21  # switch to ground
+STRIP_PIN = 22  # WS2812 data in, through a 3.3 V -> 5 V level shifter
+CELLS = 1  # LEDs per column: 1, or the row count for a light per cell
+SCORE_LEDS = 10  # per player, 0 for none
+DIAL_PINS = (14, 15)  # servo dials for Red's and Yellow's scores; () for none
+BUZZER_PIN = 26  # None for none
+WDT_MS = 5000

@@ -1,0 +1,362 @@
+"""The sensor-board backend: a :class:`~hardware.backend.Backend` over serial.
+
+Inbound, the board's heartbeats (cumulative counters, see
+:mod:`hardware.serial_counts`) become the same events the GPIO backend makes.
+Outbound, :meth:`SerialBackend.show` sends the whole display as one
+idempotent message, resent until the board acknowledges it and again
+whenever a heartbeat says the board shows something else (it reset, or went
+dark after losing the host). A board that stops answering is a
+``SensorFault("sensor board", ...)``; the port is reopened with backoff and
+the fault clears when the board answers again.
+
+Example::
+
+    backend = SerialBackend(parse_serial_config({"port": "/dev/ttyACM0"}), columns=7, rows=6)
+    backend.open(wake)
+    events = backend.poll(clock())
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable, Mapping
+
+import serial
+
+from hardware import wire
+from hardware.clock import Clock
+from hardware.display import Alert, ColumnLight, Display, Lamp
+from hardware.errors import ConfigError
+from hardware.events import Event, SensorCleared, SensorFault
+from hardware.serial_config import SerialConfig, parse_serial_config
+from hardware.serial_counts import CounterTracker
+from hardware.serial_port import Inbox, PortLink
+
+log = logging.getLogger("popref.serial")
+
+BOARD = "sensor board"
+GONE = "The sensor board stopped answering; check its USB cable."
+_HELLO_EVERY = 0.25
+
+_LAMPS = {
+    Lamp.OFF: wire.LAMP_OFF,
+    Lamp.DROP: wire.LAMP_DROP,
+    Lamp.POP: wire.LAMP_POP,
+    Lamp.DROP_OR_POP: wire.LAMP_DROP_OR_POP,
+    Lamp.CHOSEN: wire.LAMP_CHOSEN,
+    Lamp.ERROR: wire.LAMP_ERROR,
+    Lamp.WINNING: wire.LAMP_WINNING,
+}
+_ALERTS = {
+    Alert.NONE: wire.ALERT_NONE,
+    Alert.ERROR: wire.ALERT_ERROR,
+    Alert.WIN: wire.ALERT_WIN,
+    Alert.DRAW: wire.ALERT_DRAW,
+}
+
+
+def _colour_code(colour: object) -> int:
+    if colour is None:
+        return wire.COLOUR_NONE
+    return wire.COLOUR_RED if str(colour) == "red" else wire.COLOUR_YELLOW
+
+
+def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
+    """The wire form of ``display`` for a board with ``columns`` columns."""
+    lights = list(display.columns[:columns])
+    lights += [ColumnLight()] * (columns - len(lights))
+    winning = [0] * columns
+    for column, row in display.winning:
+        if 1 <= column <= columns and 1 <= row <= 16:
+            winning[column - 1] |= 1 << (row - 1)
+    red, yellow = display.scores if display.scores is not None else (wire.NO_SCORE,) * 2
+    return wire.Show(
+        display_id,
+        _colour_code(display.turn),
+        min(red, 254),
+        min(yellow, 254),
+        _ALERTS[display.alert],
+        [_LAMPS[light.lamp] for light in lights],
+        [_colour_code(light.colour) for light in lights],
+        winning,
+    )
+
+
+class SerialBackend:
+    """The board at ``config.port``. Single-threaded use, like every backend;
+    only the port's reader thread runs beside it."""
+
+    def __init__(self, config: SerialConfig, columns: int = 7, rows: int = 6) -> None:
+        if not 1 <= columns <= wire.MAX_COLUMNS:
+            raise ValueError(f"the sensor board handles 1 to {wire.MAX_COLUMNS} columns")
+        self.config = config
+        self._columns = columns
+        self._rows = rows
+        self._wake: Callable[[], None] = lambda: None
+        self._inbox: Inbox = queue.SimpleQueue()
+        self._link: PortLink | None = None
+        self._generation = 0
+        self._counts = CounterTracker(columns)
+        self._up = False  # a good hello arrived on this connection
+        self._incompatible: str | None = None
+        self._faulted = False
+        self._started: float | None = None
+        self._last_rx: float | None = None
+        self._last_tx = float("-inf")
+        self._hello_at = float("-inf")
+        self._reconnect_at: float | None = None
+        self._backoff = config.reconnect_min
+        self._display: Display | None = None
+        self._display_id = 0
+        self._acked = True
+        self._show_at = float("-inf")
+        self._seq = 0
+        self._now = float("-inf")  # the latest poll's time, for show()
+        self._sent = False  # a frame went out during this poll's timers
+        self.frames_in = 0
+        self.reconnects = 0
+
+    @property
+    def columns(self) -> int:
+        return self._columns
+
+    @property
+    def rows(self) -> int:
+        return self._rows
+
+    @property
+    def senses_colour(self) -> bool:
+        return False
+
+    @property
+    def connected(self) -> bool:
+        """Whether the board is answering and its counters are known."""
+        return self._up and not self._faulted and self._counts.last is not None
+
+    @property
+    def port_link(self) -> PortLink | None:
+        """The open connection, if any (for tests and benchmarks)."""
+        return self._link
+
+    @property
+    def resets_seen(self) -> int:
+        """How many board resets (new boot ids) this backend has followed."""
+        return self._counts.resets
+
+    def open(self, wake: Callable[[], None]) -> None:
+        self._wake = wake
+        self._reconnect_at = float("-inf")  # the first poll opens the port
+
+    def close(self) -> None:
+        if self._link is not None:
+            # Dark is the safe idle state; the board also goes dark on its own
+            # two seconds after the host falls silent.
+            self._send(wire.SHOW, wire.pack_show(
+                show_message(Display.dark(self._columns), self._next_id(), self._columns)
+            ))  # fmt: skip
+            self._link.close()
+            self._link = None
+
+    def show(self, display: Display) -> None:
+        if display == self._display:
+            return
+        self._display = display
+        self._display_id = self._next_id()
+        self._acked = False
+        self._show_at = self._now
+        self._send_show()
+
+    def _next_id(self) -> int:
+        nid = (self._display_id + 1) & 0xFFFF
+        return 0 if nid == wire.NO_DISPLAY else nid
+
+    def next_deadline(self) -> float | None:
+        deadlines: list[float] = []
+        if self._link is None:
+            if self._reconnect_at is not None:
+                deadlines.append(self._reconnect_at)
+        else:
+            deadlines.append(self._last_tx + self.config.keepalive)
+            if not self._up:
+                deadlines.append(self._hello_at + _HELLO_EVERY)
+            elif not self._acked:
+                deadlines.append(self._show_at + self.config.resend)
+            if not self._faulted and self._last_rx is not None:
+                deadlines.append(self._last_rx + self.config.timeout)
+        if not self._faulted and self._started is not None and self._last_rx is None:
+            deadlines.append(self._started + self.config.timeout)
+        return min(deadlines) if deadlines else None
+
+    def poll(self, now: float) -> list[Event]:
+        if self._started is None:
+            self._started = now
+        self._now = now
+        events: list[Event] = []
+        while True:
+            try:
+                generation, frame = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if self._link is None or generation != self._link.generation:
+                continue  # from a connection already given up
+            if frame is None:
+                self._drop_link(now, "the port closed")
+                events += self._fault(now, GONE)
+            else:
+                events += self._frame(frame, now)
+        events += self._timers(now)
+        return events
+
+    # -- connection -----------------------------------------------------
+
+    def _connect(self, now: float) -> None:
+        self._generation += 1
+        try:
+            self._link = PortLink.open(
+                self.config.port, self.config.baud, self._generation, self._inbox, self._wake
+            )
+        except (serial.SerialException, OSError, ValueError) as error:
+            self._reconnect_at = now + self._backoff
+            log.debug("cannot open %s (%s); next try in %.1f s", self.config.port, error,
+                      self._backoff)  # fmt: skip
+            self._backoff = min(self._backoff * 2, self.config.reconnect_max)
+            return
+        self.reconnects += 1
+        self._reconnect_at = None
+        self._up = False
+        self._last_rx = None if self._last_rx is None else now
+        self._hello_at = float("-inf")
+        self._acked = self._display is None
+
+    def _drop_link(self, now: float, why: str) -> None:
+        if self._link is not None:
+            log.debug("dropping the sensor board's port: %s", why)
+            self._link.close()
+            self._link = None
+        self._up = False
+        self._reconnect_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.config.reconnect_max)
+
+    def _fault(self, now: float, message: str) -> list[Event]:
+        if self._faulted:
+            return []
+        self._faulted = True
+        log.warning("%s", message)
+        return [SensorFault(BOARD, message, at=now)]
+
+    def _send(self, kind: int, payload: bytes) -> None:
+        if self._link is None:
+            return
+        self._seq = (self._seq + 1) & 0xFF
+        if not self._link.send(wire.encode(self._seq, kind, payload)):
+            self._inbox.put((self._link.generation, None))
+        self._sent = True
+
+    def _send_show(self) -> None:
+        if self._link is None or not self._up or self._display is None:
+            return
+        message = show_message(self._display, self._display_id, self._columns)
+        self._send(wire.SHOW, wire.pack_show(message))
+
+    # -- input ------------------------------------------------------------
+
+    def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Event]:
+        _, kind, payload = frame
+        self.frames_in += 1
+        self._last_rx = now
+        try:
+            if kind == wire.HELLO:
+                return self._hello(payload, now)
+            if kind == wire.HEARTBEAT and self._up and self._incompatible is None:
+                return self._heartbeat(wire.unpack_heartbeat(payload), now)
+            if kind == wire.ACK and wire.unpack_ack(payload) == self._display_id:
+                self._acked = True
+        except ValueError as error:
+            log.debug("ignoring a malformed frame of kind %d: %s", kind, error)
+        return []
+
+    def _hello(self, payload: bytes, now: float) -> list[Event]:
+        version, boot_id, columns = wire.unpack_hello(payload)
+        if version != wire.PROTOCOL_VERSION:
+            problem = (
+                f"The sensor board speaks protocol version {version} but popref speaks "
+                f"{wire.PROTOCOL_VERSION}; update the board's firmware (docs/sensor-board.md)."
+            )
+        elif columns != self._columns:
+            problem = (
+                f"The sensor board has {columns} columns but the grid has {self._columns}; "
+                "fix COLUMNS in the board's pinmap.py or [board] columns."
+            )
+        else:
+            problem = None
+        if problem is not None:
+            if problem == self._incompatible:
+                return []  # said once already
+            self._incompatible = problem
+            self._faulted = False  # report this, not a silent board
+            return self._fault(now, problem)
+        self._incompatible = None
+        if not self._up:
+            self._up = True
+            self._acked = self._display is None
+            self._show_at = float("-inf")
+        if self._counts.boot_id is not None and boot_id != self._counts.boot_id:
+            log.info("the sensor board restarted (boot id %08x)", boot_id)
+        return []
+
+    def _heartbeat(self, hb: wire.Heartbeat, now: float) -> list[Event]:
+        events: list[Event] = []
+        if self._faulted:
+            self._faulted = False
+            self._backoff = self.config.reconnect_min
+            log.warning("the sensor board answers again")
+            events.append(SensorCleared(BOARD, at=now))
+        events += self._counts.update(hb, now)
+        if hb.shown != self._display_id and self._display is not None:
+            self._acked = False  # it reset or went dark: show it again
+        return events
+
+    # -- timers -------------------------------------------------------------
+
+    def _timers(self, now: float) -> list[Event]:
+        events: list[Event] = []
+        if self._link is None and self._reconnect_at is not None and now >= self._reconnect_at:
+            self._connect(now)
+        silent_since = self._last_rx if self._last_rx is not None else self._started
+        if silent_since is not None and now - silent_since >= self.config.timeout:
+            events += self._fault(now, GONE)
+            if self._link is not None and now - silent_since >= 3 * self.config.timeout:
+                # Silent for long on an open port: the device may be a stale node.
+                self._last_rx = now
+                self._drop_link(now, "silent")
+        if self._link is None:
+            return events
+        self._sent = False
+        if not self._up and now - self._hello_at >= _HELLO_EVERY:
+            self._hello_at = now
+            self._send(wire.HOST_HELLO, bytes([wire.PROTOCOL_VERSION]))
+        elif self._up and not self._acked and now - self._show_at >= self.config.resend:
+            self._show_at = now
+            self._send_show()
+        if self._sent:
+            self._last_tx = now
+        elif now - self._last_tx >= self.config.keepalive:
+            self._last_tx = now
+            self._send(wire.PING, b"")
+        return events
+
+
+def serial_backend_from_config(
+    table: Mapping[str, object], columns: int, rows: int, clock: Clock | None = None
+) -> SerialBackend:
+    """The backend for the ``[serial]`` table; raises ``ConfigError`` (one line).
+    ``clock`` is accepted for symmetry with the other backends: this one reads
+    time only from :meth:`SerialBackend.poll`'s ``now``."""
+    config = parse_serial_config(table)
+    if not 1 <= columns <= wire.MAX_COLUMNS:
+        raise ConfigError(
+            f"[board] columns: the sensor board handles 1 to {wire.MAX_COLUMNS} columns, "
+            f"not {columns}"
+        )
+    return SerialBackend(config, columns=columns, rows=rows)

@@ -1,0 +1,109 @@
+"""One open connection to the sensor board: a pyserial port and its reader.
+
+The reader thread does nothing but cut the byte stream into checked frames,
+queue them and call ``wake``; everything else happens on the daemon's thread.
+
+Example::
+
+    port = PortLink.open("/dev/ttyACM0", 115200, inbox, wake)
+    port.send(wire.encode(1, wire.PING, b""))
+    port.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import serial
+
+from hardware import wire
+
+log = logging.getLogger("popref.serial")
+
+# Queue items: (generation, frame) or (generation, None) when the port died.
+Inbox = queue.SimpleQueue[tuple[int, tuple[int, int, bytes] | None]]
+
+_READ_TIMEOUT = 0.05  # how promptly the reader notices close()
+_WRITE_TIMEOUT = 0.2  # a board that stopped reading must not stall the daemon
+
+
+class PortLink:
+    """A connected port. ``generation`` tags its queue items so that frames
+    from a port already given up are ignored."""
+
+    def __init__(self, port: Any, generation: int, inbox: Inbox, wake: Callable[[], None]):
+        self._port = port
+        self.generation = generation
+        self._inbox = inbox
+        self._wake = wake
+        self._stop = threading.Event()
+        self.ended = threading.Event()  # the reader has stopped (port gone or closed)
+        self.decoder = wire.Decoder()
+        self.bytes_in = 0  # counted once the bytes' frames are queued
+        self.bytes_out = 0
+        self._thread = threading.Thread(
+            target=self._read_loop, name=f"popref-serial-{generation}", daemon=True
+        )
+        self._thread.start()
+
+    @classmethod
+    def open(
+        cls, url: str, baud: int, generation: int, inbox: Inbox, wake: Callable[[], None]
+    ) -> PortLink:
+        """Open ``url`` (a device path or pyserial URL); raises
+        ``serial.SerialException`` or ``OSError`` when it is not there."""
+        port = serial.serial_for_url(
+            url, baudrate=baud, timeout=_READ_TIMEOUT, write_timeout=_WRITE_TIMEOUT
+        )
+        return cls(port, generation, inbox, wake)
+
+    def _read_loop(self) -> None:
+        try:
+            while not self._stop.is_set():
+                data = self._port.read(1)
+                if not data:
+                    continue
+                waiting = self._port.in_waiting
+                if waiting:
+                    data += self._port.read(waiting)
+                self.decoder.feed(data)
+                while (frame := self.decoder.next_frame()) is not None:
+                    self._inbox.put((self.generation, frame))
+                self.bytes_in += len(data)
+                # Woken even for bytes that made no frame: a spurious poll is
+                # cheap, and it lets a test wait for exactly these bytes.
+                self._wake()
+        # The thread's boundary: whatever a dying port raises (SerialException,
+        # OSError, or TypeError once closed under us) means the same thing.
+        except Exception as error:
+            if not self._stop.is_set():
+                log.debug("serial reader stopped: %s", error)
+        self._inbox.put((self.generation, None))
+        self.ended.set()
+        self._wake()
+
+    def send(self, frame: bytes) -> bool:
+        """Write one frame; False when the port has failed."""
+        try:
+            self.bytes_out += self._port.write(frame) or 0
+        except serial.SerialTimeoutException:
+            return True  # the frame is lost, like a corrupted one; resends cover it
+        except (serial.SerialException, OSError, TypeError, AttributeError) as error:
+            log.debug("serial write failed: %s", error)
+            return False
+        return True
+
+    def close(self) -> None:
+        self._stop.set()
+        with contextlib.suppress(
+            AttributeError, NotImplementedError, OSError, serial.SerialException
+        ):
+            self._port.cancel_read()
+        self._thread.join(timeout=1.0)
+        with contextlib.suppress(serial.SerialException, OSError):
+            self._port.close()

@@ -1,0 +1,136 @@
+"""The firmware's own code under CPython, on stand-in pins and a fake clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.simwires import Beam
+from tests.fakes_micropython.rig import Firmware
+
+
+@pytest.fixture
+def fw(tmp_path: Path) -> Iterator[Firmware]:
+    # Start just before the 2**30 ms tick wrap, so every timer crosses it.
+    with Firmware(tmp_path, ticks_start=(1 << 30) - 1500) as firmware:
+        firmware.stream.connected = True
+        yield firmware
+
+
+def run(fw: Firmware, ms: int) -> None:
+    for _ in range(ms):
+        fw.step()
+
+
+def test_boot_disables_ctrl_c_and_feeds_the_watchdog(fw: Firmware) -> None:
+    assert fw.module("micropython").kbd_intr_char == -1
+    before = fw.board.wdt.feeds
+    run(fw, 10)
+    assert fw.board.wdt.feeds == before + 10
+    assert fw.board.wdt.timeout <= 8388
+
+
+def test_chattering_beam_counts_one_drop(fw: Firmware) -> None:
+    for _ in range(3):  # 3 ms of chatter at the disc's leading edge
+        fw.wires.beam(Beam.ENTRY, 2, True)
+        fw.step()
+        fw.wires.beam(Beam.ENTRY, 2, False)
+        fw.step()
+    fw.wires.beam(Beam.ENTRY, 2, True)
+    run(fw, 30)
+    for _ in range(2):
+        fw.wires.beam(Beam.ENTRY, 2, False)
+        fw.step()
+        fw.wires.beam(Beam.ENTRY, 2, True)
+    fw.wires.beam(Beam.ENTRY, 2, False)
+    run(fw, 30)
+    assert fw.board.drops == [0, 1, 0, 0, 0, 0, 0]
+
+
+def test_exit_beam_counts_pops_and_bounce_below_settle_is_ignored(fw: Firmware) -> None:
+    fw.wires.beam(Beam.EXIT, 7, True)
+    fw.step(2)
+    fw.wires.beam(Beam.EXIT, 7, False)  # a 2 ms blip: noise, not a disc
+    run(fw, 20)
+    assert fw.board.pops[6] == 0
+    fw.wires.beam(Beam.EXIT, 7, True)
+    run(fw, 40)
+    fw.wires.beam(Beam.EXIT, 7, False)
+    run(fw, 20)
+    assert fw.board.pops[6] == 1
+
+
+def test_button_press_and_hold(fw: Firmware) -> None:
+    fw.wires.button(True)
+    run(fw, 300)
+    fw.wires.button(False)
+    run(fw, 50)
+    assert (fw.board.button.presses, fw.board.button.holds) == (1, 0)
+    fw.wires.button(True)
+    run(fw, 2100)
+    assert (fw.board.button.presses, fw.board.button.holds) == (1, 1)
+    fw.wires.button(False)
+    run(fw, 50)
+    assert (fw.board.button.presses, fw.board.button.holds) == (1, 1)
+
+
+def test_a_beam_blocked_for_seconds_is_a_fault_bit(fw: Firmware) -> None:
+    fw.wires.beam(Beam.EXIT, 3, True)
+    run(fw, 3100)
+    assert fw.board._faults == (0, 0b100)
+    fw.wires.beam(Beam.EXIT, 3, False)
+    run(fw, 20)
+    assert fw.board._faults == (0, 0)
+
+
+def show_something(fw: Firmware) -> Any:
+    wire = fw.module("wire")
+    show = wire.Show(5, wire.COLOUR_RED, 3, 4, wire.ALERT_NONE,
+                     [wire.LAMP_DROP] * 7, [wire.COLOUR_RED] * 7, [0] * 7)  # fmt: skip
+    fw.board.link.decoder.feed(wire.encode(1, wire.SHOW, wire.pack_show(show)))
+    return wire
+
+
+def test_silent_host_sends_the_outputs_to_safe_idle(fw: Firmware) -> None:
+    wire = show_something(fw)
+    run(fw, 100)
+    shown = fw.lights.shown()
+    assert shown.columns == ("red",) * 7
+    assert shown.turn_red and shown.scores == (3, 4)
+    assert fw.board.dials[0].angle == 54  # 3 of 10 points
+    run(fw, 2000)  # two seconds without a frame from the host
+    assert fw.board.idle and fw.board.shown == wire.NO_DISPLAY
+    run(fw, 1000)
+    dark = fw.lights.shown()
+    assert dark.columns == (None,) * 7 and not dark.turn_red and dark.scores is None
+    assert [d.angle for d in fw.board.dials] == [0, 0]
+    assert all(d.pwm.duty_u16() == 0 for d in fw.board.dials)  # detached after moving
+
+
+def test_pop_lamps_blink_and_servos_detach(fw: Firmware) -> None:
+    wire = fw.module("wire")
+    show = wire.Show(9, wire.COLOUR_YELLOW, wire.NO_SCORE, wire.NO_SCORE, wire.ALERT_ERROR,
+                     [wire.LAMP_POP] + [wire.LAMP_OFF] * 6, [wire.COLOUR_YELLOW] + [0] * 6,
+                     [0] * 7)  # fmt: skip
+    fw.board.link.decoder.feed(wire.encode(1, wire.SHOW, wire.pack_show(show)))
+    fw.step()
+    assert fw.lights.shown().buzzer
+    for _ in range(6):
+        run(fw, 100)
+        fw.board.host_seen = fw.ticks.now  # keep the host "present"
+    shown = fw.lights.shown()
+    assert shown.columns == ("yellow",) + (None,) * 6
+    assert shown.blinking == frozenset({1})
+    assert shown.turn_yellow and not shown.turn_red
+    assert not shown.buzzer  # the error pattern played once and stopped
+
+
+def test_a_reset_restarts_counters_with_a_new_boot_id(fw: Firmware) -> None:
+    fw.wires.beam(Beam.ENTRY, 1, True)
+    run(fw, 30)
+    assert fw.board.drops[0] == 1
+    fw.reset(boot_id=0xBEEF)
+    assert fw.board.drops == [0] * 7 and fw.board.boot_id == 0xBEEF

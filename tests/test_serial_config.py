@@ -1,0 +1,54 @@
+"""The [serial] table: defaults, and one-line errors that start with the key."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from hardware.errors import ConfigError
+from hardware.serial_config import SerialConfig, parse_serial_config
+
+
+def test_defaults_from_toml() -> None:
+    table = tomllib.loads('[serial]\nport = "/dev/ttyACM0"\n')["serial"]
+    assert parse_serial_config(table) == SerialConfig(port="/dev/ttyACM0")
+
+
+def test_any_pyserial_url_and_timeouts() -> None:
+    table = tomllib.loads('[serial]\nport = "loop://"\nbaud = 57600\ntimeout = 3\n')["serial"]
+    config = parse_serial_config(table)
+    assert (config.port, config.baud, config.timeout) == ("loop://", 57600, 3.0)
+
+
+@pytest.mark.parametrize(
+    ("table", "start"),
+    [
+        ({}, "[serial] port: set it"),
+        ({"port": ""}, "[serial] port:"),
+        ({"port": 3}, "[serial] port:"),
+        ({"port": "x", "baud": "fast"}, "[serial] baud: expected a whole number"),
+        ({"port": "x", "baud": 12345}, "[serial] baud: 12345 is not a standard rate"),
+        ({"port": "x", "baud": True}, "[serial] baud:"),
+        ({"port": "x", "timeout": 0}, "[serial] timeout: expected a positive"),
+        ({"port": "x", "resend": "1s"}, "[serial] resend:"),
+        ({"port": "x", "keepalive": 2}, "[serial] keepalive: 2.0 s is too slow"),
+        ({"port": "x", "reconnect_min": 9}, "[serial] reconnect_min: 9.0 is more than"),
+        ({"port": "x", "speed": 1}, "[serial] speed: unknown key"),
+    ],
+)
+def test_bad_values_say_which_key_and_what_to_do(table: dict[str, object], start: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_serial_config(table)
+    message = str(caught.value)
+    assert message.startswith(start)
+    assert "\n" not in message
+
+
+def test_the_backend_is_built_from_the_raw_table() -> None:
+    from hardware.serial_backend import serial_backend_from_config
+
+    backend = serial_backend_from_config({"port": "loop://"}, columns=9, rows=6)
+    assert (backend.columns, backend.rows, backend.config.port) == (9, 6, "loop://")
+    with pytest.raises(ConfigError, match=r"^\[serial\] port:"):
+        serial_backend_from_config({}, columns=7, rows=6)
