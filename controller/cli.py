@@ -14,7 +14,10 @@ from collections.abc import Sequence
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": ("controller.simulate_cmd", "play on a simulated grid, by hand or by script"),
+    "run": ("controller.run_cmd", "run the referee daemon on the configured board"),
     "replay": ("controller.replay_cmd", "play moves through the rules engine and print the result"),
+    "games": ("controller.games_cmd", "list finished games, or print one"),
 }
 
 

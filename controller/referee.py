@@ -172,6 +172,11 @@ class Referee:
             return steps[0].colour
         return None
 
+    def restarted(self) -> None:
+        """The clock behind event times has started again (a restart): times
+        before and after cannot be compared."""
+        self.last_entry_at = None
+
     # -- events ---------------------------------------------------------------
 
     def handle(self, event: Event) -> Verdict:

@@ -1,0 +1,110 @@
+"""Putting a daemon together from the configuration: the one place that knows
+every backend. Everything that can go wrong here becomes a
+:class:`StartupError` with one line that says what to fix."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.config import Config, load_config
+from controller.daemon import Daemon
+from controller.journal import JournalDamaged
+from controller.referee import Table
+from controller.sdnotify import Notifier
+from hardware.backend import Backend
+from hardware.clock import Clock
+from hardware.errors import ConfigError, HardwareError
+
+
+class StartupError(RuntimeError):
+    """The daemon cannot start; the message is one line for the user."""
+
+
+@dataclass
+class Assembled:
+    config: Config
+    daemon: Daemon
+    sim: Any | None = None  # the simulated grid, for the sim backend
+    lights: Any | None = None  # what the simulated board's outputs show
+
+
+def table_of(config: Config) -> Table:
+    return Table(
+        columns=config.board.columns,
+        rows=config.board.rows,
+        colour_sensing=config.board.colour_sensing,
+        simultaneous=config.game.simultaneous,
+        repetition=config.game.repetition,
+        both_lines=config.game.both_lines,
+    )
+
+
+def assemble(
+    config_path: Path | None,
+    rules: str | None,
+    state_dir: Path | None,
+    clock: Clock,
+    *,
+    config: Config | None = None,
+    physics: Any | None = None,
+) -> Assembled:
+    """A daemon resumed from its journal and ready to ``open()``."""
+    try:
+        if config is None:
+            config = load_config(config_path)
+        backend, sim, lights = build_backend(config, clock, physics)
+    except (ConfigError, HardwareError) as error:
+        raise StartupError(str(error)) from None
+    directory = state_dir or config.state_dir
+    try:
+        daemon = Daemon(
+            table=table_of(config),
+            rules=rules or config.game.rules,
+            backend=backend,
+            clock=clock,
+            state_dir=directory,
+            notifier=Notifier.from_environment(os.environ),
+            timeline=sim,
+        )
+        daemon.resume()
+    except PermissionError:
+        raise StartupError(
+            f"{directory}: permission denied; give the popref user write access or pass --state-dir"
+        ) from None
+    except JournalDamaged as error:
+        raise StartupError(str(error)) from None
+    except OSError as error:
+        raise StartupError(f"{directory}: {error.strerror}") from None
+    if rules is not None:
+        daemon.referee.next_rules = rules
+    return Assembled(config, daemon, sim, lights)
+
+
+def build_backend(
+    config: Config, clock: Clock, physics: Any | None = None
+) -> tuple[Backend, Any | None, Any | None]:
+    """The configured backend, with the simulated grid and its light reader
+    when the backend is ``sim``."""
+    board = config.board
+    if board.backend == "sim":
+        from hardware.simgrid import build_simulated_gpio
+
+        backend, grid, lights = build_simulated_gpio(
+            board.columns,
+            board.rows,
+            clock,
+            physics=physics,
+            seed=config.seed,
+            colour_sensing=board.colour_sensing,
+        )
+        return backend, grid, lights
+    if board.backend == "gpio":
+        from hardware.gpio_backend import gpio_backend_from_config
+
+        return gpio_backend_from_config(config.gpio, board.columns, board.rows, clock), None, None
+    from hardware.serial_backend import serial_backend_from_config
+
+    return serial_backend_from_config(config.serial, board.columns, board.rows, clock), None, None

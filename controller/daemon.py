@@ -1,0 +1,219 @@
+"""The daemon: the referee in a loop over a backend, with the journal, the
+game archive, the log and systemd around it.
+
+Nothing the players did is lost: every event that changes the referee's state
+is journalled (and synced) before the new display is shown, and start-up
+replays the journal through the same pure referee.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller.archive import GameArchive
+from controller.eventcodec import decode, encode
+from controller.journal import Journal
+from controller.referee import Referee, Table, Verdict
+from controller.sdnotify import Notifier
+from controller.view import display as view
+from engine import Game, write_record
+from hardware.backend import Backend
+from hardware.clock import Clock
+from hardware.display import Alert, Display
+from hardware.events import Event
+
+log = logging.getLogger("popref")
+
+
+class Timeline(Protocol):
+    """Something with its own schedule that the loop must run (the simulated
+    grid in real time)."""
+
+    def next_time(self) -> float | None: ...
+
+    def run_until(self, now: float) -> None: ...
+
+
+@dataclass
+class Daemon:
+    """One referee, its backend and its durable state."""
+
+    table: Table
+    rules: str
+    backend: Backend
+    clock: Clock
+    state_dir: Path
+    notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
+    timeline: Timeline | None = None
+    on_display: Callable[[Display], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal(self.state_dir / "journal")
+        self.archive = GameArchive(self.state_dir / "games")
+        self.referee = Referee(self.table, self.rules)
+        self.shown: Display | None = None
+        self._wake = threading.Event()
+        self._status = ""
+        self.storage_fault: str | None = None
+
+    # -- start-up ---------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Rebuild the referee from the journal, or start a fresh journal."""
+        loaded = self.journal.load()
+        if loaded.torn:
+            log.warning("The last journal record was incomplete (a power cut?) and was dropped.")
+        if not loaded.records:
+            self.journal.replace([self._snapshot()])
+            log.info("New game: %s.", self.referee.game.rules.name)
+            return
+        first, *rest = loaded.records
+        self.referee = Referee.restore(self.table, first["snapshot"])
+        pending: Game | None = None
+        for record in rest:
+            if "archived" in record:
+                pending = None
+                continue
+            if "resumed" in record:
+                self.referee.restarted()
+                continue
+            verdict = self.referee.handle(decode(record))
+            if verdict.finished is not None:
+                pending = verdict.finished.copy()
+        if pending is not None:
+            self._archive(pending)
+        # the clock starts again after a restart: replay must forget the old
+        # time base at this same point
+        self.referee.restarted()
+        self.journal.append({"resumed": True})
+        log.info("Resumed the game from the journal (%d moves).", len(self.referee.game.moves))
+
+    def open(self) -> None:
+        self.backend.open(self._wake.set)
+        self._show()
+        self.notifier.ready()
+        self._notify_status()
+
+    # -- the loop -----------------------------------------------------------------
+
+    def feed(self, event: Event) -> Verdict:
+        """Hand one event to the referee and make its outcome durable."""
+        verdict = self.referee.handle(event)
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        try:
+            self._record(event, verdict)
+        except OSError as error:
+            if self.storage_fault is None:
+                log.error("Cannot save the game in %s: %s.", self.state_dir, error.strerror)
+            self.storage_fault = (
+                f"Cannot save the game ({error.strerror}); play on, but free space in "
+                f"{self.state_dir} so a restart does not lose it."
+            )
+        return verdict
+
+    def _record(self, event: Event, verdict: Verdict) -> None:
+        """Make the verdict durable. After a failed write, the next one writes
+        the whole state again, so a full disk that is emptied loses nothing."""
+        if self.storage_fault is not None and (verdict.changed or verdict.new_game):
+            if verdict.finished is not None:
+                self._archive(verdict.finished)
+            self.journal.replace([self._snapshot()])
+            self.storage_fault = None
+            log.info("The game is being saved again.")
+            return
+        if verdict.new_game:
+            if verdict.finished is not None:
+                self._archive(verdict.finished)
+            self.journal.replace([self._snapshot()])
+        elif verdict.changed:
+            self.journal.append(encode(event))
+            if verdict.finished is not None:
+                self._archive(verdict.finished)
+                self.journal.append({"archived": self.referee.game_number})
+
+    def step(self, now: float) -> list[Verdict]:
+        """Run everything due at ``now``: the timeline, the backend, the display."""
+        if self.timeline is not None:
+            self.timeline.run_until(now)
+        verdicts = [self.feed(event) for event in self.backend.poll(now)]
+        self._show()
+        return verdicts
+
+    def next_deadline(self) -> float | None:
+        times = [self.backend.next_deadline()]
+        if self.timeline is not None:
+            times.append(self.timeline.next_time())
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
+
+    def run(self, stop: threading.Event) -> None:
+        """Serve until ``stop`` is set (SIGTERM), pinging the watchdog."""
+        interval = self.notifier.watchdog_interval()
+        next_ping = self.clock()
+        while not stop.is_set():
+            self._wake.clear()
+            now = self.clock()
+            self.step(now)
+            if interval is not None and now >= next_ping:
+                self.notifier.watchdog()
+                next_ping = now + interval
+            wake_at = [t for t in (self.next_deadline(), next_ping if interval else None) if t]
+            timeout = max(0.0, min(wake_at) - self.clock()) if wake_at else 60.0
+            self._wake.wait(min(timeout, 60.0))
+        self.notifier.stopping()
+
+    def stop_waiting(self) -> None:
+        self._wake.set()
+
+    def close(self) -> None:
+        self.backend.close()
+        self.journal.close()
+
+    # -- helpers -------------------------------------------------------------------
+
+    def display(self) -> Display:
+        shown = view(self.referee)
+        if self.storage_fault is None:
+            return shown
+        return dataclasses.replace(
+            shown, alert=Alert.ERROR, fault=f"{self.storage_fault} {shown.fault or ''}".strip()
+        )
+
+    def _show(self) -> None:
+        shown = self.display()
+        if shown != self.shown:
+            self.backend.show(shown)
+            self.shown = shown
+            if self.on_display is not None:
+                self.on_display(shown)
+            self._notify_status()
+
+    def _notify_status(self) -> None:
+        status = self.shown.status if self.shown is not None else ""
+        if status != self._status:
+            self._status = status
+            self.notifier.status(status)
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {"snapshot": self.referee.snapshot()}
+
+    def _archive(self, game: Game) -> None:
+        result = game.result
+        outcome = "*" if result is None else str(result)
+        saved = self.archive.save(
+            write_record(game),
+            rules=game.rules.name,
+            result=outcome,
+            finished=datetime.now(UTC),
+            moves=len(game.moves),
+        )
+        log.info("Saved the game as %s.", saved.path.name)

@@ -1,0 +1,170 @@
+"""The daemon on the simulated grid in simulated time.
+
+Physical actions go to the simulated grid, which drives the same pins a real
+grid would; time moves only when an action (or ``wait``) moves it, so a run is
+exactly repeatable. The grid's own content is saved next to the journal: a
+physical grid keeps its discs when the daemon stops, so a second run with the
+same state directory finds them again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.assembly import assemble
+from hardware.simgrid import Physics, SimGrid
+from hardware.simpins import PinLightReader
+from controller.config import Config
+from controller.referee import Verdict
+from controller.script import Action
+from engine.colour import Colour
+from hardware.clock import FakeClock
+from hardware.display import Display
+
+SETTLE = 1.5  # seconds after an action: discs land, players think
+HOLD = 2.5  # seconds the button is held for ``hold``
+PRESS = 0.2
+
+
+@dataclass
+class Outcome:
+    """What one action led to."""
+
+    action: str
+    verdicts: list[Verdict]
+
+    @property
+    def mistakes(self) -> list[str]:
+        return [v.mistake for v in self.verdicts if v.mistake]
+
+
+class Simulation:
+    """A whole popref, simulated: grid, pins, backend, referee, journal."""
+
+    def __init__(
+        self,
+        config: Config,
+        state_dir: Path,
+        rules: str | None = None,
+        physics: Physics | None = None,
+    ) -> None:
+        self.clock = FakeClock()
+        self.state_dir = state_dir
+        assembled = assemble(None, rules, state_dir, self.clock, config=config, physics=physics)
+        self.daemon = assembled.daemon
+        assert isinstance(assembled.sim, SimGrid)
+        assert isinstance(assembled.lights, PinLightReader)
+        self.grid = assembled.sim
+        self.lights = assembled.lights
+        self._grid_file = state_dir / "sim-grid.json"
+        self._restore_grid()
+        self.daemon.open()
+        self.advance(SETTLE)
+
+    # -- actions ------------------------------------------------------------------
+
+    def act(self, action: Action) -> Outcome:
+        verdicts: list[Verdict] = []
+        verb = action.verb
+        if verb == "drop":
+            colour = action.colour or self.asked_colour(action.column)
+            self.grid.drop(action.column, colour)
+        elif verb == "pop":
+            self.grid.pop(action.column)
+        elif verb == "open":
+            self.grid.open_slider()
+        elif verb == "close":
+            self.grid.close_slider()
+        elif verb == "press":
+            self.grid.press_button(duration=PRESS)
+        elif verb == "hold":
+            self.grid.hold_button(duration=HOLD)
+            verdicts += self.advance(HOLD)
+        if verb == "wait":
+            verdicts += self.advance(action.ms / 1000)
+        else:
+            verdicts += self.advance(SETTLE)
+        self._save_grid()
+        return Outcome(action.text, verdicts)
+
+    def asked_colour(self, column: int) -> Colour:
+        """The colour the board asks for: the repair step's, else the mover's."""
+        referee = self.daemon.referee
+        asked = referee.expected_colour(column)
+        if asked is not None:
+            return asked
+        shown = self.daemon.display()
+        return shown.turn or referee.game.to_move or Colour.RED
+
+    def advance(self, seconds: float) -> list[Verdict]:
+        """Let ``seconds`` of simulated time pass, stepping the daemon at every
+        moment something is due."""
+        end = self.clock() + seconds
+        verdicts: list[Verdict] = []
+        for _ in range(100_000):
+            due = self.daemon.next_deadline()
+            if due is None or due > end:
+                break
+            self.clock.set(max(due, self.clock()))
+            verdicts += self.daemon.step(self.clock())
+        self.clock.set(end)
+        verdicts += self.daemon.step(end)
+        return verdicts
+
+    # -- what is shown ----------------------------------------------------------------
+
+    def display(self) -> Display:
+        return self.daemon.display()
+
+    def state(self, action: str) -> dict[str, Any]:
+        """The JSON object ``simulate --json`` prints after an action."""
+        referee = self.daemon.referee
+        game = referee.game
+        shown = self.display()
+        return {
+            "action": action,
+            "board": self._model_rows(),
+            "grid": self.grid.rows(),
+            "to_move": game.to_move.value if game.to_move else None,
+            "result": None if game.result is None else str(game.result),
+            "scores": {"red": game.scores[Colour.RED], "yellow": game.scores[Colour.YELLOW]},
+            "phase": game.phase.value,
+            "rules": game.rules.name,
+            "moves": [str(m) for m in game.moves],
+            "fault": shown.fault,
+            "status": shown.status,
+            "lights": [light.lamp.value for light in shown.columns],
+        }
+
+    def _model_rows(self) -> list[str]:
+        """The referee's model of the physical grid (5-in-a-Row's edge strips
+        are card beside the grid, so they are left out), top row first."""
+        columns = self.daemon.referee.model_grid()
+        rows = self.daemon.table.rows
+        return [
+            "".join(c[r].letter if r < len(c) else "." for c in columns)
+            for r in reversed(range(rows))
+        ]
+
+    def close(self) -> None:
+        self._save_grid()
+        self.daemon.close()
+
+    # -- the physical grid survives restarts ------------------------------------------
+
+    def _save_grid(self) -> None:
+        content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
+        temporary = self._grid_file.with_suffix(".tmp")
+        temporary.write_text(json.dumps({"columns": content}))
+        os.replace(temporary, self._grid_file)
+
+    def _restore_grid(self) -> None:
+        if not self._grid_file.exists():
+            return
+        data = json.loads(self._grid_file.read_text())
+        columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
+        self.grid.load(columns)
