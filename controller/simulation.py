@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from controller.assembly import assemble
-from hardware.simgrid import Physics, SimGrid
-from hardware.simpins import PinLightReader
 from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
 from engine.colour import Colour
 from hardware.clock import FakeClock
 from hardware.display import Display
+from hardware.simgrid import Physics, SimGrid
+from hardware.simpins import PinLightReader
 
 SETTLE = 1.5  # seconds after an action: discs land, players think
 HOLD = 2.5  # seconds the button is held for ``hold``
