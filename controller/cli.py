@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("controller.run_cmd", "run the referee daemon on the configured board"),
     "replay": ("controller.replay_cmd", "play moves through the rules engine and print the result"),
     "games": ("controller.games_cmd", "list finished games, or print one"),
+    "check-wiring": ("controller.wiring_cmd", "check a freshly built board's sensors and lights"),
 }
 
 

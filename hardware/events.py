@@ -76,4 +76,6 @@ class SensorCleared:
     at: float = 0.0
 
 
-Event = DiscEntered | DiscLeft | SliderMoved | ButtonPressed | ButtonHeld | SensorFault | SensorCleared
+Event = (
+    DiscEntered | DiscLeft | SliderMoved | ButtonPressed | ButtonHeld | SensorFault | SensorCleared
+)

@@ -1,0 +1,54 @@
+"""gpiozero mock pins that remember when they changed, on the injected clock.
+
+gpiozero's ``MockPin.states`` dates changes by the real clock, so a test could
+not say "this light blinked during the last second" deterministically.
+:class:`ClockedMockPin` is gpiozero's own ``MockPWMPin`` (through
+``MockFactory``'s ``pin_class`` extension point) that also records each
+change against the factory's injected clock. It adds memory, not behaviour:
+the devices drive it exactly as they drive any mock pin.
+
+>>> from hardware.clock import FakeClock
+>>> clock = FakeClock()
+>>> factory = clocked_mock_factory(clock)
+>>> pin = factory.pin("GPIO17")
+>>> pin.function = "output"
+>>> clock.advance(1.5); pin.state = 1
+>>> pin.history[-1]
+(1.5, 1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hardware.clock import Clock, monotonic
+from hardware.pinmap import HEADER_40_REVISION
+
+
+class ClockedMockPin(MockPWMPin):  # type: ignore[misc]
+    """A ``MockPWMPin`` whose ``history`` lists ``(clock time, state)`` for
+    its initial state and every change since."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        self.history: list[tuple[float, float]] = []
+        super().__init__(factory, info)
+        self.history = [(self._now(), float(self._state))]
+
+    def _now(self) -> float:
+        clock: Clock = getattr(self.factory, "clock", monotonic)
+        return clock()
+
+    def _change_state(self, value: Any) -> bool:
+        changed: bool = super()._change_state(value)
+        if changed:
+            self.history.append((self._now(), float(value)))
+        return changed
+
+
+def clocked_mock_factory(clock: Clock, revision: int = HEADER_40_REVISION) -> Any:
+    """A ``MockFactory`` of :class:`ClockedMockPin` reading ``clock``."""
+    factory = MockFactory(revision=f"{revision:x}", pin_class=ClockedMockPin)
+    factory.clock = clock
+    return factory

@@ -1,0 +1,171 @@
+"""The simulated grid's wires on gpiozero's mock pins.
+
+:class:`MockWires` sets sensor levels the way the sensors' outputs would, with
+``MockPin.drive_low()``/``drive_high()``; :class:`PinLightReader` reads what
+the outputs show from the mock output pins' own states and change history.
+Neither talks to the daemon: it sees only the pins.
+
+>>> from hardware.clock import FakeClock
+>>> from hardware.factory import make_pin_factory
+>>> from hardware.pinmap import PinMap
+>>> factory = make_pin_factory("mock", clock=FakeClock())
+>>> wires = MockWires(PinMap.default(), factory)
+>>> wires.slider(open=True)
+>>> factory.pin("GPIO2").state   # active low: open pulls the line down
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from engine.colour import Colour
+from hardware.clock import Clock
+from hardware.outputs import RGB
+from hardware.pinmap import PinMap
+from hardware.simwires import Beam, ShownLights
+
+BLINK_WINDOW = 1.2  # a light that changed twice within this many seconds blinks
+
+
+class MockWires:
+    """:class:`hardware.simwires.SensorWires` on mock pins, plus the faults a
+    wire can have: a cut wire never changes, a missed edge changes the level
+    without the pin noticing the edge."""
+
+    def __init__(self, pins: PinMap, factory: Any) -> None:
+        self.pins = pins
+        self._factory = factory
+        self.cut: set[str] = set()  # input names ("entry 3") whose wire is cut
+
+    def _drive(self, name: str, pin: str, active: bool, active_level: str,
+               *, silent: bool = False) -> None:
+        if name in self.cut:
+            return
+        high = active == (active_level == "high")
+        mock = self._factory.pin(pin)
+        if silent:
+            # a missed edge: the level changes but no edge is reported. This
+            # is MockPin's own state change minus its edge callback.
+            mock._change_state(high)
+        elif high:
+            mock.drive_high()
+        else:
+            mock.drive_low()
+
+    def beam(self, beam: Beam, column: int, blocked: bool, *, silent: bool = False) -> None:
+        if beam is Beam.ENTRY:
+            self._drive(f"entry {column}", self.pins.entry[column - 1], blocked,
+                        self.pins.entry_active, silent=silent)
+        else:
+            self._drive(f"exit {column}", self.pins.exit[column - 1], blocked,
+                        self.pins.exit_active, silent=silent)
+
+    def disc_colour(self, column: int, colour: Colour | None) -> None:
+        if not self.pins.colour or colour is None:
+            return
+        self._drive(f"colour {column}", self.pins.colour[column - 1],
+                    colour is self.pins.colour_high, "high")
+
+    def slider(self, open: bool) -> None:
+        self._drive("slider", self.pins.slider, open, self.pins.slider_active)
+
+    def button(self, pressed: bool) -> None:
+        self._drive("button", self.pins.button, pressed, self.pins.button_active)
+
+
+class PinLightReader:
+    """:class:`hardware.simwires.LightReader` over mock output pins.
+
+    A light blinks when its pins changed at least twice in the last
+    ``BLINK_WINDOW`` seconds; a blinking light reports the colour it blinks
+    with even while momentarily dark. A servo dial keeps showing where it was
+    last driven after it is detached, as a real dial does. ``dead`` names
+    outputs (``"light 3"``, ``"turn red"``, ``"buzzer"``) whose lamp or
+    buzzer is broken: they stay dark whatever their pin does.
+    """
+
+    def __init__(self, pins: PinMap, factory: Any, clock: Clock,
+                 dead: Collection[str] = ()) -> None:
+        self.pins = pins
+        self._factory = factory
+        self._clock = clock
+        self.dead = set(dead)
+
+    def _pin(self, name: str) -> Any:
+        return self._factory.pin(name)
+
+    def _history(self, name: str) -> list[tuple[float, float]]:
+        pin = self._pin(name)
+        history: list[tuple[float, float]] = getattr(pin, "history", [(0.0, pin.state)])
+        return history
+
+    def _recent(self, name: str, now: float) -> tuple[int, bool]:
+        """Changes within the blink window, and whether it was lit in it."""
+        history = self._history(name)
+        changes = [(t, s) for t, s in history[1:] if t > now - BLINK_WINDOW]
+        lit = bool(self._pin(name).state) or any(s for _, s in changes)
+        return len(changes), lit
+
+    def _column(self, column: int, now: float) -> tuple[str | None, bool]:
+        if f"light {column}" in self.dead:
+            return None, False
+        parts: tuple[str, ...]
+        if self.pins.column_rgb:
+            parts = self.pins.column_rgb[column - 1]
+        else:
+            parts = (self.pins.column_lights[column - 1],)
+        recent = [self._recent(p, now) for p in parts]
+        blinking = any(n >= 2 for n, _ in recent)
+        on = [bool(self._pin(p).state) for p in parts]
+        if blinking:
+            on = [lit for _, lit in recent]
+        if not any(on):
+            return None, False
+        if len(parts) == 1:
+            return "on", blinking
+        for name, rgb in RGB.items():
+            if tuple(int(x) for x in on) == rgb:
+                return name, blinking
+        return "mixed", blinking
+
+    def _lit(self, key: str, pin: str | None) -> bool:
+        return pin is not None and key not in self.dead and bool(self._pin(pin).state)
+
+    def _servo_score(self, pin: str) -> int | None:
+        driven = [s for _, s in self._history(pin) if s > 0]
+        if not driven:
+            return None
+        # gpiozero's defaults: 1-2 ms pulses in a 20 ms frame (50 Hz)
+        pulse = driven[-1] * 0.020
+        fraction = (pulse - 0.001) / 0.001
+        low, high = self.pins.servo_range
+        if low > high:
+            fraction = 1 - fraction
+        return round(fraction * 10)
+
+    def _scores(self) -> tuple[int, int] | None:
+        p = self.pins
+        if p.score_red_bar or p.score_yellow_bar:
+            return (sum(bool(self._pin(x).state) for x in p.score_red_bar),
+                    sum(bool(self._pin(x).state) for x in p.score_yellow_bar))
+        if p.score_red_servo or p.score_yellow_servo:
+            red = self._servo_score(p.score_red_servo) if p.score_red_servo else None
+            yellow = self._servo_score(p.score_yellow_servo) if p.score_yellow_servo else None
+            return (red or 0, yellow or 0)
+        return None
+
+    def shown(self) -> ShownLights:
+        now = self._clock()
+        has_lights = bool(self.pins.column_lights or self.pins.column_rgb)
+        columns = [self._column(c, now) if has_lights else (None, False)
+                   for c in range(1, self.pins.columns + 1)]
+        return ShownLights(
+            columns=tuple(c for c, _ in columns),
+            blinking=frozenset(i for i, (_, b) in enumerate(columns, 1) if b),
+            turn_red=self._lit("turn red", self.pins.turn_red),
+            turn_yellow=self._lit("turn yellow", self.pins.turn_yellow),
+            scores=self._scores(),
+            buzzer=self._lit("buzzer", self.pins.buzzer),
+        )
