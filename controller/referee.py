@@ -297,7 +297,7 @@ class Referee:
     def _mistake(self, out: _Outcome, kind: str, sentence: str) -> None:
         out.mistake = kind
         self.problem = sentence
-        out.log.append(f"Not allowed: {sentence}")
+        out.log.append(sentence)
 
     def _slider(self, event: SliderMoved, out: _Outcome) -> None:
         if event.open == self.slider_open:

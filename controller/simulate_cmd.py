@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -39,12 +40,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"popref simulate: {error}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="popref-sim-") as scratch:
-        state_dir = args.state_dir or Path(scratch)
+        # by hand, the game is kept for next time; a script starts afresh
+        state_dir = args.state_dir or (Path(scratch) if actions is not None else _kept_state())
         try:
             return _simulate(config, state_dir, args, actions)
         except StartupError as error:
             print(f"popref simulate: {error}", file=sys.stderr)
             return 2
+
+
+def _kept_state() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "popref-simulate"
 
 
 def _as_simulated(config: Config) -> Config:

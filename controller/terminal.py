@@ -28,7 +28,7 @@ Actions (one a line):
   o, c      open or close the slider
   b, h      press or hold the mode button
   w 500     wait 500 ms
-  q         quit (the game is kept in the state directory)
+  q         quit (the game is kept for next time; hold the button for a new one)
 Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line.
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, hold, wait 500."""
 

@@ -1,0 +1,60 @@
+"""The interactive simulator: shorthand commands and the picture it draws."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from controller.config import parse_config
+from controller.script import ScriptError
+from controller.simulation import Simulation
+from controller.terminal import interact, parse_command
+from engine import Colour
+
+
+@pytest.mark.parametrize(
+    ("typed", "verb", "column", "colour"),
+    [
+        ("4", "drop", 4, None),
+        ("y3", "drop", 3, Colour.YELLOW),
+        ("r1", "drop", 1, Colour.RED),
+        ("p7", "pop", 7, None),
+        ("o", "open", 0, None),
+        ("c", "close", 0, None),
+        ("b", "press", 0, None),
+        ("h", "hold", 0, None),
+        ("drop 2 yellow", "drop", 2, Colour.YELLOW),
+    ],
+)
+def test_shorthand(typed: str, verb: str, column: int, colour: Colour | None) -> None:
+    action = parse_command(typed, 7)
+    assert action is not None
+    assert (action.verb, action.column, action.colour) == (verb, column, colour)
+
+
+def test_w_waits() -> None:
+    action = parse_command("w 500", 7)
+    assert action is not None and (action.verb, action.ms) == ("wait", 500)
+
+
+def test_a_column_off_the_grid_is_refused() -> None:
+    with pytest.raises(ScriptError, match="column 9 is not on the grid"):
+        parse_command("9", 7)
+
+
+def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    out = io.StringIO()
+    try:
+        assert interact(simulation, io.StringIO("4\nbogus\np4\n9\n?\nq\n"), out) == 0
+    finally:
+        simulation.close()
+    text = out.getvalue()
+    assert "Yellow to move, Classic." in text
+    assert "unknown action 'bogus'" in text
+    assert "Pop the bottom disc out of column 4." not in text  # Red's disc: put it back
+    assert "Drop a Red disc into column 4." in text
+    assert "column 9 is not on the grid" in text
+    assert "r4, y4" in text  # the help
