@@ -70,6 +70,8 @@ def assemble(
             timeline=sim,
         )
         daemon.resume()
+        if rules is not None:
+            daemon.choose_rules(rules)
     except PermissionError:
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
@@ -78,8 +80,6 @@ def assemble(
         raise StartupError(str(error)) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
-    if rules is not None:
-        daemon.referee.next_rules = rules
     return Assembled(config, daemon, sim, lights)
 
 

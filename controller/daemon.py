@@ -96,6 +96,15 @@ class Daemon:
         self.journal.append({"resumed": True})
         log.info("Resumed the game from the journal (%d moves).", len(self.referee.game.moves))
 
+    def choose_rules(self, name: str) -> None:
+        """The rules asked for on the command line: for the next game, or for
+        this one if it has not begun."""
+        verdict = self.referee.choose_rules(name)
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        if verdict.changed:
+            self.journal.replace([self._snapshot()])
+
     def open(self) -> None:
         self.backend.open(self._wake.set)
         self._show()

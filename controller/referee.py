@@ -326,16 +326,26 @@ class Referee:
             out.log.append("The slider is open.")
 
     def _pressed(self, out: _Outcome) -> None:
-        out.changed = True
         index = RULES_NAMES.index(self.next_rules) if self.next_rules in RULES_NAMES else -1
-        self.next_rules = RULES_NAMES[(index + 1) % len(RULES_NAMES)]
+        self._choose(RULES_NAMES[(index + 1) % len(RULES_NAMES)], out)
         self.selecting = True
+
+    def choose_rules(self, name: str) -> Verdict:
+        """Pick the rules of the next game; a game not yet begun takes them now."""
+        out = _Outcome()
+        if name != self.next_rules or name != self.game.rules.name:
+            self._choose(name, out)
+        return out.verdict()
+
+    def _choose(self, name: str, out: _Outcome) -> None:
+        out.changed = True
+        self.next_rules = name
         if not self.game.moves and not self.game.is_over() and self.start_rows is None:
-            self.game = self._fresh_game(self.next_rules)
+            self.game = self._fresh_game(name)
             out.new_game = True
-            out.log.append(f"Rules changed to {RULES_TITLES[self.next_rules]}.")
+            out.log.append(f"Rules changed to {RULES_TITLES[name]}.")
         else:
-            out.log.append(f"The next game will be {RULES_TITLES[self.next_rules]}.")
+            out.log.append(f"The next game will be {RULES_TITLES[name]}.")
 
     def _held(self, out: _Outcome) -> None:
         out.changed = True

@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.assembly import StartupError, assemble
     from controller.logs import setup_logging
     from hardware.clock import monotonic
+    from hardware.errors import HardwareError
 
     setup_logging()
     try:
@@ -45,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         daemon.open()
         daemon.run(stop)
+    except HardwareError as error:
+        print(f"popref run: {error}", file=sys.stderr)
+        return 2
     finally:
         daemon.close()
     return 0

@@ -330,3 +330,14 @@ def test_snapshot_restores_the_same_state_mid_repair(rules: str) -> None:
     assert restored.grid == referee.grid
     assert restored.game.rows() == referee.game.rows()
     assert display(restored) == display(referee)
+
+
+def test_rules_chosen_from_outside_apply_now_only_before_the_first_move() -> None:
+    referee = Referee(Table(), "classic")
+    verdict = referee.choose_rules("pop10")
+    assert verdict.new_game and referee.game.rules.name == "pop10"
+    play(referee, "4")
+    verdict = referee.choose_rules("five")
+    assert not verdict.new_game and verdict.changed
+    assert referee.game.rules.name == "pop10" and referee.next_rules == "five"
+    assert not referee.choose_rules("five").changed
