@@ -333,14 +333,20 @@ class Referee:
     def choose_rules(self, name: str) -> Verdict:
         """Pick the rules of the next game; a game not yet begun takes them now."""
         out = _Outcome()
-        if name != self.next_rules or name != self.game.rules.name:
+        settled = name == self.next_rules and (
+            not self._not_begun() or self.game.rules.name == name
+        )
+        if not settled:
             self._choose(name, out)
         return out.verdict()
+
+    def _not_begun(self) -> bool:
+        return not self.game.moves and not self.game.is_over() and self.start_rows is None
 
     def _choose(self, name: str, out: _Outcome) -> None:
         out.changed = True
         self.next_rules = name
-        if not self.game.moves and not self.game.is_over() and self.start_rows is None:
+        if self._not_begun():
             self.game = self._fresh_game(name)
             out.new_game = True
             out.log.append(f"Rules changed to {RULES_TITLES[name]}.")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     """A disc's colour, which is also the player who owns it.
 
     >>> Colour.RED.other
