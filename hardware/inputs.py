@@ -68,7 +68,7 @@ def _stuck_message(source: _Source) -> str:
 
 
 class GpioInputs:
-    """Every sensor of a :class:`PinMap` as gpiozero ``DigitalInputDevice``s,
+    """Every sensor of a :class:`PinMap` as gpiozero ``InputDevice``s,
     debounced into :mod:`hardware.events`."""
 
     def __init__(self, pins: PinMap, factory: Any, clock: Clock, *,
@@ -79,6 +79,7 @@ class GpioInputs:
         self._reread = reread
         self._raw: deque[tuple[_Source, bool, float]] = deque()
         self._devices: dict[_Source, Any] = {}
+        self._recorders: list[Callable[[int, int], None]] = []
         self._beams: dict[_Source, BeamDebouncer] = {}
         self._colour: dict[int, bool] = {}  # colour bit level per column, as last seen
         self._colour_at_start: dict[int, Colour] = {}  # per passage in progress
@@ -89,7 +90,7 @@ class GpioInputs:
 
     def open(self, wake: Callable[[], None]) -> None:
         """Claim the pins and start recording edges."""
-        from gpiozero import DigitalInputDevice
+        from gpiozero import InputDevice
 
         p = self.pins
         plan: list[tuple[_Source, str, str]] = []
@@ -102,10 +103,16 @@ class GpioInputs:
             for source, pin, level in plan:
                 # Pull the line to its inactive level: open-collector IR
                 # receivers and switches to ground need the pull-up.
-                device = DigitalInputDevice(pin, pull_up=level == "low",
-                                            pin_factory=self._factory)
-                device.when_activated = self._recorder(source, True, wake)
-                device.when_deactivated = self._recorder(source, False, wake)
+                device = InputDevice(pin, pull_up=level == "low", pin_factory=self._factory)
+                # The pin's own callback, not the device's when_activated:
+                # gpiozero's event devices drop an edge whose level they
+                # already believe, so after one missed edge the next disc's
+                # edge would vanish too. Every edge here carries its level.
+                device.pin.edges = "both"
+                recorder = self._recorder(source, level == "high", wake)
+                # gpiozero holds pin callbacks by weak reference: keep ours alive
+                self._recorders.append(recorder)
+                device.pin.when_changed = recorder
                 self._devices[source] = device
         except Exception:
             self.close()
@@ -126,12 +133,12 @@ class GpioInputs:
                 self._button = ButtonDebouncer(p.switch, pressed=active, now=now)
         self._next_reread = now + self._reread
 
-    def _recorder(self, source: _Source, active: bool,
-                  wake: Callable[[], None]) -> Callable[[], None]:
+    def _recorder(self, source: _Source, active_high: bool,
+                  wake: Callable[[], None]) -> Callable[[int, int], None]:
         raw, clock = self._raw, self._clock
 
-        def record() -> None:
-            raw.append((source, active, clock()))
+        def record(ticks: int, state: int) -> None:
+            raw.append((source, bool(state) == active_high, clock()))
             wake()
 
         return record
@@ -246,4 +253,5 @@ class GpioInputs:
         for device in self._devices.values():
             device.close()
         self._devices.clear()
+        self._recorders.clear()
         self._next_reread = None

@@ -172,3 +172,14 @@ def test_close_releases_every_pin(mock_factory: Any, clock: FakeClock) -> None:
     again = GpioBackend(PinMap.default(), mock_factory, clock)
     again.open(lambda: None)  # would raise GPIOPinInUse if anything were still held
     again.close()
+
+
+def test_edges_still_arrive_after_a_garbage_collection(board: Board) -> None:
+    # gpiozero keeps pin callbacks by weak reference; a collected callback
+    # would silently stop every event
+    import gc
+
+    gc.collect()
+    board.level(ENTRY3, False, 1.0)
+    board.level(ENTRY3, True, 1.04)
+    assert board.poll(1.2) == [DiscEntered(3, 1.0)]

@@ -1,0 +1,7 @@
+"""Helpers for ``bench/soak.py`` and ``bench/daemon.py``: players that read the
+lights, fault injectors, the checks after every settled moment and the tally.
+
+>>> from bench.soaklib.tally import Tally
+>>> Tally().divergences
+0
+"""

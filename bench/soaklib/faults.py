@@ -1,0 +1,61 @@
+"""Sensor faults the soak injects on top of the simulated grid's physics.
+
+:class:`EdgeDropper` stands between the simulated grid and its mock-pin wires
+and loses chosen edges the way a slow interrupt or a marginal IR receiver
+does: the pin's level changes but no edge is reported. It only ever loses the
+*falling* edge of a beam (the disc has gone but the pin did not say so). A
+lost rising edge of a clean 20-60 ms pulse is a disc no sensor saw; no
+referee can flag that, so the soak does not pretend to test it.
+
+>>> from hardware.clock import FakeClock
+>>> from hardware.factory import make_pin_factory
+>>> from hardware.pinmap import PinMap
+>>> from hardware.simpins import MockWires
+>>> pins = PinMap.simulated(7)
+>>> factory = make_pin_factory("mock", clock=FakeClock(), revision=pins.board_revision)
+>>> wires = EdgeDropper(MockWires(pins, factory))
+>>> wires.arm(Beam.ENTRY, 3)
+>>> wires.beam(Beam.ENTRY, 3, True); wires.beam(Beam.ENTRY, 3, False)
+>>> wires.dropped
+1
+"""
+
+from __future__ import annotations
+
+from engine.colour import Colour
+from hardware.simpins import MockWires
+from hardware.simwires import Beam
+
+
+class EdgeDropper:
+    """:class:`hardware.simgrid.LossyWires` that loses the next falling edge
+    of each armed beam, and passes everything else on unchanged."""
+
+    def __init__(self, inner: MockWires) -> None:
+        self.inner = inner
+        self._armed: set[tuple[Beam, int]] = set()
+        self.dropped = 0
+
+    def arm(self, beam: Beam, column: int) -> None:
+        """Lose the next falling edge of ``beam`` in ``column``."""
+        self._armed.add((beam, column))
+
+    @property
+    def armed(self) -> bool:
+        return bool(self._armed)
+
+    def beam(self, beam: Beam, column: int, blocked: bool, *, silent: bool = False) -> None:
+        if not blocked and (beam, column) in self._armed:
+            self._armed.discard((beam, column))
+            self.dropped += 1
+            silent = True
+        self.inner.beam(beam, column, blocked, silent=silent)
+
+    def disc_colour(self, column: int, colour: Colour | None) -> None:
+        self.inner.disc_colour(column, colour)
+
+    def slider(self, open: bool) -> None:
+        self.inner.slider(open)
+
+    def button(self, pressed: bool) -> None:
+        self.inner.button(pressed)

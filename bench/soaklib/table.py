@@ -1,0 +1,450 @@
+"""One simulated table: the whole daemon, played game after game by players
+who read the lights, make people's mistakes and suffer sensor faults.
+
+After every settled moment (nothing scheduled on the simulated grid) the
+table checks that the referee's belief equals the simulated grid, that its
+game equals the players' own copy (every accepted move was legal there
+first), and, when no repair is pending, that its model equals the grid.
+
+>>> import tempfile, pathlib, random
+>>> from bench.soaklib.tally import Tally
+>>> tally = Tally()
+>>> table = SoakTable(TableSetup("classic", faults=("glitch",)), pathlib.Path(tempfile.mkdtemp()),
+...                   random.Random(1), tally)
+>>> table.play_games(1)
+>>> table.close()
+>>> tally.games["classic"], tally.divergences, tally.crashes
+(1, 0, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.soaklib.faults import EdgeDropper
+from bench.soaklib.lights import Reading, expected_reading, read_lights
+from bench.soaklib.tally import Tally
+from controller.config import parse_config
+from controller.referee import Referee, Verdict
+from controller.script import Action
+from controller.simulation import Outcome, Simulation
+from engine import Game, Move, MoveKind, new_game
+from engine.colour import Colour
+from hardware.simgrid import Physics
+from hardware.simpins import MockWires
+from hardware.simwires import Beam
+
+LOOK = 1.3  # seconds a player watches before acting: longer than a blink window
+SETTLE = 1.5  # as Simulation.act: discs land, players think
+MAX_ACTIONS = 600  # per game: Pop 10 can wander; a cap keeps a soak bounded
+MAX_REPAIR = 120  # steps to follow before the table gives up on a repair
+STUCK = (4.0, 6.0)  # seconds a jammed beam stays blocked (the fault needs 3 s)
+GLITCH = (0.0003, 0.002)  # an IR glitch: shorter than the 3 ms a disc needs
+
+MISTAKES = ("wrong-column", "out-of-turn", "wrong-colour", "two-discs", "pop-opponent",
+            "slider")
+EXPECTED = {"wrong-column": "illegal-drop", "out-of-turn": "wrong-colour",
+            "wrong-colour": "wrong-colour", "two-discs": "two-discs",
+            "pop-opponent": "illegal-pop", "slider": "slider"}
+
+
+class Diverged(Exception):
+    """The referee and the simulated grid disagree where they must not: the
+    table is no longer a fair test, so its game stops here (counted once)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """How one table is set up and how careless its players are.
+
+    ``rough``: 5 ms contact bounce and IR chatter on every edge.
+    """
+
+    preset: str
+    colour_sensing: bool = False
+    rough: bool = False
+    columns: int = 7
+    rows: int = 6
+    mistake_rate: float = 0.12
+    fault_rate: float = 0.06
+    abandon_rate: float = 0.25
+    seed: int = 0
+    faults: tuple[str, ...] = ("stuck-beam", "glitch", "missed-edge")
+
+    def physics(self) -> Physics:
+        return Physics.rough() if self.rough else Physics()
+
+
+@dataclass
+class _Expect:
+    """What one action should lead to."""
+
+    mistake: str | None = None
+    moves: list[Move] = field(default_factory=list)
+
+
+class SoakTable:
+    """A :class:`Simulation` and its players for one rules preset."""
+
+    def __init__(self, setup: TableSetup, state_dir: Path, rng: random.Random,
+                 tally: Tally) -> None:
+        self.setup = setup
+        self.rng = rng
+        self.tally = tally
+        config = parse_config({
+            "board": {"columns": setup.columns, "rows": setup.rows,
+                      "colour_sensing": setup.colour_sensing},
+            "game": {"rules": setup.preset},
+            "sim": {"seed": setup.seed},
+        }, "soak")
+        self.sim = Simulation(config, state_dir, physics=setup.physics())
+        inner = self.sim.grid.wires
+        assert isinstance(inner, MockWires)
+        self.wires = EdgeDropper(inner)
+        self.sim.grid.wires = self.wires
+        self._rough: str | None = None  # the bounce kind of the action in progress
+        self.replica = self._replay_referee()
+
+    # -- the players' own copy of the game ----------------------------------
+
+    @property
+    def referee(self) -> Referee:
+        return self.sim.daemon.referee
+
+    def _fresh(self) -> Game:
+        return new_game(self.referee.rules_for(self.referee.game.rules.name))
+
+    def _replay_referee(self) -> Game:
+        """The referee's game replayed move by move on a fresh engine game."""
+        replica = self._fresh()
+        for move in self.referee.game.moves:
+            if not replica.is_legal(move):
+                self.tally.fail("divergences", f"resumed game holds an illegal move {move}")
+                break
+            replica.play(move)
+        return replica
+
+    @property
+    def offset(self) -> int:
+        return 1 if self.replica.rules.strips else 0
+
+    def physical(self, move: Move) -> int:
+        return move.column - self.offset
+
+    # -- acting and checking ------------------------------------------------
+
+    def act(self, verb: str, column: int = 0, colour: Colour | None = None) -> Outcome:
+        self.tally.actions += 1
+        if self.setup.rough:
+            self._rough = "switch-bounce" if verb in ("open", "close", "hold") else "chatter"
+        return self.sim.act(Action(0, f"{verb} {column or ''}".strip(), verb, column, colour))
+
+    def absorb(self, verdicts: list[Verdict], expect: _Expect, what: str) -> bool:
+        """Check ``verdicts`` against ``expect`` and follow them on the
+        replica; returns whether they were exactly as expected."""
+        accepted: list[Move] = []
+        mistakes: list[str] = []
+        for verdict in verdicts:
+            if verdict.accepted is not None:
+                move = verdict.accepted
+                accepted.append(move)
+                if self.replica.is_over() or not self.replica.is_legal(move):
+                    self.tally.fail("divergences", f"{what}: accepted illegal move {move}")
+                    raise Diverged(what)
+                else:
+                    self.replica.play(move)
+                    self.tally.moves += 1
+            if verdict.mistake is not None:
+                mistakes.append(verdict.mistake)
+            if verdict.finished is not None:
+                self.tally.finished[self.setup.preset] += 1
+            if verdict.new_game:
+                self.replica = self._fresh()
+        good = True
+        if accepted != expect.moves:
+            self.tally.fail("divergences", f"{self.setup.preset} {what}: accepted {accepted}, "
+                                           f"expected {expect.moves}")
+            raise Diverged(what)
+        wanted = [expect.mistake] if expect.mistake else []
+        if mistakes != wanted:
+            counter = "undetected" if expect.mistake and expect.mistake not in mistakes \
+                else "false_alarms"
+            self.tally.fail(counter, f"{what}: mistakes {mistakes}, expected {wanted}")
+            good = False
+        good = self.check(what) and good
+        if self._rough is not None:
+            # every edge of this action bounced: it must count exactly once
+            self.tally.inject(self._rough, detected=good, repaired=good)
+            self._rough = None
+        return good
+
+    def check(self, what: str) -> bool:
+        """The settled-moment check; returns whether it passed."""
+        if self.sim.grid.next_time() is not None:
+            return True  # not settled: discs still moving
+        self.tally.checks += 1
+        referee = self.referee
+        physical = [list(c) for c in self.sim.grid.columns_content()]
+        problems = []
+        if [list(c) for c in referee.grid] != physical:
+            problems.append(f"belief {_rows(referee.grid)} != grid {_rows(physical)}")
+        if referee.in_step() and [list(c) for c in referee.model_grid()] != physical:
+            problems.append(f"model {_rows(referee.model_grid())} != grid {_rows(physical)}")
+        if referee.game.moves != self.replica.moves:
+            problems.append("the referee's moves differ from the players' game")
+        if problems:
+            self.tally.fail("divergences", f"{self.setup.preset} after {what}: "
+                                           + "; ".join(problems))
+            raise Diverged(what)
+        return True
+
+    def look(self) -> Reading:
+        """Watch the board for a moment, then read it as a person would; the
+        reading must agree with the display the referee computed."""
+        self.sim.advance(LOOK)
+        reading = read_lights(self.sim.lights.shown())
+        display = self.sim.display()
+        if not self.referee.faults and reading != expected_reading(display):
+            self.tally.fail("light_mismatches",
+                            f"lights read {reading}, display says {expected_reading(display)}")
+        return reading
+
+    # -- games ---------------------------------------------------------------
+
+    def play_games(self, games: int) -> None:
+        for _ in range(games):
+            self.play_game()
+
+    def play_game(self) -> None:
+        self.tally.games[self.setup.preset] += 1
+        for _ in range(MAX_ACTIONS):
+            if self.replica.is_over():
+                break
+            self.turn()
+        self.finish()
+
+    def finish(self) -> None:
+        """Check the result shown, then open and close the slider for a new game."""
+        if not self.replica.is_over():
+            # the cap was reached: empty the grid, then abandon the game
+            self.absorb(self.act("open").verdicts, _Expect("slider"), "open at the cap")
+            self.absorb(self.act("close").verdicts, _Expect(), "close at the cap")
+            self.absorb(self.act("hold").verdicts, _Expect(), "abandon at the cap")
+            return
+        reading = self.look()
+        result = self.replica.result
+        # a win shows its line (Pop 10 wins on points: no line) and the
+        # winner's turn light; a draw shows nothing
+        winner = result if isinstance(result, Colour) else None
+        if reading.kind not in ("steady", "dark") or reading.colour is not winner:
+            self.tally.fail("light_mismatches", f"result {result} shown as {reading}")
+        for verb in ("open", "close"):
+            self.absorb(self.act(verb).verdicts, _Expect(), verb)
+
+    def turn(self) -> None:
+        reading = self.look()
+        if reading.kind in ("drop", "pop", "slider"):
+            self.tally.fail("divergences", f"a repair was left pending: {reading}")
+            self.repair("leftover")
+            reading = self.look()
+        roll = self.rng.random()
+        if roll < self.setup.fault_rate:
+            self.sensor_fault()
+        elif roll < self.setup.fault_rate + self.setup.mistake_rate:
+            self.mistake()
+        else:
+            self.legal_move(reading)
+
+    def legal_move(self, reading: Reading, missed_edge: bool = False) -> None:
+        mover = self.replica.to_move
+        assert mover is not None
+        moves = list(self.replica.legal_moves())
+        lit = tuple(sorted({self.physical(m) for m in moves}))
+        if reading.kind == "steady" and (reading.columns != lit or reading.colour is not mover):
+            self.tally.fail("light_mismatches", f"play lights {reading} for {mover} at {lit}")
+        move = self.rng.choice(moves)
+        column = self.physical(move)
+        beam = Beam.ENTRY if move.kind is MoveKind.DROP else Beam.EXIT
+        if missed_edge:
+            self.wires.arm(beam, column)
+        if move.kind is MoveKind.DROP:
+            outcome = self.act("drop", column, mover)
+        else:
+            outcome = self.act("pop", column)
+        good = self.absorb(outcome.verdicts, _Expect(moves=[move]), str(move))
+        if missed_edge:
+            self.tally.inject("missed-edge", detected=good and not self.wires.armed,
+                              repaired=good)
+
+    # -- mistakes ------------------------------------------------------------
+
+    def _room(self, column: int, extra: int = 0) -> bool:
+        return len(self.sim.grid.columns_content()[column - 1]) + extra < self.setup.rows
+
+    def mistake(self) -> None:
+        kinds = [k for k in MISTAKES if self._feasible(k)]
+        if not kinds:
+            self.legal_move(self.look())
+            return
+        kind = self.rng.choice(kinds)
+        detected = getattr(self, "_" + kind.replace("-", "_"))()
+        repaired = self.repair(kind)
+        self.tally.inject(kind, detected=detected, repaired=repaired)
+
+    def _feasible(self, kind: str) -> bool:
+        game = self.replica
+        mover = game.to_move
+        if mover is None:
+            return False
+        columns = range(1, self.setup.columns + 1)
+        if kind == "wrong-column":
+            return any(self._room(c) and not game.is_legal(Move.drop(c + self.offset))
+                       for c in columns)
+        if kind in ("out-of-turn", "wrong-colour"):
+            return self.setup.colour_sensing and any(self._room(c) for c in columns)
+        if kind == "two-discs":
+            return bool(self._quiet_drops())
+        if kind == "pop-opponent":
+            return any(self._bottom(c) is mover.other for c in columns)
+        return bool(game.moves)  # slider
+
+    def _bottom(self, column: int) -> Colour | None:
+        content = self.sim.grid.columns_content()[column - 1]
+        return content[0] if content else None
+
+    def _quiet_drops(self) -> list[tuple[Move, int]]:
+        """Legal drops that do not end the game (so a second disc is a
+        mistake), each with a column that still has room for that disc."""
+        quiet = []
+        for move in self.replica.legal_moves():
+            if move.kind is not MoveKind.DROP:
+                continue
+            after = self.replica.copy()
+            after.play(move)
+            first = self.physical(move)
+            room = [c for c in range(1, self.setup.columns + 1)
+                    if self._room(c, 1 if c == first else 0)]
+            if not after.is_over() and room:
+                quiet.append((move, self.rng.choice(room)))
+        return quiet
+
+    def _one(self, verdicts: list[Verdict], kind: str, moves: list[Move] | None = None) -> bool:
+        return self.absorb(verdicts, _Expect(EXPECTED[kind], moves or []), kind)
+
+    def _wrong_column(self) -> bool:
+        mover = self.replica.to_move
+        assert mover is not None
+        columns = [c for c in range(1, self.setup.columns + 1)
+                   if self._room(c) and not self.replica.is_legal(Move.drop(c + self.offset))]
+        return self._one(self.act("drop", self.rng.choice(columns), mover).verdicts,
+                         "wrong-column")
+
+    def _out_of_turn(self) -> bool:
+        return self._coloured_drop("out-of-turn")
+
+    def _wrong_colour(self) -> bool:
+        return self._coloured_drop("wrong-colour")
+
+    def _coloured_drop(self, kind: str) -> bool:
+        # Out of turn (the other player drops their own disc) and the wrong
+        # colour (the mover drops the other player's disc) look the same to
+        # a colour sensor: a disc that is not the mover's colour.
+        mover = self.replica.to_move
+        assert mover is not None
+        columns = [c for c in range(1, self.setup.columns + 1) if self._room(c)]
+        return self._one(self.act("drop", self.rng.choice(columns), mover.other).verdicts, kind)
+
+    def _two_discs(self) -> bool:
+        mover = self.replica.to_move
+        assert mover is not None
+        first, c2 = self.rng.choice(self._quiet_drops())
+        c1 = self.physical(first)
+        # Without colour sensing the referee can only assume the second disc
+        # is the next player's; the soak keeps to discs it can know.
+        second = self.rng.choice(list(Colour)) if self.setup.colour_sensing else mover.other
+        now = self.sim.clock()
+        self.tally.actions += 1
+        self._rough = "chatter" if self.setup.rough else None
+        self.sim.grid.drop(c1, mover, at=now)
+        self.sim.grid.drop(c2, second, at=now + self.rng.uniform(0.05, 0.4))
+        return self._one(self.sim.advance(SETTLE), "two-discs", [first])
+
+    def _pop_opponent(self) -> bool:
+        mover = self.replica.to_move
+        assert mover is not None
+        columns = [c for c in range(1, self.setup.columns + 1)
+                   if self._bottom(c) is mover.other]
+        return self._one(self.act("pop", self.rng.choice(columns)).verdicts, "pop-opponent")
+
+    def _slider(self) -> bool:
+        detected = self._one(self.act("open").verdicts, "slider")
+        self.absorb(self.act("close").verdicts, _Expect(), "close after slider")
+        if self.rng.random() < self.setup.abandon_rate:
+            # abandon instead of rebuilding: the game ends, a new one begins
+            self.absorb(self.act("hold").verdicts, _Expect(), "abandon")
+            if not self.referee.game.moves:
+                self.tally.games[self.setup.preset] += 1
+        return detected
+
+    # -- repairs, as the lights ask --------------------------------------------
+
+    def repair(self, what: str) -> bool:
+        """Follow the board's instructions until it shows play again; returns
+        whether the grid then matches the game."""
+        for _ in range(MAX_REPAIR):
+            reading = self.look()
+            if reading.kind == "drop" and reading.colour is not None:
+                outcome = self.act("drop", reading.columns[0], reading.colour)
+            elif reading.kind == "pop":
+                outcome = self.act("pop", reading.columns[0])
+            elif reading.kind == "slider":
+                self.absorb(self.act("open").verdicts, _Expect(), f"repair {what}: open")
+                outcome = self.act("close")
+            else:
+                break
+            self.absorb(outcome.verdicts, _Expect(), f"repair {what}: {outcome.action}")
+        if not self.referee.in_step():
+            self.tally.fail("divergences", f"{what} not repaired; lights {self.look()}")
+            raise Diverged(what)
+        return self.check(f"repair of {what}")
+
+    # -- sensor faults ----------------------------------------------------------
+
+    def sensor_fault(self) -> None:
+        if not self.setup.faults:
+            self.legal_move(self.look())
+            return
+        kind = self.rng.choice(self.setup.faults)
+        if kind == "missed-edge":
+            self.legal_move(self.look(), missed_edge=True)
+            return
+        beam = self.rng.choice(list(Beam))
+        column = self.rng.randint(1, self.setup.columns)
+        name = f"{beam.value} {column}"
+        if kind == "glitch":
+            start = self.sim.clock()
+            for _ in range(self.rng.randint(1, 4)):
+                start += self.rng.uniform(0.02, 0.2)
+                self.sim.grid.stick_beam(beam, column, at=start, duration=self.rng.uniform(*GLITCH))
+            good = self.absorb(self.sim.advance(SETTLE), _Expect(), f"glitch on {name}")
+            self.tally.inject("glitch", detected=good, repaired=good)
+            return
+        duration = self.rng.uniform(*STUCK)
+        self.sim.grid.stick_beam(beam, column, duration=duration)
+        quiet = self.absorb(self.sim.advance(duration - 0.5), _Expect(), f"stuck {name}")
+        flagged = name in self.referee.faults and column in self.sim.lights.shown().blinking
+        if not flagged:
+            self.tally.fail("undetected", f"stuck beam {name} not shown as a fault")
+        cleared = self.absorb(self.sim.advance(SETTLE), _Expect(), f"unstuck {name}")
+        cleared = cleared and not self.referee.faults
+        self.tally.inject("stuck-beam", detected=flagged, repaired=quiet and cleared)
+
+    def close(self) -> None:
+        self.sim.close()
+
+
+def _rows(grid: object) -> str:
+    columns = list(grid)  # type: ignore[call-overload]
+    return "|".join("".join(d.letter if d is not None else "?" for d in c) for c in columns)

@@ -1,0 +1,94 @@
+"""The soak's counters and the table it prints.
+
+>>> tally = Tally()
+>>> tally.games["classic"] += 1
+>>> tally.inject("illegal-drop", detected=True, repaired=True)
+>>> print(tally.table().splitlines()[0])
+games per rules preset
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Tally:
+    """Everything counted during one soak.
+
+    ``injected``/``detected``/``repaired`` are keyed by the kind of mistake or
+    fault. ``divergences`` and ``crashes`` must end at 0; ``problems`` keeps
+    one line per failure so a red run says what went wrong.
+    """
+
+    games: Counter[str] = field(default_factory=Counter)
+    finished: Counter[str] = field(default_factory=Counter)
+    archived: Counter[str] = field(default_factory=Counter)
+    injected: Counter[str] = field(default_factory=Counter)
+    detected: Counter[str] = field(default_factory=Counter)
+    repaired: Counter[str] = field(default_factory=Counter)
+    moves: int = 0
+    actions: int = 0
+    checks: int = 0
+    divergences: int = 0
+    undetected: int = 0
+    false_alarms: int = 0
+    light_mismatches: int = 0
+    crashes: int = 0
+    torn_by_kill: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def inject(self, kind: str, *, detected: bool, repaired: bool) -> None:
+        self.injected[kind] += 1
+        self.detected[kind] += detected
+        self.repaired[kind] += repaired
+
+    def fail(self, counter: str, line: str) -> None:
+        """Count one failure of ``counter`` (an attribute) and keep its story."""
+        setattr(self, counter, getattr(self, counter) + 1)
+        self.problems.append(f"{counter}: {line}")
+
+    def merge(self, other: Tally) -> None:
+        for name in ("games", "finished", "archived", "injected", "detected", "repaired"):
+            getattr(self, name).update(getattr(other, name))
+        for name in ("moves", "actions", "checks", "divergences", "undetected", "false_alarms",
+                     "light_mismatches", "crashes", "torn_by_kill"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.problems += other.problems
+
+    @property
+    def missing_archives(self) -> int:
+        return sum(max(0, self.finished[k] - self.archived[k]) for k in self.finished)
+
+    @property
+    def clean(self) -> bool:
+        """Whether the run proved what it must: nothing diverged, crashed,
+        went unnoticed or was lost."""
+        return not (self.divergences or self.crashes or self.undetected or self.false_alarms
+                    or self.light_mismatches or self.missing_archives)
+
+    def table(self) -> str:
+        lines = ["games per rules preset",
+                 f"  {'preset':<14}{'games':>7}{'finished':>10}{'archived':>10}"]
+        for preset in sorted(self.games):
+            lines.append(f"  {preset:<14}{self.games[preset]:>7}{self.finished[preset]:>10}"
+                         f"{self.archived[preset]:>10}")
+        lines += ["mistakes and faults by kind",
+                  f"  {'kind':<22}{'injected':>9}{'detected':>10}{'repaired':>10}"]
+        for kind in sorted(self.injected):
+            lines.append(f"  {kind:<22}{self.injected[kind]:>9}{self.detected[kind]:>10}"
+                         f"{self.repaired[kind]:>10}")
+        lines += [
+            "totals",
+            f"  actions {self.actions}, accepted moves {self.moves}, settled checks {self.checks}",
+            f"  restarts whose saved grid was one action off the journal: {self.torn_by_kill}",
+            f"  divergences {self.divergences} (must be 0)",
+            f"  crashes {self.crashes} (must be 0)",
+            f"  undetected visible mistakes {self.undetected} (must be 0)",
+            f"  false alarms {self.false_alarms} (must be 0)",
+            f"  lights not matching the display {self.light_mismatches} (must be 0)",
+            f"  finished games missing from the archive {self.missing_archives} (must be 0)",
+        ]
+        lines += [f"  ! {p}" for p in self.problems[:20]]
+        return "\n".join(lines)

@@ -1,0 +1,201 @@
+"""The soak harness (bench/soak.py) and the faults it found.
+
+The bounded soak at the end runs every rules preset with people's mistakes,
+sensor faults and a few ``kill -9`` restarts, seeded, in well under a minute.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bench.soaklib.faults import EdgeDropper
+from bench.soaklib.kills import KillPlan, _one_action_apart, kill_and_resume, random_script
+from bench.soaklib.lights import Reading, expected_reading, read_lights
+from bench.soaklib.run import SoakPlan, run_soak
+from bench.soaklib.table import Diverged, SoakTable, TableSetup
+from bench.soaklib.tally import Tally
+from engine import RULES_NAMES, Move
+from engine.colour import Colour
+from hardware.clock import FakeClock
+from hardware.events import DiscEntered
+from hardware.factory import make_pin_factory
+from hardware.inputs import GpioInputs
+from hardware.pinmap import PinMap
+from hardware.simwires import Beam
+
+R, Y = Colour.RED, Colour.YELLOW
+
+
+def _table(tmp_path: Path, preset: str = "popout", **setup: object) -> SoakTable:
+    return SoakTable(TableSetup(preset, **setup), tmp_path / "state",  # type: ignore[arg-type]
+                     random.Random(5), Tally())
+
+
+# -- reading the lights as a person does -------------------------------------------
+
+
+def test_lights_in_play_show_the_movers_columns_and_turn(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    reading = table.look()
+    assert reading == Reading("steady", (1, 2, 3, 4, 5, 6, 7), R)
+    table.close()
+
+
+def test_an_illegal_drop_is_read_as_pop_this_column(tmp_path: Path) -> None:
+    table = _table(tmp_path, "pop10")
+    for column, colour in zip((1, 2, 3, 4, 5, 6, 7, 1), (R, Y) * 4, strict=True):
+        assert table.act("drop", column, colour).mistakes == []
+    outcome = table.act("drop", 1, Y)  # Pop 10 fills row by row: column 1 is not lowest
+    assert outcome.mistakes == ["illegal-drop"]
+    reading = table.look()
+    assert reading == Reading("pop", (1,))
+    assert reading == expected_reading(table.sim.display())
+    table.close()
+
+
+def test_a_pop_repair_is_read_as_drop_this_colour_here(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    table.act("drop", 3, R)
+    table.act("drop", 5, Y)
+    assert table.act("pop", 5).mistakes == ["illegal-pop"]  # Red popped Yellow's disc
+    assert table.look() == Reading("drop", (5,), Y)
+    table.close()
+
+
+def test_the_slider_step_is_every_column_blinking_with_no_turn_light() -> None:
+    from hardware.simwires import ShownLights
+
+    shown = ShownLights(columns=("on",) * 7, blinking=frozenset(range(1, 8)), turn_red=False,
+                        turn_yellow=False, scores=None, buzzer=False)
+    assert read_lights(shown).kind == "slider"
+
+
+def test_every_repair_the_harness_follows_matches_the_display(tmp_path: Path) -> None:
+    table = _table(tmp_path, "classic")
+    for column in (1, 2, 1, 2):
+        table.act("drop", column, table.replica.to_move)
+        table.replica.play(Move.drop(column))
+    table.act("open")
+    table.act("close")  # the board now asks to rebuild the game, disc by disc
+    assert table.look().kind == "drop"
+    assert table.repair("slider")
+    assert table.tally.light_mismatches == 0
+    table.close()
+
+
+# -- the checks can fail ----------------------------------------------------------------
+
+
+def test_a_planted_divergence_is_caught(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    table.sim.daemon.referee.grid[2].append(Y)  # the referee believes a disc nobody dropped
+    with pytest.raises(Diverged):
+        table.check("planted")
+    assert table.tally.divergences == 1
+    table.close()
+
+
+def test_a_move_the_referee_did_not_accept_is_caught(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    table.wires.inner.cut.update(f"entry {c}" for c in range(1, 8))  # no drop is ever seen
+    with pytest.raises(Diverged):
+        table.legal_move(Reading("steady", (4,), R))  # popout: Red drops somewhere
+    assert table.tally.divergences == 1
+    table.close()
+
+
+def test_grids_one_action_apart() -> None:
+    assert _one_action_apart([[R, Y], []], [[R], []])
+    assert _one_action_apart([[Y], []], [[R, Y], []])
+    assert not _one_action_apart([[R, Y], [R]], [[R], []])
+    assert not _one_action_apart([[Y, Y]], [[R]])
+
+
+def test_scripts_are_legal_games() -> None:
+    lines, moves = random_script("five+popout", random.Random(3))
+    assert len(lines) == len(moves) >= 1
+    assert all(line.split()[0] in ("drop", "pop") for line in lines)
+    assert all(2 <= m.column <= 8 for m in moves)  # 5-in-a-Row: edge strips never played
+
+
+def test_edge_dropper_loses_only_falling_edges_it_was_armed_for() -> None:
+    from hardware.simpins import MockWires
+
+    clock = FakeClock()
+    pins = PinMap.simulated(7)
+    factory = make_pin_factory("mock", clock=clock, revision=pins.board_revision)
+    wires = EdgeDropper(MockWires(pins, factory))
+    pin = factory.pin(pins.entry[1])
+    wires.arm(Beam.ENTRY, 2)
+    wires.beam(Beam.ENTRY, 2, True)
+    assert wires.armed
+    wires.beam(Beam.ENTRY, 2, False)
+    assert not wires.armed and wires.dropped == 1
+    assert [s for _, s in pin.history][-2:] == [0.0, 1.0]  # the level still changed
+
+
+# -- faults the soak found ----------------------------------------------------------------
+
+
+def test_a_missed_falling_edge_does_not_lose_the_next_disc() -> None:
+    """Found by the soak (issue 6): after one missed falling edge, gpiozero's
+    device still believes the beam blocked (``EventsMixin._last_active``), so
+    it swallows the next disc's rising edge; the level re-read repairs only
+    popref's debouncer. The next disc in that beam is lost."""
+    clock = FakeClock()
+    pins = PinMap.simulated(7)
+    factory = make_pin_factory("mock", clock=clock, revision=pins.board_revision)
+    inputs = GpioInputs(pins, factory, clock)
+    inputs.open(lambda: None)
+    pin = factory.pin(pins.entry[2])  # entry beams are active low
+    pin.drive_low()
+    clock.set(0.04)
+    pin._change_state(True)  # the beam clears; the pin reports no edge
+    events = []
+    for t in (1.0, 2.0):
+        clock.set(t)
+        events += inputs.poll(t)
+    assert events == [DiscEntered(3, at=0.0)]  # the re-read recovered the first disc
+    clock.set(5.0)
+    pin.drive_low()
+    clock.set(5.04)
+    pin.drive_high()
+    clock.set(5.1)
+    assert inputs.poll(5.1) == [DiscEntered(3, at=5.0)]
+    inputs.close()
+
+
+# -- kill -9 -------------------------------------------------------------------------
+
+
+def test_a_kill_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
+    tally = Tally()
+    kill_and_resume(KillPlan("classic", kill_after=4, tear=True, seed=9, faults=()), tmp_path,
+                    random.Random(9), tally)
+    assert tally.injected["kill-9"] == 1
+    assert tally.detected["kill-9"] == 1, tally.problems
+    assert tally.clean, tally.problems
+
+
+# -- the bounded soak --------------------------------------------------------------------
+
+
+def test_bounded_soak_over_every_preset(tmp_path: Path) -> None:
+    tally = run_soak(SoakPlan(games=2, seed=11, kills=3), tmp_path)
+    report = tally.table()
+    assert set(tally.games) == set(RULES_NAMES), report
+    assert sum(tally.injected[k] for k in ("wrong-column", "two-discs", "pop-opponent",
+                                           "slider", "wrong-colour", "out-of-turn")) >= 30
+    assert tally.injected["stuck-beam"] and tally.injected["glitch"], report
+    assert tally.injected["missed-edge"] and tally.injected["chatter"], report
+    assert tally.injected["kill-9"] == 3, report
+    assert tally.divergences == 0, report
+    assert tally.crashes == 0, report
+    assert tally.undetected == 0 and tally.false_alarms == 0, report
+    assert tally.injected == tally.detected, report
+    assert tally.light_mismatches == 0, report
+    assert tally.missing_archives == 0, report
+    assert sum(tally.finished.values()) >= len(RULES_NAMES), report
