@@ -154,7 +154,10 @@ class Daemon:
         if self.timeline is not None:
             self.timeline.run_until(now)
         verdicts = [self.feed(event) for event in self.backend.poll(now)]
-        self._show()
+        if verdicts or self.shown is None:
+            # only an event can change what the board shows (blinking is the
+            # backend's own business), so idle steps cost no display work
+            self._show()
         return verdicts
 
     def next_deadline(self) -> float | None:
