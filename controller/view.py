@@ -169,7 +169,10 @@ def _turn_sentence(referee: Referee) -> str:
     if game.rules.pop10:
         red, yellow = game.scores[Colour.RED], game.scores[Colour.YELLOW]
         action = "to drop" if game.phase is Phase.FILL else "to pop"
-        return f"{mover.title} {action}, {title} {red}:{yellow}."
+        sentence = f"{mover.title} {action}, {title} {red}:{yellow}."
+        if game.passed is not None:
+            sentence = f"{game.passed.title} has no disc in the bottom row. {sentence}"
+        return sentence
     return f"{mover.title} to move, {title}."
 
 

@@ -9,7 +9,7 @@ import pytest
 from controller import repair
 from controller.referee import Referee, Table, Verdict
 from controller.view import display
-from engine import Colour, Move, Phase
+from engine import Colour, Move, Phase, game_from_position
 from hardware.display import Alert, Lamp
 from hardware.events import (
     ButtonHeld,
@@ -341,3 +341,14 @@ def test_rules_chosen_from_outside_apply_now_only_before_the_first_move() -> Non
     assert not verdict.new_game and verdict.changed
     assert referee.game.rules.name == "pop10" and referee.next_rules == "five"
     assert not referee.choose_rules("five").changed
+
+
+def test_a_pass_in_pop_10_is_said_on_the_board() -> None:
+    referee = Referee(Table(columns=4, rows=4), "pop10")
+    rows = ["...Y", "...Y", "...R", "RRYR"]  # 4 Red and 5 Yellow discs already set aside
+    referee.game = game_from_position("pop10", rows, Y, (4, 5))
+    referee.grid = [list(referee.game.column(c)) for c in range(1, 5)]
+    assert referee.in_step()
+    play(referee, "p3 2 p4 1")  # Yellow returns the disc to the top: no Yellow disc is left
+    assert referee.game.passed is Y and referee.game.to_move is R
+    assert display(referee).status == "Yellow has no disc in the bottom row. Red to pop, Pop 10 4:5."

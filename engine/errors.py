@@ -1,0 +1,44 @@
+"""The engine's exceptions: narrow, each with a one-line message for people.
+
+Every exception is a :class:`ValueError`, so a caller that only wants to know
+"was that input bad?" can catch one thing; callers that care catch the narrow
+class.
+
+>>> from engine import new_game, IllegalMoveError
+>>> game = new_game("classic")
+>>> try:
+...     game.play("p4")
+... except IllegalMoveError as error:
+...     print(error)
+pops are not allowed in Classic
+"""
+
+from __future__ import annotations
+
+
+class MoveError(ValueError):
+    """A move that cannot be played: malformed, illegal, or too late."""
+
+
+class InvalidMoveError(MoveError):
+    """Text that is not a move in the notation of ``shared/rules.md``."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move the rules do not allow in this position."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move played after the game ended."""
+
+
+class RulesError(ValueError):
+    """An unknown rules name or an impossible combination of rule options."""
+
+
+class PositionError(RulesError):
+    """A starting position that the rules cannot reach or do not accept."""
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read; the message names the line."""
