@@ -351,4 +351,6 @@ def test_a_pass_in_pop_10_is_said_on_the_board() -> None:
     assert referee.in_step()
     play(referee, "p3 2 p4 1")  # Yellow returns the disc to the top: no Yellow disc is left
     assert referee.game.passed is Y and referee.game.to_move is R
-    assert display(referee).status == "Yellow has no disc in the bottom row. Red to pop, Pop 10 4:5."
+    assert (
+        display(referee).status == "Yellow has no disc in the bottom row. Red to pop, Pop 10 4:5."
+    )
