@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 COMMAND = [sys.executable, "-m", "controller.cli", "run"]
+SIMULATE = [sys.executable, "-m", "controller.cli", "simulate"]
 
 
 @pytest.fixture
@@ -71,8 +72,7 @@ def test_a_restart_resumes_the_journal(tmp_path: Path, notify_socket: socket.soc
     script = tmp_path / "moves.txt"
     script.write_text("drop 4\ndrop 4\n")
     subprocess.run(
-        [sys.executable, "-m", "controller.cli", "simulate", "--script", str(script)]
-        + ["--state-dir", str(state), "--json"],
+        [*SIMULATE, "--script", str(script), "--state-dir", str(state), "--json"],
         env=environment(),
         check=True,
         capture_output=True,
