@@ -1,5 +1,6 @@
 """The soak: the whole daemon on the simulated grid, game after game, for
-every rules preset, with people's mistakes, sensor faults and ``kill -9``.
+every rules preset, with people's mistakes, sensor faults, serial-link faults
+(over the simulated sensor board) and ``kill -9``.
 
 Prints the table issue 6 asks for and exits 0 only when nothing diverged,
 crashed, went unnoticed or went missing. Run from the repository root::
@@ -18,6 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# Run as a script, this file's directory comes first on sys.path, where
+# bench/serial.py would hide pyserial: put the project root there instead.
+sys.path.pop(0)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.soaklib.kills import POPREF
@@ -58,12 +62,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="only these presets (repeatable); default all")
     parser.add_argument("--no-missed-edges", action="store_true",
                         help="leave out missed pin edges (see docs/soak.md)")
+    parser.add_argument("--no-serial", action="store_true",
+                        help="leave out the tables over the simulated sensor board's serial link")
     parser.add_argument("--state-dir", type=Path,
                         help="keep the journals and archives here (default: a temporary directory)")
     args = parser.parse_args(argv)
     faults = tuple(f for f in ALL_FAULTS if not (args.no_missed_edges and f == "missed-edge"))
     plan = SoakPlan(games=args.games, seed=args.seed, minutes=args.minutes, kills=args.kills,
-                    presets=tuple(args.rules or RULES_NAMES), faults=faults)
+                    presets=tuple(args.rules or RULES_NAMES), faults=faults,
+                    serial=not args.no_serial)
     if plan.kills and not POPREF.exists():
         print(f"soak: {POPREF} not found; install popref into this venv (pip install -e .) "
               "or pass --kills 0", file=sys.stderr)

@@ -26,9 +26,10 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "game": ("rules", "repetition", "both_lines", "simultaneous_ms"),
     "board": ("backend", "columns", "rows", "colour_sensing"),
     "daemon": ("state_dir",),
-    "sim": ("seed",),
+    "sim": ("seed", "link"),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
+SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
 _PASSED_ON = ("gpio", "serial")  # checked by the hardware layer's own parsers
 
 
@@ -58,6 +59,7 @@ class Config:
     board: BoardConfig = BoardConfig()
     state_dir: Path = DEFAULT_STATE_DIR
     seed: int = 0
+    sim_link: Literal["gpio", "serial"] = "gpio"  # what the simulated grid drives
     gpio: Mapping[str, Any] = field(default_factory=dict)
     serial: Mapping[str, Any] = field(default_factory=dict)
 
@@ -139,12 +141,23 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
     state_default = env.get("STATE_DIRECTORY", str(DEFAULT_STATE_DIR)).split(":")[0]
     state_dir = Path(_string(daemon, "daemon", "state_dir", state_default))
     seed = _integer(sim, "sim", "seed", 0, low=0, high=2**32 - 1)
+    link_name = _string(sim, "sim", "link", "gpio")
+    if link_name not in SIM_LINKS:
+        raise ConfigError(
+            f'[sim] link: {link_name!r}; use "gpio" (pins) or "serial" (sensor board)'
+        )
+    if link_name == "serial" and colour_sensing:
+        raise ConfigError(
+            '[sim] link: the sensor board does not sense colour; use link = "gpio" '
+            "or set [board] colour_sensing = false"
+        )
     return Config(
         source=source,
         game=GameConfig(rules, repetition or None, both_lines, simultaneous),
         board=BoardConfig(backend, columns, rows, colour_sensing),
         state_dir=state_dir,
         seed=seed,
+        sim_link=SIM_LINKS[link_name],
         gpio=data.get("gpio", {}),
         serial=data.get("serial", {}),
     )

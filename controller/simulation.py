@@ -1,8 +1,9 @@
 """The daemon on the simulated grid in simulated time.
 
 Physical actions go to the simulated grid, which drives the same pins a real
-grid would; time moves only when an action (or ``wait``) moves it, so a run is
-exactly repeatable. The grid's own content is saved next to the journal: a
+grid would (gpiozero's mock pins, or the simulated sensor board's with
+``[sim] link = "serial"``); time moves only when an action (or ``wait``)
+moves it, so a run is exactly repeatable. The grid's own content is saved next to the journal: a
 physical grid keeps its discs when the daemon stops, so a second run with the
 same state directory finds them again.
 """
@@ -22,8 +23,10 @@ from controller.script import Action
 from engine.colour import Colour
 from hardware.clock import FakeClock
 from hardware.display import Display
+from hardware.simboard import BoardTimeline, FirmwareLights
 from hardware.simgrid import Physics, SimGrid
 from hardware.simpins import PinLightReader
+from hardware.simwires import LightReader
 
 SETTLE = 1.5  # seconds after an action: discs land, players think
 HOLD = 2.5  # seconds the button is held for ``hold``
@@ -56,10 +59,17 @@ class Simulation:
         self.state_dir = state_dir
         assembled = assemble(None, rules, state_dir, self.clock, config=config, physics=physics)
         self.daemon = assembled.daemon
-        assert isinstance(assembled.sim, SimGrid)
-        assert isinstance(assembled.lights, PinLightReader)
-        self.grid = assembled.sim
-        self.lights = assembled.lights
+        # Over the serial link the daemon's timeline is the sensor board's,
+        # which runs the grid too; players still act on the grid.
+        self.board: BoardTimeline | None = None
+        if isinstance(assembled.sim, BoardTimeline):
+            self.board = assembled.sim
+            self.grid = self.board.grid
+        else:
+            assert isinstance(assembled.sim, SimGrid)
+            self.grid = assembled.sim
+        assert isinstance(assembled.lights, PinLightReader | FirmwareLights)
+        self.lights: LightReader = assembled.lights
         self._grid_file = state_dir / "sim-grid.json"
         self._restore_grid()
         self.daemon.open()
@@ -105,11 +115,21 @@ class Simulation:
         moment something is due."""
         end = self.clock() + seconds
         verdicts: list[Verdict] = []
+        stalled_at: float | None = None
         for _ in range(100_000):
             due = self.daemon.next_deadline()
             if due is None or due > end:
                 break
+            if due <= self.clock() and stalled_at == self.clock():
+                # A timer that stepping at its own deadline did not fire: the
+                # serial backend checks ``now - then >= period`` but reports
+                # ``then + period``, and the two round differently. A
+                # microsecond later it fires.
+                due = self.clock() + 1e-6
+                if due > end:
+                    break
             self.clock.set(max(due, self.clock()))
+            stalled_at = self.clock()
             verdicts += self.daemon.step(self.clock())
         self.clock.set(end)
         verdicts += self.daemon.step(end)
@@ -153,6 +173,8 @@ class Simulation:
     def close(self) -> None:
         self._save_grid()
         self.daemon.close()
+        if self.board is not None:
+            self.board.close()
 
     # -- the physical grid survives restarts ------------------------------------------
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from hardware.simboard import Firmware
 from hardware.simwires import Beam
-from tests.fakes_micropython.rig import Firmware
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """The soak harness (bench/soak.py) and the faults it found.
 
 The bounded soak at the end runs every rules preset with people's mistakes,
-sensor faults and a few ``kill -9`` restarts, seeded, in well under a minute.
+sensor faults, serial-link faults on sensor-board tables and a few ``kill -9``
+restarts, seeded, in well under a minute.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import pytest
 
 from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.kills import KillPlan, _one_action_apart, kill_and_resume, random_script
-from bench.soaklib.lights import Reading, expected_reading, read_lights
+from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
 from bench.soaklib.run import SoakPlan, run_soak
 from bench.soaklib.table import Diverged, SoakTable, TableSetup
 from bench.soaklib.tally import Tally
 from engine import RULES_NAMES, Move
 from engine.colour import Colour
 from hardware.clock import FakeClock
+from hardware.display import ColumnLight, Display, Lamp
 from hardware.events import DiscEntered
 from hardware.factory import make_pin_factory
 from hardware.inputs import GpioInputs
@@ -86,6 +88,34 @@ def test_every_repair_the_harness_follows_matches_the_display(tmp_path: Path) ->
     table.close()
 
 
+def test_the_strip_is_read_as_a_person_reads_it() -> None:
+    def shown(*lights: ColumnLight, turn: Colour | None = None) -> Reading:
+        return read_strip(strip_look(Display(columns=lights, turn=turn)))
+
+    off, drop = ColumnLight(), ColumnLight(Lamp.DROP, R)
+    assert shown(drop, ColumnLight(Lamp.POP, R), off, turn=R) == Reading("steady", (1, 2), R)
+    assert shown(off, ColumnLight(Lamp.CHOSEN, Y), off, turn=Y) == Reading("drop", (2,), Y)
+    assert shown(ColumnLight(Lamp.ERROR, Y), off, off) == Reading("pop", (1,))
+    assert shown(*[ColumnLight(Lamp.ERROR)] * 3) == Reading("slider", (1, 2, 3))
+    assert shown(ColumnLight(Lamp.WINNING, R), off, off, turn=R) == Reading("steady", (1,), R)
+    # a fault shown over play is not an instruction
+    assert shown(drop, ColumnLight(Lamp.ERROR), turn=R).kind == "unclear"
+
+
+def test_a_sensor_board_table_survives_every_serial_fault(tmp_path: Path) -> None:
+    tally = Tally()
+    table = SoakTable(TableSetup("popout", link="serial", faults=()), tmp_path / "state",
+                      random.Random(3), tally)
+    for kind in ("corrupt-bytes", "board-reset", "unplug"):
+        table.legal_move(table.look())
+        table.serial_fault(kind)
+    table.close()
+    for kind in ("corrupt-bytes", "board-reset", "unplug"):
+        assert tally.injected[kind] == tally.detected[kind] == tally.repaired[kind] == 1, (
+            tally.table())
+    assert tally.moves == 6 and tally.clean, tally.table()
+
+
 # -- the checks can fail ----------------------------------------------------------------
 
 
@@ -100,6 +130,7 @@ def test_a_planted_divergence_is_caught(tmp_path: Path) -> None:
 
 def test_a_move_the_referee_did_not_accept_is_caught(tmp_path: Path) -> None:
     table = _table(tmp_path)
+    assert table.wires is not None
     table.wires.inner.cut.update(f"entry {c}" for c in range(1, 8))  # no drop is ever seen
     with pytest.raises(Diverged):
         table.legal_move(Reading("steady", (4,), R))  # popout: Red drops somewhere
@@ -192,6 +223,9 @@ def test_bounded_soak_over_every_preset(tmp_path: Path) -> None:
     assert tally.injected["stuck-beam"] and tally.injected["glitch"], report
     assert tally.injected["missed-edge"] and tally.injected["chatter"], report
     assert tally.injected["kill-9"] == 3, report
+    assert tally.links["serial"] >= 3 and tally.links["gpio"] >= 6, report
+    for kind in ("corrupt-bytes", "board-reset", "unplug"):
+        assert tally.injected[kind], report
     assert tally.divergences == 0, report
     assert tally.crashes == 0, report
     assert tally.undetected == 0 and tally.false_alarms == 0, report

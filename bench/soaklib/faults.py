@@ -18,9 +18,15 @@ referee can flag that, so the soak does not pretend to test it.
 >>> wires.beam(Beam.ENTRY, 3, True); wires.beam(Beam.ENTRY, 3, False)
 >>> wires.dropped
 1
+
+:func:`corrupt_some` is a byte filter for the simulated sensor board's
+stream (``PtyStream.outgoing``/``incoming``): it garbles some writes.
 """
 
 from __future__ import annotations
+
+import random
+from collections.abc import Callable
 
 from engine.colour import Colour
 from hardware.simpins import MockWires
@@ -59,3 +65,28 @@ class EdgeDropper:
 
     def button(self, pressed: bool) -> None:
         self.inner.button(pressed)
+
+
+def corrupt_some(rng: random.Random, share: float) -> Callable[[bytes], bytes]:
+    """A filter that garbles about ``share`` of the chunks through it: one
+    byte flipped, a stray SYNC and length byte in front, or the chunk cut
+    short, as a noisy USB-serial adapter might.
+
+    >>> garble = corrupt_some(random.Random(1), 1.0)
+    >>> garble(bytes(range(10))) != bytes(range(10))
+    True
+    """
+
+    def garble(data: bytes) -> bytes:
+        if not data or rng.random() >= share:
+            return data
+        how = rng.randrange(3)
+        if how == 0:
+            bad = bytearray(data)
+            bad[rng.randrange(len(bad))] ^= 1 << rng.randrange(8)
+            return bytes(bad)
+        if how == 1:
+            return bytes([0xA5, rng.randrange(256)]) + data
+        return data[: rng.randrange(len(data))]
+
+    return garble

@@ -10,10 +10,22 @@ slider by blinking every column. It is not enough to tell a drop column from a
 pop column in play (``DROP``/``POP``/``DROP_OR_POP`` all show as steady): a
 person knows the rules for that, and so do the soak's players.
 
+The sensor board's RGB strip (``[sim] link = "serial"``) speaks a little
+differently (``firmware/lights.py``): play columns are lit in the mover's
+colour, and a column where the mover can only pop *blinks* in that colour;
+a repair drop blinks in the colour to drop; a pop repair or a sensor fault
+blinks white. :func:`read_strip` reads that. One picture is ambiguous on the
+strip: a single column blinking in the mover's colour with everything else
+dark is both "drop this colour here" and "your only move is a pop here"; a
+person tells them apart by looking at the grid (see the soak's table).
+
 >>> from hardware.simwires import ShownLights
 >>> read_lights(ShownLights(columns=(None, "on", None), blinking=frozenset({2}),
 ...                         turn_red=False, turn_yellow=True, scores=None, buzzer=False))
 Reading(kind='drop', columns=(2,), colour=<Colour.YELLOW: 'yellow'>)
+>>> read_strip(ShownLights(columns=("red", "red", None), blinking=frozenset({2}),
+...                        turn_red=True, turn_yellow=False, scores=None, buzzer=False))
+Reading(kind='steady', columns=(1, 2), colour=<Colour.RED: 'red'>)
 """
 
 from __future__ import annotations
@@ -82,3 +94,49 @@ def expected_reading(display: Display) -> Reading:
     if not lit:
         return Reading("dark", (), display.turn)
     return Reading("steady", lit, display.turn)
+
+
+_NAMED = {"red": Colour.RED, "yellow": Colour.YELLOW}
+
+
+def read_strip(shown: ShownLights) -> Reading:
+    """What the sensor board's strip ``shown`` asks a person to do."""
+    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
+    blinking = tuple(sorted(shown.blinking))
+    turn = _turn(shown)
+    if not blinking:
+        return Reading("steady", lit, turn) if lit else Reading("dark", (), turn)
+    white = tuple(c for c in blinking if shown.columns[c - 1] == "white")
+    if white == blinking and len(blinking) == len(shown.columns):
+        return Reading("slider", blinking) if turn is None else Reading("unclear", blinking, turn)
+    if len(blinking) == 1 and lit == blinking:
+        if white:
+            return Reading("pop", blinking) if turn is None else Reading("unclear", blinking, turn)
+        colour = _NAMED.get(shown.columns[blinking[0] - 1] or "")
+        if colour is not None and turn in (None, colour):
+            return Reading("drop", blinking, colour)
+    if not white and turn is not None:
+        return Reading("steady", lit, turn)  # play, with pop-only columns blinking
+    return Reading("unclear", blinking, turn)
+
+
+def strip_look(display: Display) -> ShownLights:
+    """What a correct sensor board's strip shows for ``display``, in the
+    terms :class:`~hardware.simboard.FirmwareLights` reads it back."""
+    columns: list[str | None] = []
+    blinking: set[int] = set()
+    for column, light in enumerate(display.columns, 1):
+        name = light.colour.value if light.colour is not None else "white"
+        if light.lamp is Lamp.OFF:
+            columns.append(None)
+            continue
+        if light.lamp is Lamp.ERROR:
+            name = "white"
+        elif light.lamp is Lamp.WINNING:
+            name = "green"
+        columns.append(name)
+        if light.lamp in (Lamp.POP, Lamp.CHOSEN, Lamp.ERROR):
+            blinking.add(column)
+    return ShownLights(columns=tuple(columns), blinking=frozenset(blinking),
+                       turn_red=display.turn is Colour.RED,
+                       turn_yellow=display.turn is Colour.YELLOW, scores=None, buzzer=False)

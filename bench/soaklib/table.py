@@ -6,6 +6,11 @@ table checks that the referee's belief equals the simulated grid, that its
 game equals the players' own copy (every accepted move was legal there
 first), and, when no repair is pending, that its model equals the grid.
 
+A table's grid drives gpiozero's mock pins (``link = "gpio"``) or the
+simulated sensor board over a real pty (``link = "serial"``), whose serial
+faults the table injects as well: corrupted bytes both ways, a board reset
+and an unplug.
+
 >>> import tempfile, pathlib, random
 >>> from bench.soaklib.tally import Tally
 >>> tally = Tally()
@@ -23,8 +28,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.soaklib.faults import EdgeDropper
-from bench.soaklib.lights import Reading, expected_reading, read_lights
+from bench.soaklib.faults import EdgeDropper, corrupt_some
+from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
 from bench.soaklib.tally import Tally
 from controller.config import parse_config
 from controller.referee import Referee, Verdict
@@ -32,6 +37,8 @@ from controller.script import Action
 from controller.simulation import Outcome, Simulation
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
+from hardware.serial_backend import BOARD
+from hardware.simboard import BoardTimeline
 from hardware.simgrid import Physics
 from hardware.simpins import MockWires
 from hardware.simwires import Beam
@@ -42,6 +49,9 @@ MAX_ACTIONS = 600  # per game: Pop 10 can wander; a cap keeps a soak bounded
 MAX_REPAIR = 120  # steps to follow before the table gives up on a repair
 STUCK = (4.0, 6.0)  # seconds a jammed beam stays blocked (the fault needs 3 s)
 GLITCH = (0.0003, 0.002)  # an IR glitch: shorter than the 3 ms a disc needs
+UNPLUGGED = (2.0, 4.0)  # seconds a board stays unplugged
+RECONNECT = 12.0  # seconds the host may take to find a replugged board (backoff)
+LIGHTS_BACK = 6.0  # seconds the strip may take to show the display again after a fault
 
 MISTAKES = ("wrong-column", "out-of-turn", "wrong-colour", "two-discs", "pop-opponent",
             "slider")
@@ -59,7 +69,8 @@ class Diverged(Exception):
 class TableSetup:
     """How one table is set up and how careless its players are.
 
-    ``rough``: 5 ms contact bounce and IR chatter on every edge.
+    ``rough``: 5 ms contact bounce and IR chatter on every edge. ``link``:
+    what the simulated grid drives, ``"gpio"`` or ``"serial"``.
     """
 
     preset: str
@@ -72,6 +83,7 @@ class TableSetup:
     abandon_rate: float = 0.25
     seed: int = 0
     faults: tuple[str, ...] = ("stuck-beam", "glitch", "missed-edge")
+    link: str = "gpio"
 
     def physics(self) -> Physics:
         return Physics.rough() if self.rough else Physics()
@@ -97,13 +109,17 @@ class SoakTable:
             "board": {"columns": setup.columns, "rows": setup.rows,
                       "colour_sensing": setup.colour_sensing},
             "game": {"rules": setup.preset},
-            "sim": {"seed": setup.seed},
+            "sim": {"seed": setup.seed, "link": setup.link},
         }, "soak")
         self.sim = Simulation(config, state_dir, physics=setup.physics())
+        self.board: BoardTimeline | None = self.sim.board
+        self.wires: EdgeDropper | None = None
         inner = self.sim.grid.wires
-        assert isinstance(inner, MockWires)
-        self.wires = EdgeDropper(inner)
-        self.sim.grid.wires = self.wires
+        if isinstance(inner, MockWires):
+            self.wires = EdgeDropper(inner)
+            self.sim.grid.wires = self.wires
+        self._boots = 0
+        self._link_fault = False  # bytes are being corrupted: the board may go dark
         self._rough: str | None = None  # the bounce kind of the action in progress
         self.replica = self._replay_referee()
 
@@ -204,11 +220,29 @@ class SoakTable:
         """Watch the board for a moment, then read it as a person would; the
         reading must agree with the display the referee computed."""
         self.sim.advance(LOOK)
-        reading = read_lights(self.sim.lights.shown())
         display = self.sim.display()
-        if not self.referee.faults and reading != expected_reading(display):
-            self.tally.fail("light_mismatches",
-                            f"lights read {reading}, display says {expected_reading(display)}")
+        if self.board is None:
+            reading = read_lights(self.sim.lights.shown())
+            expected = expected_reading(display)
+        else:
+            reading = read_strip(self.sim.lights.shown())
+            expected = read_strip(strip_look(display))
+        if not self.referee.faults and not self._link_fault and reading != expected:
+            self.tally.fail("light_mismatches", f"lights read {reading}, display says {expected}")
+        return reading if self.board is None else self._seen_with_the_grid(reading)
+
+    def _seen_with_the_grid(self, reading: Reading) -> Reading:
+        """On the strip, one column blinking in the mover's colour is both a
+        repair drop and a pop-only move in play. A person looks at the grid:
+        when it holds exactly the game they played, it is play."""
+        if reading.kind != "drop" or reading.colour is not self.replica.to_move:
+            return reading
+        grid = [list(c) for c in self.sim.grid.columns_content()]
+        game = [list(self.replica.column(c + self.offset))
+                for c in range(1, self.setup.columns + 1)]
+        pop = Move.pop(reading.columns[0] + self.offset)
+        if grid == game and self.replica.is_legal(pop):
+            return Reading("steady", reading.columns, reading.colour)
         return reading
 
     # -- games ---------------------------------------------------------------
@@ -219,6 +253,7 @@ class SoakTable:
 
     def play_game(self) -> None:
         self.tally.games[self.setup.preset] += 1
+        self.tally.links[self.setup.link] += 1
         for _ in range(MAX_ACTIONS):
             if self.replica.is_over():
                 break
@@ -267,14 +302,14 @@ class SoakTable:
         move = self.rng.choice(moves)
         column = self.physical(move)
         beam = Beam.ENTRY if move.kind is MoveKind.DROP else Beam.EXIT
-        if missed_edge:
+        if missed_edge and self.wires is not None:
             self.wires.arm(beam, column)
         if move.kind is MoveKind.DROP:
             outcome = self.act("drop", column, mover)
         else:
             outcome = self.act("pop", column)
         good = self.absorb(outcome.verdicts, _Expect(moves=[move]), str(move))
-        if missed_edge:
+        if missed_edge and self.wires is not None:
             self.tally.inject("missed-edge", detected=good and not self.wires.armed,
                               repaired=good)
 
@@ -362,8 +397,13 @@ class SoakTable:
         first, c2 = self.rng.choice(self._quiet_drops())
         c1 = self.physical(first)
         # Without colour sensing the referee can only assume the second disc
-        # is the next player's; the soak keeps to discs it can know.
-        second = self.rng.choice(list(Colour)) if self.setup.colour_sensing else mover.other
+        # is the colour of whoever moves next (in Pop 10 the same player, when
+        # the other has no disc in the bottom row); the soak keeps to discs it
+        # can know.
+        after = self.replica.copy()
+        after.play(first)
+        second = (self.rng.choice(list(Colour)) if self.setup.colour_sensing
+                  else after.to_move or mover.other)
         now = self.sim.clock()
         self.tally.actions += 1
         self._rough = "chatter" if self.setup.rough else None
@@ -420,6 +460,9 @@ class SoakTable:
         if kind == "missed-edge":
             self.legal_move(self.look(), missed_edge=True)
             return
+        if kind in ("corrupt-bytes", "board-reset", "unplug"):
+            self.serial_fault(kind)
+            return
         beam = self.rng.choice(list(Beam))
         column = self.rng.randint(1, self.setup.columns)
         name = f"{beam.value} {column}"
@@ -440,6 +483,90 @@ class SoakTable:
         cleared = self.absorb(self.sim.advance(SETTLE), _Expect(), f"unstuck {name}")
         cleared = cleared and not self.referee.faults
         self.tally.inject("stuck-beam", detected=flagged, repaired=quiet and cleared)
+
+    # -- serial faults (sensor-board tables) --------------------------------------------
+
+    def serial_fault(self, kind: str) -> None:
+        """A fault on the link to the sensor board, then the next move: it
+        must count exactly once, and the lights must come back."""
+        board = self.board
+        assert board is not None, "serial faults need a sensor-board table"
+        mismatches = self.tally.light_mismatches
+        if kind == "corrupt-bytes":
+            stream = board.firmware.stream
+            stream.outgoing = corrupt_some(self.rng, 0.3)
+            stream.incoming = corrupt_some(self.rng, 0.3)
+            # A board that hears nothing good for 2 s goes dark on purpose
+            # (four keepalives lost in a row): the lights are checked after.
+            self._link_fault = True
+            try:
+                good = self._one_move(f"{kind}: ")
+            finally:
+                stream.outgoing = stream.incoming = None
+                self._link_fault = False
+            self.tally.inject(kind, detected=good,
+                              repaired=good and self._lights_back(mismatches))
+            return
+        if kind == "board-reset":
+            resets = self.sim.daemon.backend.resets_seen  # type: ignore[attr-defined]
+            board.reset(self._boot_id())
+            good = self._one_move(f"{kind}: ")
+            seen = self.sim.daemon.backend.resets_seen == resets + 1  # type: ignore[attr-defined]
+            self.tally.inject(kind, detected=good and seen,
+                              repaired=good and self._lights_back(mismatches))
+            return
+        board.unplug()
+        quiet = self.absorb(self.sim.advance(self.rng.uniform(*UNPLUGGED)), _Expect(), kind)
+        flagged = BOARD in self.referee.faults
+        if not flagged:
+            self.tally.fail("undetected", "an unplugged sensor board was not shown as a fault")
+        board.replug(self._boot_id())
+        waited = 0.0
+        while BOARD in self.referee.faults and waited < RECONNECT:
+            quiet = self.absorb(self.sim.advance(1.0), _Expect(), f"{kind}: replug") and quiet
+            waited += 1.0
+        cleared = BOARD not in self.referee.faults
+        if not cleared:
+            self.tally.fail("undetected", f"the replugged board still faulted after {waited} s")
+        good = self._one_move(f"{kind}: ")
+        self.tally.inject(kind, detected=flagged,
+                          repaired=quiet and cleared and good and self._lights_back(mismatches))
+
+    def _boot_id(self) -> int:
+        self._boots += 1
+        return self.rng.getrandbits(32) ^ self._boots
+
+    def _one_move(self, what: str) -> bool:
+        """The mover's next legal move (nothing if the game is over), checked."""
+        if self.replica.is_over():
+            return True
+        before = self.tally.divergences + self.tally.undetected + self.tally.false_alarms
+        self.legal_move(self.look())
+        return self.tally.divergences + self.tally.undetected + self.tally.false_alarms == before
+
+    def _lights_back(self, mismatches: int) -> bool:
+        """Watch the strip for ``LIGHTS_BACK`` seconds after a fault, noting
+        the last moment it did not show the display (in the tally), then
+        check it as usual.
+
+        The strip may go dark *after* the fault: a garbled length byte makes
+        the board's decoder wait for that many bytes before it can see the
+        frame was bad, and at idle the host sends only a 6-byte keepalive
+        every 0.5 s, so the board can go dark for want of the host (2 s)
+        before the host's next display gets through (docs/soak.md)."""
+        start = self.sim.clock()
+        last_wrong = start
+        while self.sim.clock() - start < LIGHTS_BACK:
+            self.sim.advance(0.25)
+            if not self._lights_match():
+                last_wrong = self.sim.clock()
+        self.tally.lights_back = max(self.tally.lights_back, last_wrong - start)
+        self.look()
+        return self.tally.light_mismatches == mismatches
+
+    def _lights_match(self) -> bool:
+        shown = read_strip(self.sim.lights.shown())
+        return bool(self.referee.faults) or shown == read_strip(strip_look(self.sim.display()))
 
     def close(self) -> None:
         self.sim.close()

@@ -23,6 +23,7 @@ class Tally:
     """
 
     games: Counter[str] = field(default_factory=Counter)
+    links: Counter[str] = field(default_factory=Counter)  # games per link: gpio, serial
     finished: Counter[str] = field(default_factory=Counter)
     archived: Counter[str] = field(default_factory=Counter)
     injected: Counter[str] = field(default_factory=Counter)
@@ -37,6 +38,7 @@ class Tally:
     light_mismatches: int = 0
     crashes: int = 0
     torn_by_kill: int = 0
+    lights_back: float = 0.0  # the longest wait for the strip after a serial fault, s
     problems: list[str] = field(default_factory=list)
 
     def inject(self, kind: str, *, detected: bool, repaired: bool) -> None:
@@ -50,11 +52,12 @@ class Tally:
         self.problems.append(f"{counter}: {line}")
 
     def merge(self, other: Tally) -> None:
-        for name in ("games", "finished", "archived", "injected", "detected", "repaired"):
+        for name in ("games", "links", "finished", "archived", "injected", "detected", "repaired"):
             getattr(self, name).update(getattr(other, name))
         for name in ("moves", "actions", "checks", "divergences", "undetected", "false_alarms",
                      "light_mismatches", "crashes", "torn_by_kill"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.lights_back = max(self.lights_back, other.lights_back)
         self.problems += other.problems
 
     @property
@@ -74,6 +77,9 @@ class Tally:
         for preset in sorted(self.games):
             lines.append(f"  {preset:<14}{self.games[preset]:>7}{self.finished[preset]:>10}"
                          f"{self.archived[preset]:>10}")
+        if self.links:
+            lines.append("  by link: " + ", ".join(f"{link} {self.links[link]}"
+                                                   for link in sorted(self.links)))
         lines += ["mistakes and faults by kind",
                   f"  {'kind':<22}{'injected':>9}{'detected':>10}{'repaired':>10}"]
         for kind in sorted(self.injected):
@@ -83,6 +89,7 @@ class Tally:
             "totals",
             f"  actions {self.actions}, accepted moves {self.moves}, settled checks {self.checks}",
             f"  restarts whose saved grid was one action off the journal: {self.torn_by_kill}",
+            f"  longest wait for the lights after a serial fault: {self.lights_back:.2f} s",
             f"  divergences {self.divergences} (must be 0)",
             f"  crashes {self.crashes} (must be 0)",
             f"  undetected visible mistakes {self.undetected} (must be 0)",

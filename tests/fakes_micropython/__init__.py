@@ -1,5 +1,3 @@
-"""Stand-ins for MicroPython's built-in modules, so the firmware's own code runs
-under CPython in the tests. Only :mod:`rig` is imported as part of ``tests``;
-the other modules are imported by the firmware as ``machine``, ``neopixel`` and
-``micropython`` while a :class:`rig.Firmware` has this directory on sys.path.
-"""
+"""Moved to :mod:`hardware.simboard`, so the installed package can run a
+simulated sensor board; :mod:`tests.fakes_micropython.rig` re-exports it for
+scripts that still import it from here (``bench/serial.py``)."""

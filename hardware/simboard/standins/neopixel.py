@@ -1,9 +1,15 @@
 """Stand-in for MicroPython's built-in ``neopixel``: a buffer that remembers
-each ``write()`` with the tick it happened at."""
+each ``write()`` with the tick it happened at.
+
+``time`` here is rebound to the board's own tick source when a
+:class:`~hardware.simboard.firmware.Firmware` loads this module.
+``on_write``, when set, is called after each write (benchmarks time it).
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 RGB = tuple[int, int, int]
@@ -15,6 +21,7 @@ class NeoPixel:
         self.n = n
         self._buf: list[RGB] = [(0, 0, 0)] * n
         self.writes: list[tuple[int, tuple[RGB, ...]]] = []
+        self.on_write: Callable[[], None] | None = None
 
     def __len__(self) -> int:
         return self.n
@@ -33,3 +40,5 @@ class NeoPixel:
         now: int = time.ticks_ms()  # type: ignore[attr-defined]
         self.writes.append((now, tuple(self._buf)))
         del self.writes[:-64]
+        if self.on_write is not None:
+            self.on_write()

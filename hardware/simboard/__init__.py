@@ -1,0 +1,37 @@
+"""A simulated sensor board: the real firmware under CPython on a real pty.
+
+- :class:`Firmware`: the firmware's own modules on stand-in pins
+  (:mod:`hardware.simboard.standins`), a tick source and the master end of a
+  pty whose slave the host opens by name.
+- :class:`FirmwareWires`/:class:`FirmwareLights`: the simulated grid's seam
+  (:mod:`hardware.simwires`) on the board's pins and LED strip.
+- :func:`build_simulated_serial`: the daemon's ``sim`` backend over the
+  serial link: the real :class:`~hardware.serial_backend.SerialBackend`, a
+  :class:`~hardware.simgrid.SimGrid` on the board's pins, the strip reader and
+  the :class:`BoardTimeline` that runs grid and board together.
+- :class:`Pair`: a board and a backend in millisecond lock step (tests, bench).
+
+Example::
+
+    backend, grid, lights, timeline = build_simulated_serial(7, 6, FakeClock())
+"""
+
+from hardware.simboard.firmware import Firmware
+from hardware.simboard.pair import Pair
+from hardware.simboard.stream import PtyStream
+from hardware.simboard.ticks import ClockTicks, FakeTicks
+from hardware.simboard.timeline import BoardTimeline, ObservedSerialBackend, build_simulated_serial
+from hardware.simboard.wires import FirmwareLights, FirmwareWires
+
+__all__ = [
+    "BoardTimeline",
+    "ClockTicks",
+    "FakeTicks",
+    "Firmware",
+    "FirmwareLights",
+    "FirmwareWires",
+    "ObservedSerialBackend",
+    "Pair",
+    "PtyStream",
+    "build_simulated_serial",
+]

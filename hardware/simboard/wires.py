@@ -1,0 +1,111 @@
+"""The simulated grid's seam to the firmware: stand-in pins in, LED strip out.
+
+:class:`FirmwareWires` is :class:`hardware.simwires.SensorWires` on the
+firmware's stand-in ``machine.Pin`` objects; :class:`FirmwareLights` is
+:class:`hardware.simwires.LightReader` over the strip's recent writes. Neither
+talks to the host: it sees only the serial bytes the firmware sends.
+
+Example::
+
+    wires = FirmwareWires(firmware)
+    wires.beam(Beam.ENTRY, 3, True)
+    FirmwareLights(firmware).shown().columns
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.colour import Colour
+from hardware.simwires import Beam, ShownLights
+
+if TYPE_CHECKING:
+    from hardware.simboard.firmware import Firmware
+
+BLINK_WINDOW_MS = 600  # a column dark and lit within this window blinks
+
+
+class FirmwareWires:
+    """:class:`hardware.simwires.SensorWires` for the firmware's stand-in pins."""
+
+    def __init__(self, firmware: Firmware) -> None:
+        self._fw = firmware
+
+    def beam(self, beam: Beam, column: int, blocked: bool) -> None:
+        pinmap = self._fw.module("pinmap")
+        pins = pinmap.ENTRY_PINS if beam is Beam.ENTRY else pinmap.EXIT_PINS
+        level = blocked == pinmap.BEAM_BLOCKED_HIGH
+        self._fw.pin(pins[column - 1]).drive(1 if level else 0)
+
+    def disc_colour(self, column: int, colour: Colour | None) -> None:
+        pass  # the sensor board does not sense colour
+
+    def slider(self, open: bool) -> None:
+        pinmap = self._fw.module("pinmap")
+        self._fw.pin(pinmap.SLIDER_PIN).drive(1 if open == pinmap.SLIDER_OPEN_HIGH else 0)
+
+    def button(self, pressed: bool) -> None:
+        self._fw.pin(self._fw.module("pinmap").BUTTON_PIN).drive(0 if pressed else 1)
+
+
+class FirmwareLights:
+    """:class:`hardware.simwires.LightReader` over the strip's recent writes:
+    a column blinks when it was both dark and lit within the last 600 ms
+    since the board last changed what it shows. An unpowered board shows
+    nothing."""
+
+    NAMES: ClassVar[dict[tuple[int, int, int], str]] = {
+        (64, 0, 0): "red",
+        (64, 40, 0): "yellow",
+        (0, 64, 0): "green",
+        (40, 40, 40): "white",
+    }
+
+    def __init__(self, firmware: Firmware) -> None:
+        self._fw = firmware
+
+    def shown(self) -> ShownLights:
+        board = self._fw.board
+        lights = board.lights
+        now = self._fw.ticks.now
+        current = tuple(lights.strip[i] for i in range(lights.strip.n))
+        if not self._fw.powered:
+            current = ((0, 0, 0),) * lights.strip.n
+        since = lights.changed_at
+        diff = self._fw.ticks.ticks_diff
+        recent = [
+            buf
+            for at, buf in lights.strip.writes
+            if diff(now, at) <= BLINK_WINDOW_MS and diff(at, since) >= 0
+        ]
+        if not recent or not self._fw.powered:
+            recent = [current]
+        columns: list[str | None] = []
+        blinking: set[int] = set()
+        for c in range(lights.columns):
+            cells = range(c * lights.cells, (c + 1) * lights.cells)
+            looks = [{buf[i] for i in cells} - {(0, 0, 0)} for buf in recent]
+            lit = [look for look in looks if look]
+            if not lit:
+                columns.append(None)
+                continue
+            columns.append(self.NAMES.get(next(iter(lit[-1])), "white"))
+            if len(lit) < len(looks):
+                blinking.add(c + 1)
+        red, yellow = (
+            sum(
+                1
+                for k in range(lights.score_leds)
+                if current[lights.score_at + i * lights.score_leds + k] != (0, 0, 0)
+            )
+            for i in range(2)
+        )
+        has_scores = lights.score_leds > 0 and board.shown != self._fw.module("wire").NO_DISPLAY
+        return ShownLights(
+            columns=tuple(columns),
+            blinking=frozenset(blinking),
+            turn_red=current[lights.turn_at] != (0, 0, 0),
+            turn_yellow=current[lights.turn_at + 1] != (0, 0, 0),
+            scores=(red, yellow) if has_scores and (red or yellow) else None,
+            buzzer=self._fw.powered and board.buzzer is not None and board.buzzer.sounding,
+        )
