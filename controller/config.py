@@ -138,7 +138,7 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
     rows = _integer(board, "board", "rows", 6, low=4, high=12)
     colour_sensing = _boolean(board, "board", "colour_sensing", False)
 
-    state_default = env.get("STATE_DIRECTORY", str(DEFAULT_STATE_DIR)).split(":")[0]
+    state_default = str(default_state_dir(env))
     state_dir = Path(_string(daemon, "daemon", "state_dir", state_default))
     seed = _integer(sim, "sim", "seed", 0, low=0, high=2**32 - 1)
     link_name = _string(sim, "sim", "link", "gpio")
@@ -161,6 +161,21 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
         gpio=data.get("gpio", {}),
         serial=data.get("serial", {}),
     )
+
+
+def default_state_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """systemd's ``$STATE_DIRECTORY``; else ``/var/lib/popref`` for root (a
+    Pi service); else the user's own state directory (a laptop)."""
+    # with several StateDirectory= entries systemd joins them with colons; ours is first
+    systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
+    if systemd:
+        return Path(systemd)
+    if os.geteuid() == 0:
+        return DEFAULT_STATE_DIR
+    base = env.get("XDG_STATE_HOME") or str(
+        Path(env.get("HOME", "~")).expanduser() / ".local" / "state"
+    )
+    return Path(base) / "popref"
 
 
 def _string(table: Mapping[str, Any], name: str, key: str, default: str) -> str:

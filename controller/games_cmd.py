@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from controller.archive import ArchivedGame, ArchiveError, GameArchive
+from controller.config import load_config
+from hardware.errors import ConfigError
 
 HELP = "list the finished games, or print one game's record"
-
-DEFAULT_STATE_DIR = Path("/var/lib/popref")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--state-dir",
         type=Path,
         metavar="DIR",
-        help="the daemon's state directory (default: $STATE_DIRECTORY or /var/lib/popref)",
+        help="the daemon's state directory (default: the configuration's)",
+    )
+    parser.add_argument(
+        "--config", type=Path, metavar="FILE", help="TOML configuration (for its state_dir)"
     )
     parser.add_argument(
         "number",
@@ -44,13 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def state_directory(given: Path | None, env: Mapping[str, str] = os.environ) -> Path:
-    """The state directory: *given*, else systemd's ``$STATE_DIRECTORY``, else the default."""
+def state_directory(
+    given: Path | None, env: Mapping[str, str] = os.environ, config: Path | None = None
+) -> Path:
+    """The state directory: *given*, else the configuration's (whose default
+    is systemd's ``$STATE_DIRECTORY``, or ``/var/lib/popref`` for root, or the
+    user's own state directory)."""
     if given is not None:
         return given
-    # With several StateDirectory= entries systemd joins them with colons; ours is first.
-    from_systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
-    return Path(from_systemd) if from_systemd else DEFAULT_STATE_DIR
+    return load_config(config, env).state_dir
 
 
 def format_game(game: ArchivedGame) -> str:
@@ -70,7 +75,11 @@ def format_game(game: ArchivedGame) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    directory = state_directory(args.state_dir) / "games"
+    try:
+        directory = state_directory(args.state_dir, config=args.config) / "games"
+    except ConfigError as error:
+        print(f"popref games: {error}", file=sys.stderr)
+        return 2
     archive = GameArchive(directory)
     try:
         if args.number is not None:

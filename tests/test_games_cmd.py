@@ -105,10 +105,30 @@ def test_the_state_directory_comes_from_systemd_when_not_given(
     assert capsys.readouterr().out == "4 4 3 3 2 2 1\n"
 
 
-def test_the_default_state_directory() -> None:
+def test_the_default_state_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    no_file = tmp_path / "absent.toml"
+    monkeypatch.setattr("controller.config.DEFAULT_PATH", no_file)
+    monkeypatch.setattr("os.geteuid", lambda: 0)  # the service
     assert games_cmd.state_directory(None, {}) == Path("/var/lib/popref")
     assert games_cmd.state_directory(None, {"STATE_DIRECTORY": ""}) == Path("/var/lib/popref")
     assert games_cmd.state_directory(Path("/x"), {"STATE_DIRECTORY": "/y"}) == Path("/x")
+    monkeypatch.setattr("os.geteuid", lambda: 1000)  # someone on a laptop
+    assert games_cmd.state_directory(None, {"HOME": "/home/ann"}) == Path(
+        "/home/ann/.local/state/popref"
+    )
+    assert games_cmd.state_directory(None, {"XDG_STATE_HOME": "/s"}) == Path("/s/popref")
+
+
+def test_the_state_directory_from_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[daemon]\nstate_dir = "{tmp_path / "kept"}"\n')
+    assert popref(["games", "--config", str(config)]) == 0
+    assert str(tmp_path / "kept" / "games") in capsys.readouterr().out
+    config.write_text("[daemon]\nstate_dir = 3\n")
+    assert popref(["games", "--config", str(config)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
 
 
 def test_no_games_yet_is_not_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
