@@ -19,7 +19,8 @@ from typing import Any, Protocol
 
 from controller.archive import GameArchive
 from controller.eventcodec import decode, encode
-from controller.journal import Journal
+from controller.journal import Journal, JournalDamaged, move_aside
+from controller.persist import restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.view import display as view
@@ -75,19 +76,15 @@ class Daemon:
             self.journal.replace([self._snapshot()])
             log.info("New game: %s.", self.referee.game.rules.name)
             return
-        first, *rest = loaded.records
-        self.referee = Referee.restore(self.table, first["snapshot"])
         pending: Game | None = None
-        for record in rest:
-            if "archived" in record:
-                pending = None
-                continue
-            if "resumed" in record:
-                self.referee.restarted()
-                continue
-            verdict = self.referee.handle(decode(record))
-            if verdict.finished is not None:
-                pending = verdict.finished.copy()
+        for line, record in enumerate(loaded.records, start=1):
+            try:
+                pending = self._replay(line, record, pending)
+            except (ValueError, KeyError, TypeError, IndexError) as error:
+                moved = move_aside(self.journal.path)
+                raise JournalDamaged(
+                    self.journal.path, line, f"it does not fit this board: {error}", moved
+                ) from None
         if pending is not None:
             self._archive(pending)
         # the clock starts again after a restart: replay must forget the old
@@ -104,6 +101,20 @@ class Daemon:
             log.info("%s", sentence)
         if verdict.changed:
             self.journal.replace([self._snapshot()])
+
+    def _replay(self, line: int, record: dict[str, Any], pending: Game | None) -> Game | None:
+        """Apply one journal record; returns the finished game not yet archived."""
+        if line == 1:
+            self.referee = restore(self.table, record["snapshot"])
+        elif "archived" in record:
+            return None
+        elif "resumed" in record:
+            self.referee.restarted()
+        else:
+            verdict = self.referee.handle(decode(record))
+            if verdict.finished is not None:
+                return verdict.finished.copy()
+        return pending
 
     def open(self) -> None:
         self.backend.open(self._wake.set)
@@ -216,7 +227,7 @@ class Daemon:
             self.notifier.status(status)
 
     def _snapshot(self) -> dict[str, Any]:
-        return {"snapshot": self.referee.snapshot()}
+        return {"snapshot": snapshot(self.referee)}
 
     def _archive(self, game: Game) -> None:
         result = game.result

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from controller import repair
 from engine import (
@@ -27,7 +27,6 @@ from engine import (
     Game,
     Move,
     MoveKind,
-    Phase,
     Rules,
     game_from_position,
     new_game,
@@ -419,53 +418,6 @@ class Referee:
         if self.game.rules.pop10:
             return f"{result.title} wins with {self.game.scores[result]} discs set aside."
         return f"{result.title} wins."
-
-    # -- persistence ------------------------------------------------------------
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything needed to rebuild this state, as JSON-able data."""
-        return {
-            "game_number": self.game_number,
-            "rules": self.game.rules.name,
-            "start": self.start_rows,
-            "moves": [str(m) for m in self.game.moves],
-            "next_rules": self.next_rules,
-            "grid": ["".join(c.letter if c else "?" for c in column) for column in self.grid],
-            "slider_open": self.slider_open,
-            "rebuilding": self.rebuilding,
-            "problem": self.problem,
-            "last_entry_at": self.last_entry_at,
-        }
-
-    @classmethod
-    def restore(cls, table: Table, data: dict[str, Any]) -> Referee:
-        """The referee a :meth:`snapshot` describes (raises ``ValueError`` or
-        an engine error when the snapshot does not fit this table)."""
-        referee = cls(table, str(data["rules"]))
-        grid = [list(column) for column in data["grid"]]
-        if len(grid) != table.columns:
-            raise ValueError(f"the saved grid has {len(grid)} columns, the board {table.columns}")
-        referee.grid = [[None if d == "?" else Colour.from_letter(d) for d in c] for c in grid]
-        start = data.get("start")
-        rules = referee.rules_for(str(data["rules"]))
-        if start is not None:
-            referee.game = game_from_position(rules, list(start), Colour.RED)
-            referee.start_rows = list(start)
-        for token in data["moves"]:
-            referee.game.play(token)
-        referee.game_number = int(data["game_number"])
-        referee.next_rules = str(data["next_rules"])
-        referee.slider_open = bool(data["slider_open"])
-        referee.rebuilding = bool(data["rebuilding"])
-        problem = data.get("problem")
-        referee.problem = str(problem) if problem is not None else None
-        last = data.get("last_entry_at")
-        referee.last_entry_at = float(last) if last is not None else None
-        return referee
-
-    @property
-    def phase(self) -> Phase:
-        return self.game.phase
 
 
 def _sentence(text: str) -> str:

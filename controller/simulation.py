@@ -11,6 +11,7 @@ same state directory finds them again.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ from hardware.simboard import BoardTimeline, FirmwareLights
 from hardware.simgrid import Physics, SimGrid
 from hardware.simpins import PinLightReader
 from hardware.simwires import LightReader
+
+log = logging.getLogger("popref")
 
 SETTLE = 1.5  # seconds after an action: discs land, players think
 HOLD = 2.5  # seconds the button is held for ``hold``
@@ -189,4 +192,7 @@ class Simulation:
             return
         data = json.loads(self._grid_file.read_text())
         columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
+        if len(columns) != self.daemon.table.columns:
+            log.warning("The saved simulated grid is for another board size; starting it empty.")
+            return
         self.grid.load(columns)

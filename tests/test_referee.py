@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from controller import repair
+from controller.persist import restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.view import display
 from engine import Colour, Move, Phase, game_from_position
@@ -325,8 +326,8 @@ def test_snapshot_restores_the_same_state_mid_repair(rules: str) -> None:
     referee = Referee(table, rules)
     play(referee, "4" if not referee.game.rules.strips else "5")
     referee.handle(drop(6))  # a mistake or a move, either way the state must survive
-    restored = Referee.restore(table, referee.snapshot())
-    assert restored.snapshot() == referee.snapshot()
+    restored = restore(table, snapshot(referee))
+    assert snapshot(restored) == snapshot(referee)
     assert restored.grid == referee.grid
     assert restored.game.rows() == referee.game.rows()
     assert display(restored) == display(referee)

@@ -278,3 +278,34 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
     state_after = json.loads(done.stdout.splitlines()[-1])
     assert state_after["moves"] == ["4", "5", "4", "3"]
     assert state_after["grid"] == state_after["board"]
+
+
+def test_a_journal_for_another_board_stops_start_up_and_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    simulate(tmp_path, script("drop 4"), capsys, "--state-dir", str(state))
+    config = tmp_path / "six.toml"
+    config.write_text("[board]\ncolumns = 6\n")
+    path = tmp_path / "c.txt"
+    path.write_text("drop 3\n")
+    status = main(
+        ["simulate", "--script", str(path), "--state-dir", str(state), "--config", str(config)]
+    )
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "saved for 7 columns and the board has 6" in err
+    assert any(p.name.startswith("journal.damaged") for p in state.iterdir())
+    # the next start begins a new game on the new (simulated, empty) board
+    states = simulate(
+        tmp_path,
+        script("drop 3"),
+        capsys,
+        "--state-dir",
+        str(state),
+        "--config",
+        str(config),
+        name="d.txt",
+    )
+    assert states[0]["moves"] == ["3"] and states[0]["fault"] is None
