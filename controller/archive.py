@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from controller.journal import fsync_directory
+from controller.journal import fsync_directory, write_synced
 
 __all__ = ["ArchiveError", "ArchivedGame", "GameArchive", "NoSuchGame"]
 
@@ -167,15 +167,7 @@ class GameArchive:
 def write_new(path: Path, data: bytes) -> bool:
     """Atomically create *path* holding *data*; False if it already exists."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_synced(temporary, data, 0o644)
     try:
         # Unlike a rename, a hard link fails rather than replace an existing file.
         os.link(temporary, path)

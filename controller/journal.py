@@ -109,6 +109,19 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+def write_synced(path: Path, data: bytes, mode: int) -> None:
+    """Create or truncate *path*, write all of *data* and sync it to disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def move_aside(path: Path) -> Path:
     """Rename *path* to the first free ``<name>.damaged-<N>`` beside it and return that."""
     number = 1
@@ -208,15 +221,7 @@ class Journal:
         self._close_fd()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(f"{self.path.name}.new")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
-        try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_synced(temporary, data, 0o640)
         os.replace(temporary, self.path)
         fsync_directory(self.path.parent)
         self._checked = True
