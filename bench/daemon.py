@@ -331,28 +331,22 @@ def main(argv: list[str] | None = None) -> int:
             # tmpfs: the same run without the cost of a real fsync, to show
             # how much of the tail is the disk
             places.append(("tmpfs", Path("/dev/shm")))
-        for name, base in places:
-            with tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where, \
-                    GpioLatency(Path(where)) as bench:
-                latencies = bench.measure(samples, random.Random(args.seed))
-            p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
-            print(f"edge -> lights, GPIO backend, journal on {name}, beyond the "
-                  f"{BEAM_SETTLE_MS} ms debounce window ({len(latencies)} drops): "
-                  f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-                  f"max {max(latencies) * 1000:.2f} ms, mean "
-                  f"{statistics.mean(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
-                  f"{_verdict(p99, GOAL_LATENCY_P99)}")
-        for name, base in places:
-            with tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where, \
-                    SerialLatency(Path(where)) as serial_bench:
-                latencies = serial_bench.measure(samples, random.Random(args.seed))
-            p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
-            print(f"edge -> strip, serial backend (sensor board), journal on {name}, beyond "
-                  f"the board's {SerialLatency.SETTLE * 1000:.0f} ms debounce window "
-                  f"({len(latencies)} drops): p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-                  f"max {max(latencies) * 1000:.2f} ms, mean "
-                  f"{statistics.mean(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
-                  f"{_verdict(p99, GOAL_LATENCY_P99)}")
+        paths: list[tuple[type[GpioLatency] | type[SerialLatency], str, float]] = [
+            (GpioLatency, "lights, GPIO backend", BEAM_SETTLE_MS),
+            (SerialLatency, "strip, serial backend (sensor board)", SerialLatency.SETTLE * 1000),
+        ]
+        for bench_class, path, settle_ms in paths:
+            for name, base in places:
+                with tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where, \
+                        bench_class(Path(where)) as bench:
+                    latencies = bench.measure(samples, random.Random(args.seed))
+                p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
+                print(f"edge -> {path}, journal on {name}, beyond the {settle_ms:.0f} ms "
+                      f"debounce window ({len(latencies)} drops): "
+                      f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
+                      f"max {max(latencies) * 1000:.2f} ms, mean "
+                      f"{statistics.mean(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
+                      f"{_verdict(p99, GOAL_LATENCY_P99)}")
         with RunningDaemon(Path(scratch)) as daemon:
             print(f"start -> READY=1: {daemon.ready_after:.3f} s; goal < 1.5 s: "
                   f"{_verdict(daemon.ready_after, GOAL_READY)}")

@@ -54,6 +54,10 @@ def play(referee: Referee, notation: str) -> None:
         assert verdict.accepted == expected, (token, referee.problem)
 
 
+def phase(referee: Referee) -> Phase:
+    return referee.game.phase
+
+
 def lamps(referee: Referee) -> list[Lamp]:
     return [light.lamp for light in display(referee).columns]
 
@@ -172,10 +176,10 @@ NO_LINE_FILL = "1 2 3 4 1 2 3 4 2 1 4 3 2 1 4 3"
 def test_pop_10_return_phase_lights_where_the_disc_may_go() -> None:
     referee = Referee(Table(columns=4, rows=4), "pop10")
     play(referee, NO_LINE_FILL)
-    assert referee.game.phase is Phase.POP and referee.game.to_move is R
+    assert phase(referee) is Phase.POP and referee.game.to_move is R
     assert lamps(referee) == [Lamp.POP, Lamp.OFF, Lamp.POP, Lamp.OFF]
     play(referee, "p1")
-    assert referee.game.phase is Phase.RETURN
+    assert phase(referee) is Phase.RETURN
     # the grid was full, so only the column it came from has room
     assert lamps(referee) == [Lamp.DROP, Lamp.OFF, Lamp.OFF, Lamp.OFF]
     assert display(referee).status == "Red: drop the popped disc back into column 1."
