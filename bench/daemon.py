@@ -11,13 +11,13 @@
   is shown, so the figure includes that sync on this machine's disk.
 - The same through the serial backend: the sensor board's firmware (under
   CPython, on stand-in pins) runs in a process of its own on the real clock,
-  its main loop every millisecond, on one end of a real pty; the daemon's
+  its main loop waiting on ``select`` for the host's bytes or its next timer
+  (at most 5 ms, as on the Pico), on one end of a real pty; the daemon's
   ``SerialBackend`` has the other end with pyserial. The board counts a drop
-  when the entry beam has been blocked for its 6 ms settle window, so latency
-  is the time of the first strip write showing the new display *minus* (the
-  blocking edge + 6 ms). It includes the board's loop granularity (up to 1 ms
-  to see the settled edge and up to 1 ms to read the display), both frames'
-  trips through the pty, the journal's fsync, and the strip write.
+  when the entry beam clears and stays clear for its 6 ms settle window, so
+  latency is the time of the first strip write showing the new display
+  *minus* (the clearing edge + 6 ms). It includes both frames' trips through
+  the pty, the journal's fsync, and the strip write.
 - Idle CPU of a real ``popref run`` (simulated board, temporary state
   directory) over 30 s: utime + stime from ``/proc/PID/stat``.
 - Its peak memory: ``VmHWM`` from ``/proc/PID/status``.

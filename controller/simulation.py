@@ -118,21 +118,11 @@ class Simulation:
         moment something is due."""
         end = self.clock() + seconds
         verdicts: list[Verdict] = []
-        stalled_at: float | None = None
         for _ in range(100_000):
             due = self.daemon.next_deadline()
             if due is None or due > end:
                 break
-            if due <= self.clock() and stalled_at == self.clock():
-                # A timer that stepping at its own deadline did not fire: the
-                # serial backend checks ``now - then >= period`` but reports
-                # ``then + period``, and the two round differently. A
-                # microsecond later it fires.
-                due = self.clock() + 1e-6
-                if due > end:
-                    break
             self.clock.set(max(due, self.clock()))
-            stalled_at = self.clock()
             verdicts += self.daemon.step(self.clock())
         self.clock.set(end)
         verdicts += self.daemon.step(end)

@@ -5,6 +5,11 @@ slider changes, button presses and holds) and reported in a heartbeat a few
 times a second and at once on any change, so a lost report costs nothing and
 a new ``boot_id`` tells the host the board has reset.
 
+The loop sleeps between passes in ``select.poll`` on the USB line
+(:meth:`Link.wait`), until the next timer (:meth:`SensorBoard.due_in`) or
+until the host's bytes arrive, whichever is first; so a display is read the
+moment it arrives, not on the next millisecond tick.
+
 Example (``main.py`` does this with the real pins)::
 
     board = SensorBoard(link, entries, exits, slider, button, lights,
@@ -16,11 +21,14 @@ Example (``main.py`` does this with the real pins)::
 import time
 
 import micropython
+import sensors
 import wire
 
 HEARTBEAT_MS = 200
 HOST_SILENT_MS = 2000  # no frame from the host for this long: outputs to safe idle
-BLOCKED_MS = 3000  # a beam blocked this long is reported as a sensor fault
+# Pin edges come in by IRQ, which cannot end a poll: wake at least this often,
+# less than a beam's 6 ms settle window, so a settled edge is never seen late.
+MAX_WAIT_MS = 5
 
 
 class SensorBoard:
@@ -55,16 +63,40 @@ class SensorBoard:
         self._go_idle(self.started)
 
     def run(self):
+        link = self.link
         while True:
             self.step()
-            time.sleep_ms(1)
+            wait = self.due_in(time.ticks_ms())
+            link.wait(wait if wait < MAX_WAIT_MS else MAX_WAIT_MS)
+
+    def due_in(self, now):
+        """Milliseconds from ``now`` until a pass can change anything (at least
+        1: a pass has just run), bytes from the host apart; ``run`` waits this
+        long, and the simulated board (``hardware/simboard``) steps by it."""
+        if not self._hello_sent:
+            return 1
+        wait = max(0, HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
+        for group in (self.entries, self.exits):
+            for source in group:
+                wait = _sooner(wait, source.due_in(now))
+        wait = _sooner(wait, self.slider.due_in(now))
+        wait = _sooner(wait, self.button.due_in(now))
+        wait = _sooner(wait, self.link.due_in(now))
+        if not self.idle:
+            wait = _sooner(wait, max(0, HOST_SILENT_MS - time.ticks_diff(now, self.host_seen)))
+        wait = _sooner(wait, self.lights.due_in(now))
+        for dial in self.dials:
+            wait = _sooner(wait, dial.due_in(now))
+        if self.buzzer is not None:
+            wait = _sooner(wait, self.buzzer.due_in(now))
+        return wait if wait > 1 else 1
 
     def step(self):
         now = time.ticks_ms()
         if not self._hello_sent:
             self._hello_sent = True
             self._send_hello()
-        for _, kind, payload in self.link.receive():
+        for _, kind, payload in self.link.receive(now):
             self._handle(kind, payload, now)
         changed = self._read_inputs(now)
         if not self.idle and time.ticks_diff(now, self.host_seen) >= HOST_SILENT_MS:
@@ -82,32 +114,35 @@ class SensorBoard:
 
     def _read_inputs(self, now):
         changed = False
+        entry_faults = self._faults[0]
+        exit_faults = self._faults[1]
         for c in range(self.columns):
-            if self.entries[c].update(now):
-                changed = True
-                if self.entries[c].active:
-                    self.drops[c] = (self.drops[c] + 1) & 0xFFFF
-            if self.exits[c].update(now):
-                changed = True
-                if self.exits[c].active:
-                    self.pops[c] = (self.pops[c] + 1) & 0xFFFF
+            # A disc counts when its beam clears; a stuck beam is a fault bit
+            # instead, and its clearing is no disc (as hardware/debounce.py).
+            outcome = self.entries[c].update(now)
+            if outcome == sensors.PASSED:
+                self.drops[c] = (self.drops[c] + 1) & 0xFFFF
+            elif outcome == sensors.STUCK:
+                entry_faults |= 1 << c
+            elif outcome == sensors.UNSTUCK:
+                entry_faults &= ~(1 << c)
+            changed = changed or outcome != sensors.NOTHING
+            outcome = self.exits[c].update(now)
+            if outcome == sensors.PASSED:
+                self.pops[c] = (self.pops[c] + 1) & 0xFFFF
+            elif outcome == sensors.STUCK:
+                exit_faults |= 1 << c
+            elif outcome == sensors.UNSTUCK:
+                exit_faults &= ~(1 << c)
+            changed = changed or outcome != sensors.NOTHING
+        if changed:
+            self._faults = (entry_faults, exit_faults)
         if self.slider.update(now):
             changed = True
             self.slider_changes = (self.slider_changes + 1) & 0xFFFF
         if self.button.update(now):
             changed = True
-        faults = (self._blocked(self.entries, now), self._blocked(self.exits, now))
-        if faults != self._faults:
-            self._faults = faults
-            changed = True
         return changed
-
-    def _blocked(self, inputs, now):
-        bits = 0
-        for c in range(len(inputs)):
-            if inputs[c].active and inputs[c].held_for(now) >= BLOCKED_MS:
-                bits |= 1 << c
-        return bits
 
     def _handle(self, kind, payload, now):
         self.host_seen = now
@@ -158,3 +193,8 @@ class SensorBoard:
             self.drops, self.pops,
         )
         self.link.send(wire.HEARTBEAT, wire.pack_heartbeat(hb))
+
+
+def _sooner(wait, other):
+    """The smaller wait, where -1 means "nothing due"."""
+    return other if 0 <= other < wait else wait

@@ -5,6 +5,16 @@ light per column, or the row count for a light per cell, bottom cell first),
 then the red and yellow turn LEDs, then ``score_leds`` LEDs for Red's score
 and as many for Yellow's.
 
+Column lamps (see docs/sensor-board.md)::
+
+    OFF          dark
+    DROP         disc colour (white if none), steady
+    DROP_OR_POP  disc colour (white if none), steady
+    POP          disc colour, slow blink (250 ms on, 250 ms off)
+    CHOSEN       disc colour (white if none), fast blink (125 ms on, 125 ms off)
+    ERROR        white, slow blink
+    WINNING      green, steady (per-cell strips: the winning cells, slow blink)
+
 Example::
 
     lights = Lights(NeoPixel(Pin(16), 7 + 2), columns=7)
@@ -22,7 +32,11 @@ RED = (64, 0, 0)
 YELLOW = (64, 40, 0)
 GREEN = (0, 64, 0)
 WHITE = (40, 40, 40)
-BLINK_MS = 250
+BLINK_MS = 250  # slow blink: half a period
+FAST_BLINK_MS = BLINK_MS // 2  # CHOSEN, so it never looks like POP
+STEADY = 0
+SLOW = 1
+FAST = 2
 
 
 def _disc(code, fallback):
@@ -34,18 +48,19 @@ def _disc(code, fallback):
 
 
 def lamp_look(lamp, colour):
-    """``(rgb, blinks)`` for one column's lamp code and colour code."""
+    """``(rgb, blink)`` for one column's lamp code and colour code; ``blink``
+    is ``STEADY``, ``SLOW`` or ``FAST``."""
     if lamp == wire.LAMP_OFF:
-        return DARK, False
+        return DARK, STEADY
     if lamp == wire.LAMP_DROP or lamp == wire.LAMP_DROP_OR_POP:
-        return _disc(colour, WHITE), False
+        return _disc(colour, WHITE), STEADY
     if lamp == wire.LAMP_POP:
-        return _disc(colour, WHITE), True
+        return _disc(colour, WHITE), SLOW
     if lamp == wire.LAMP_CHOSEN:
-        return _disc(colour, WHITE), True
+        return _disc(colour, WHITE), FAST
     if lamp == wire.LAMP_ERROR:
-        return WHITE, True
-    return GREEN, False  # LAMP_WINNING
+        return WHITE, SLOW
+    return GREEN, STEADY  # LAMP_WINNING
 
 
 class Lights:
@@ -58,6 +73,7 @@ class Lights:
         self.score_leds = score_leds
         self._show = None
         self._phase = -1
+        self._period = BLINK_MS  # how often the picture can change
         self.changed_at = time.ticks_ms()
         self.turn_at = columns * cells
         self.score_at = self.turn_at + 2
@@ -66,16 +82,30 @@ class Lights:
         """Show ``show`` (a ``wire.Show``), or go dark for None."""
         self._show = show
         self._phase = -1  # force a redraw
+        self._period = BLINK_MS
+        if show is not None:
+            for lamp in show.lamps:
+                if lamp == wire.LAMP_CHOSEN:
+                    self._period = FAST_BLINK_MS
         self.changed_at = time.ticks_ms()
 
     def update(self, now):
-        phase = (time.ticks_diff(now, 0) // BLINK_MS) & 1
+        # Quarter phases of the slow blink: bit 0 is the fast blink, bit 1
+        # the slow one. Without a fast lamp only the slow bit forces a redraw.
+        quarter = (time.ticks_diff(now, 0) // FAST_BLINK_MS) & 3
+        phase = quarter if self._period == FAST_BLINK_MS else quarter >> 1
         if phase == self._phase:
             return
         self._phase = phase
-        self._draw(phase == 0)
+        self._draw(quarter < 2, quarter & 1 == 0)
 
-    def _draw(self, lit):
+    def due_in(self, now):
+        """Milliseconds until :meth:`update` may redraw."""
+        if self._phase == -1:
+            return 0
+        return self._period - time.ticks_diff(now, 0) % self._period
+
+    def _draw(self, lit, fast_lit):
         strip = self.strip
         show = self._show
         if show is None:
@@ -93,7 +123,7 @@ class Lights:
                 if rows and cells > 1:
                     # A per-cell strip marks the winning cells themselves.
                     look = GREEN if (rows >> r) & 1 and lit else DARK
-                elif blinks and not lit:
+                elif (blinks == SLOW and not lit) or (blinks == FAST and not fast_lit):
                     look = DARK
                 strip[c * cells + r] = look
         strip[self.turn_at] = RED if show.turn == wire.COLOUR_RED else DARK

@@ -9,7 +9,7 @@ from board import SensorBoard
 from lights import Lights
 from link import Link, UsbStream
 from outputs import Buzzer, Dial
-from sensors import Button, Input
+from sensors import Beam, Button, Input
 
 Pin = machine.Pin
 
@@ -19,8 +19,8 @@ def _input(number, active_high, settle_ms):
 
 
 def build(stream, boot_id):
-    entries = [_input(n, pinmap.BEAM_BLOCKED_HIGH, 6) for n in pinmap.ENTRY_PINS]
-    exits = [_input(n, pinmap.BEAM_BLOCKED_HIGH, 6) for n in pinmap.EXIT_PINS]
+    entries = [Beam(_input(n, pinmap.BEAM_BLOCKED_HIGH, 6)) for n in pinmap.ENTRY_PINS]
+    exits = [Beam(_input(n, pinmap.BEAM_BLOCKED_HIGH, 6)) for n in pinmap.EXIT_PINS]
     slider = _input(pinmap.SLIDER_PIN, pinmap.SLIDER_OPEN_HIGH, 10)
     button = Button(_input(pinmap.BUTTON_PIN, False, 10))
     leds = pinmap.COLUMNS * pinmap.CELLS + 2 + 2 * pinmap.SCORE_LEDS

@@ -46,6 +46,12 @@ class Dial:
     def idle(self, now):
         self.move(self.rest, now)
 
+    def due_in(self, now):
+        """Milliseconds until :meth:`update` detaches the servo, or -1."""
+        if self._until is None:
+            return -1
+        return max(0, time.ticks_diff(self._until, now))
+
 
 # (tone on ms, tone off ms) repeated; played once when the alert appears.
 _PATTERNS = {
@@ -91,6 +97,16 @@ class Buzzer:
             self._step += 1
             self._at = now
             self._set(self._step < len(self._steps))
+
+    def due_in(self, now):
+        """Milliseconds until :meth:`update` moves the pattern on, or -1."""
+        if self._step >= len(self._steps):
+            return -1
+        on_ms, off_ms = self._steps[self._step]
+        elapsed = time.ticks_diff(now, self._at)
+        if elapsed < on_ms:
+            return on_ms - elapsed
+        return max(0, on_ms + off_ms - elapsed)
 
     def _set(self, on):
         if on != self.sounding:

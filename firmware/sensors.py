@@ -8,8 +8,8 @@ more, so a settle time below that keeps every real pulse.
 
 Example::
 
-    beam = Input(Pin(2, Pin.IN, Pin.PULL_UP), active_high=True, settle_ms=6)
-    if beam.update(time.ticks_ms()) and beam.active:
+    beam = Beam(Input(Pin(2, Pin.IN, Pin.PULL_UP), active_high=True, settle_ms=6))
+    if beam.update(time.ticks_ms()) == PASSED:
         drops += 1
 """
 
@@ -17,6 +17,14 @@ import time
 from array import array
 
 from machine import Pin
+
+STUCK_MS = 3000  # a beam blocked this long is a fault, not a disc
+
+# What Beam.update saw happen
+NOTHING = 0
+PASSED = 1  # a disc passed: the beam was blocked, then clear again
+STUCK = 2  # the beam has been blocked for STUCK_MS: a fault
+UNSTUCK = 3  # the stuck beam is clear again (not a disc)
 
 
 class Input:
@@ -57,8 +65,66 @@ class Input:
         """How long (ms) the input has been in its current state."""
         return time.ticks_diff(now, self.since)
 
+    def due_in(self, now):
+        """Milliseconds until :meth:`update` may change ``active``, or -1."""
+        if not self._dirty[0]:
+            return -1
+        return max(0, self._settle - time.ticks_diff(now, self._edge[0]))
+
     def close(self):
         self._pin.irq(handler=None)
+
+
+class Beam:
+    """A break beam over a debounced :class:`Input`, judged as the GPIO side
+    judges one (``hardware/debounce.py``): a disc has passed when the beam
+    clears after being blocked; a beam blocked for ``stuck_ms`` is ``stuck``
+    (a fault), and the clearing that ends it is not a disc. A beam already
+    blocked at boot was not seen blocking, so its clearing is not a disc
+    either.
+
+    Example::
+
+        beam = Beam(Input(Pin(9, Pin.IN, Pin.PULL_UP)))
+        outcome = beam.update(time.ticks_ms())   # NOTHING, PASSED, STUCK or UNSTUCK
+    """
+
+    def __init__(self, source, stuck_ms=STUCK_MS):
+        self.source = source
+        self._stuck_ms = stuck_ms
+        self.stuck = False
+        self._orphan = source.active
+
+    @property
+    def active(self):
+        return self.source.active
+
+    def update(self, now):
+        """What happened since the last call: one of the outcome codes."""
+        source = self.source
+        if source.update(now):
+            if source.active:
+                return NOTHING
+            if self.stuck:
+                self.stuck = False
+                return UNSTUCK
+            if self._orphan:
+                self._orphan = False
+                return NOTHING
+            return PASSED
+        if source.active and not self.stuck and source.held_for(now) >= self._stuck_ms:
+            self.stuck = True
+            return STUCK
+        return NOTHING
+
+    def due_in(self, now):
+        """Milliseconds until :meth:`update` may return something, or -1."""
+        wait = self.source.due_in(now)
+        if self.source.active and not self.stuck:
+            held = max(0, self._stuck_ms - self.source.held_for(now))
+            if wait < 0 or held < wait:
+                wait = held
+        return wait
 
 
 class Button:
@@ -96,3 +162,12 @@ class Button:
             self.holds += 1
             changed = True
         return changed
+
+    def due_in(self, now):
+        """Milliseconds until :meth:`update` may change something, or -1."""
+        wait = self.source.due_in(now)
+        if self.source.active and not self._held:
+            held = max(0, self._hold - self.source.held_for(now))
+            if wait < 0 or held < wait:
+                wait = held
+        return wait

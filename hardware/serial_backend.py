@@ -56,6 +56,26 @@ _ALERTS = {
 }
 
 
+def _deadline(then: float, period: float) -> float:
+    """When a timer started at ``then`` with ``period`` runs out."""
+    return then + period
+
+
+def _due(now: float, then: float, period: float) -> bool:
+    """Whether a timer started at ``then`` has run ``period`` by ``now``.
+
+    It compares ``now`` with the very sum :meth:`SerialBackend.next_deadline`
+    reports, so a poll at a reported deadline always finds its timer due
+    (``now - then >= period`` rounds differently and can miss it).
+
+    >>> (0.1 + 0.25) - 0.1 >= 0.25
+    False
+    >>> _due(0.1 + 0.25, 0.1, 0.25)
+    True
+    """
+    return now >= _deadline(then, period)
+
+
 def _colour_code(colour: object) -> int:
     if colour is None:
         return wire.COLOUR_NONE
@@ -116,6 +136,13 @@ class SerialBackend:
         self._sent = False  # a frame went out during this poll's timers
         self.frames_in = 0
         self.reconnects = 0
+        # A partial frame held this long without a new byte began with a
+        # false SYNC: 1.5 times the longest frame's time on the line, at least
+        # the board's own FRAME_GAP_MS (USB ignores the baud rate).
+        longest = (wire.HEADER + wire.MAX_PAYLOAD + wire.TRAILER) * 10 / config.baud
+        self.frame_gap = max(wire.FRAME_GAP_MS / 1000, 1.5 * longest)
+        self._bytes_seen = 0  # the port's byte count at the last poll
+        self._bytes_at = float("-inf")  # the poll that saw it change
 
     @property
     def columns(self) -> int:
@@ -177,21 +204,24 @@ class SerialBackend:
             if self._reconnect_at is not None:
                 deadlines.append(self._reconnect_at)
         else:
-            deadlines.append(self._last_tx + self.config.keepalive)
+            deadlines.append(_deadline(self._last_tx, self.config.keepalive))
             if not self._up:
-                deadlines.append(self._hello_at + _HELLO_EVERY)
+                deadlines.append(_deadline(self._hello_at, _HELLO_EVERY))
             elif not self._acked:
-                deadlines.append(self._show_at + self.config.resend)
+                deadlines.append(_deadline(self._show_at, self.config.resend))
             if not self._faulted and self._last_rx is not None:
-                deadlines.append(self._last_rx + self.config.timeout)
+                deadlines.append(_deadline(self._last_rx, self.config.timeout))
+            if self._link.waiting:
+                deadlines.append(_deadline(self._bytes_at, self.frame_gap))
         if not self._faulted and self._started is not None and self._last_rx is None:
-            deadlines.append(self._started + self.config.timeout)
+            deadlines.append(_deadline(self._started, self.config.timeout))
         return min(deadlines) if deadlines else None
 
     def poll(self, now: float) -> list[Event]:
         if self._started is None:
             self._started = now
         self._now = now
+        self._expire_partial(now)
         events: list[Event] = []
         while True:
             try:
@@ -208,6 +238,20 @@ class SerialBackend:
         events += self._timers(now)
         return events
 
+    def _expire_partial(self, now: float) -> None:
+        """Give up a partial frame that has waited ``frame_gap`` since the
+        last byte (a garbled length would otherwise hold the frames behind it
+        until enough bytes come to fill it)."""
+        link = self._link
+        if link is None:
+            return
+        seen = link.bytes_in
+        if seen != self._bytes_seen:
+            self._bytes_seen = seen
+            self._bytes_at = now
+        elif link.waiting and _due(now, self._bytes_at, self.frame_gap):
+            link.expire(seen)
+
     # -- connection -----------------------------------------------------
 
     def _connect(self, now: float) -> None:
@@ -223,6 +267,8 @@ class SerialBackend:
             self._backoff = min(self._backoff * 2, self.config.reconnect_max)
             return
         self.reconnects += 1
+        self._bytes_seen = 0
+        self._bytes_at = now
         self._reconnect_at = None
         self._up = False
         self._last_rx = None if self._last_rx is None else now
@@ -324,24 +370,24 @@ class SerialBackend:
         if self._link is None and self._reconnect_at is not None and now >= self._reconnect_at:
             self._connect(now)
         silent_since = self._last_rx if self._last_rx is not None else self._started
-        if silent_since is not None and now - silent_since >= self.config.timeout:
+        if silent_since is not None and _due(now, silent_since, self.config.timeout):
             events += self._fault(now, GONE)
-            if self._link is not None and now - silent_since >= 3 * self.config.timeout:
+            if self._link is not None and _due(now, silent_since, 3 * self.config.timeout):
                 # Silent for long on an open port: the device may be a stale node.
                 self._last_rx = now
                 self._drop_link(now, "silent")
         if self._link is None:
             return events
         self._sent = False
-        if not self._up and now - self._hello_at >= _HELLO_EVERY:
+        if not self._up and _due(now, self._hello_at, _HELLO_EVERY):
             self._hello_at = now
             self._send(wire.HOST_HELLO, bytes([wire.PROTOCOL_VERSION]))
-        elif self._up and not self._acked and now - self._show_at >= self.config.resend:
+        elif self._up and not self._acked and _due(now, self._show_at, self.config.resend):
             self._show_at = now
             self._send_show()
         if self._sent:
             self._last_tx = now
-        elif now - self._last_tx >= self.config.keepalive:
+        elif _due(now, self._last_tx, self.config.keepalive):
             self._last_tx = now
             self._send(wire.PING, b"")
         return events

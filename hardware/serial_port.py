@@ -1,7 +1,9 @@
 """One open connection to the sensor board: a pyserial port and its reader.
 
 The reader thread does nothing but cut the byte stream into checked frames,
-queue them and call ``wake``; everything else happens on the daemon's thread.
+queue them and call ``wake``; everything else happens on the daemon's thread,
+including giving up a partial frame that waited too long (:meth:`PortLink.expire`,
+on the daemon's clock, so a run in simulated time repeats exactly).
 
 Example::
 
@@ -44,6 +46,7 @@ class PortLink:
         self._stop = threading.Event()
         self.ended = threading.Event()  # the reader has stopped (port gone or closed)
         self.decoder = wire.Decoder()
+        self._decoding = threading.Lock()  # the reader and expire() share the decoder
         self.bytes_in = 0  # counted once the bytes' frames are queued
         self.bytes_out = 0
         self._thread = threading.Thread(
@@ -71,10 +74,10 @@ class PortLink:
                 waiting = self._port.in_waiting
                 if waiting:
                     data += self._port.read(waiting)
-                self.decoder.feed(data)
-                while (frame := self.decoder.next_frame()) is not None:
-                    self._inbox.put((self.generation, frame))
-                self.bytes_in += len(data)
+                with self._decoding:
+                    self.decoder.feed(data)
+                    self._queue_frames()
+                    self.bytes_in += len(data)
                 # Woken even for bytes that made no frame: a spurious poll is
                 # cheap, and it lets a test wait for exactly these bytes.
                 self._wake()
@@ -86,6 +89,27 @@ class PortLink:
         self._inbox.put((self.generation, None))
         self.ended.set()
         self._wake()
+
+    def _queue_frames(self) -> None:
+        while (frame := self.decoder.next_frame()) is not None:
+            self._inbox.put((self.generation, frame))
+
+    @property
+    def waiting(self) -> int:
+        """Bytes of a partial frame held by the decoder."""
+        return self.decoder.waiting
+
+    def expire(self, bytes_in: int) -> bool:
+        """Give up the partial frame held now, if no byte came since the
+        count was ``bytes_in`` (the line has been quiet for longer than a
+        frame takes): its SYNC was noise, and the frames it hid are queued at
+        once. True when it gave one up."""
+        with self._decoding:
+            if self.bytes_in != bytes_in or not self.decoder.waiting:
+                return False  # bytes arrived meanwhile: the frame may be real
+            self.decoder.expire()
+            self._queue_frames()
+            return True
 
     def send(self, frame: bytes) -> bool:
         """Write one frame; False when the port has failed."""

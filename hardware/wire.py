@@ -13,6 +13,9 @@ A frame is::
 final xor; check value 0x29B1 for ``b"123456789"``) over ``LEN SEQ KIND
 PAYLOAD``. There is no byte stuffing: a receiver that loses its place scans
 for the next SYNC whose frame checks out, so garbage costs frames, not sync.
+A sender writes each frame whole, so a receiver that has held a partial frame
+for :data:`FRAME_GAP_MS` without a new byte calls :meth:`Decoder.expire`: that
+frame's SYNC was noise, and the frames behind it need not wait for more bytes.
 
 >>> frame = encode(7, PING, b"")
 >>> decoder = Decoder()
@@ -45,6 +48,9 @@ TRAILER = const(2)  # CRC16
 MAX_PAYLOAD = const(160)
 MAX_COLUMNS = const(16)  # fault bits are two 16-bit halves
 NO_DISPLAY = const(0xFFFF)  # heartbeat "shown": nothing shown since boot or idle
+# A whole frame arrives within this: the longest (166 bytes) takes 14.4 ms at
+# 115200 baud, and about 2 ms over USB. A partial frame older is a false SYNC.
+FRAME_GAP_MS = const(20)
 
 # board -> host
 HELLO = const(0x01)  # version u8, boot id u32, columns u8
@@ -122,7 +128,9 @@ class Decoder:
     """Turns a byte stream with garbage and losses into checked frames.
 
     ``garbage`` counts bytes skipped while hunting for a frame and ``bad``
-    counts frames whose CRC failed; both are for logs and tests.
+    counts frames whose CRC failed; both are for logs and tests. Nothing here
+    reads a clock: the caller says when the line has been quiet too long
+    (:meth:`expire`), so the same code runs on the board and the host.
 
     >>> d = Decoder()
     >>> f = encode(1, ACK, b"\\x00\\x05")
@@ -135,12 +143,35 @@ class Decoder:
     def __init__(self, capacity: int = 512) -> None:
         self._buf = bytearray(capacity)
         self._len = 0
+        self._stale = 0  # the first _stale bytes were held when expire() was called
         self.garbage = 0
         self.bad = 0
+
+    @property
+    def waiting(self) -> int:
+        """How many bytes are held: after :meth:`next_frame` returned None,
+        a partial frame (or nothing)."""
+        return self._len
 
     def reset(self) -> None:
         """Forget any partial frame (after a reconnect)."""
         self._len = 0
+        self._stale = 0
+
+    def expire(self) -> None:
+        """The line has been quiet for longer than a frame takes to arrive:
+        no frame that starts in the bytes held now can still be completed, so
+        :meth:`next_frame` gives up on such a partial frame (skips its SYNC
+        and hunts on) instead of waiting for more bytes. Allocates nothing.
+
+        >>> d = Decoder()
+        >>> d.feed(bytes([SYNC, 120]) + encode(3, PING, b""))
+        >>> d.next_frame() is None          # a false SYNC whose LEN says 120
+        True
+        >>> d.expire(); d.next_frame()
+        (3, 18, b'')
+        """
+        self._stale = self._len
 
     def feed(self, data: bytes | bytearray | memoryview) -> None:
         """Append received bytes; excess beyond the buffer drops the oldest."""
@@ -163,6 +194,16 @@ class Decoder:
         buf = self._buf
         buf[0 : self._len - count] = buf[count : self._len]
         self._len -= count
+        self._stale = self._stale - count if self._stale > count else 0
+
+    def _incomplete(self) -> bool:
+        """The frame at the front needs more bytes: wait for them, unless
+        it started before :meth:`expire` (then skip its SYNC and hunt on)."""
+        if not self._stale:
+            return True
+        self.garbage += 1
+        self._shift(1)
+        return False
 
     def next_frame(self) -> tuple[int, int, bytes] | None:
         """The next good frame as ``(seq, kind, payload)``, or None for now."""
@@ -176,7 +217,9 @@ class Decoder:
                 self._shift(skip)
                 continue
             if self._len < HEADER:
-                return None
+                if self._incomplete():
+                    return None
+                continue
             size = buf[1]
             if size > MAX_PAYLOAD:
                 self.garbage += 1
@@ -184,7 +227,9 @@ class Decoder:
                 continue
             total = HEADER + size + TRAILER
             if self._len < total:
-                return None
+                if self._incomplete():
+                    return None
+                continue
             crc = (buf[total - 2] << 8) | buf[total - 1]
             if crc16(memoryview(buf)[1 : total - 2]) != crc:
                 # Only this SYNC byte is suspect: a real frame may start inside.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tty
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,6 +86,45 @@ def test_a_beam_blocked_for_seconds_is_a_fault_bit(fw: Firmware) -> None:
     fw.wires.beam(Beam.EXIT, 3, False)
     run(fw, 20)
     assert fw.board._faults == (0, 0)
+    assert fw.board.pops == [0] * 7  # a jam, not a disc
+
+
+def test_a_disc_counts_when_the_beam_clears_not_when_it_is_blocked(fw: Firmware) -> None:
+    fw.wires.beam(Beam.ENTRY, 4, True)
+    run(fw, 100)
+    assert fw.board.drops[3] == 0  # still in the beam: maybe a jam
+    fw.wires.beam(Beam.ENTRY, 4, False)
+    run(fw, 5)
+    assert fw.board.drops[3] == 0  # not settled yet
+    run(fw, 2)
+    assert fw.board.drops[3] == 1
+
+
+def test_a_jammed_entry_beam_is_a_fault_and_never_a_drop(fw: Firmware) -> None:
+    fw.wires.beam(Beam.ENTRY, 3, True)
+    run(fw, 2990)
+    assert fw.board._faults == (0, 0)
+    run(fw, 20)
+    assert fw.board._faults == (0b100, 0)
+    run(fw, 2000)
+    fw.wires.beam(Beam.ENTRY, 3, False)
+    run(fw, 20)
+    assert fw.board._faults == (0, 0)
+    assert fw.board.drops == [0] * 7
+    fw.wires.beam(Beam.ENTRY, 3, True)  # a real disc afterwards counts as usual
+    run(fw, 30)
+    fw.wires.beam(Beam.ENTRY, 3, False)
+    run(fw, 20)
+    assert fw.board.drops == [0, 0, 1, 0, 0, 0, 0]
+
+
+def test_a_beam_blocked_at_boot_was_not_seen_entering(fw: Firmware) -> None:
+    fw.wires.beam(Beam.ENTRY, 2, True)
+    fw.reset(boot_id=0xB00)  # the board boots with the beam already blocked
+    run(fw, 50)
+    fw.wires.beam(Beam.ENTRY, 2, False)
+    run(fw, 20)
+    assert fw.board.drops == [0] * 7 and fw.board._faults == (0, 0)
 
 
 def show_something(fw: Firmware) -> Any:
@@ -131,6 +172,62 @@ def test_pop_lamps_blink_and_servos_detach(fw: Firmware) -> None:
 def test_a_reset_restarts_counters_with_a_new_boot_id(fw: Firmware) -> None:
     fw.wires.beam(Beam.ENTRY, 1, True)
     run(fw, 30)
+    fw.wires.beam(Beam.ENTRY, 1, False)
+    run(fw, 10)
     assert fw.board.drops[0] == 1
     fw.reset(boot_id=0xBEEF)
     assert fw.board.drops == [0] * 7 and fw.board.boot_id == 0xBEEF
+
+
+def test_pop_and_chosen_blink_at_different_rates(fw: Firmware) -> None:
+    wire = fw.module("wire")
+    lamps = [wire.LAMP_POP, wire.LAMP_CHOSEN, wire.LAMP_DROP, wire.LAMP_ERROR] + [0] * 3
+    show = wire.Show(4, wire.COLOUR_RED, wire.NO_SCORE, wire.NO_SCORE, wire.ALERT_NONE,
+                     lamps, [wire.COLOUR_RED] * 3 + [0] * 4, [0] * 7)  # fmt: skip
+    fw.board.link.decoder.feed(wire.encode(1, wire.SHOW, wire.pack_show(show)))
+    for _ in range(6):
+        run(fw, 100)
+        fw.board.host_seen = fw.ticks.now  # keep the host "present"
+    shown = fw.lights.shown()
+    assert shown.columns[:4] == ("red", "red", "red", "white")
+    assert shown.blinking == frozenset({1, 2, 4})
+    assert fw.lights.fast_blinking() == frozenset({2})  # CHOSEN; POP and ERROR are slow
+    # Without a CHOSEN lamp the strip is redrawn at the slow rate only.
+    lamps[1] = wire.LAMP_POP
+    slow = wire.Show(5, wire.COLOUR_RED, wire.NO_SCORE, wire.NO_SCORE, wire.ALERT_NONE,
+                     lamps, show.colours, show.winning)  # fmt: skip
+    fw.board.link.decoder.feed(wire.encode(2, wire.SHOW, wire.pack_show(slow)))
+    fw.step()
+    strip = fw.board.lights.strip
+    before = len(strip.writes)
+    for _ in range(10):
+        run(fw, 100)
+        fw.board.host_seen = fw.ticks.now
+    assert len(strip.writes) - before == 4  # a write every 250 ms
+    assert fw.lights.fast_blinking() == frozenset()
+    assert fw.lights.shown().blinking == frozenset({1, 2, 4})
+
+
+def test_a_false_sync_then_silence_holds_the_host_back_one_frame_gap(fw: Firmware) -> None:
+    wire = fw.module("wire")
+    host = os.open(fw.port, os.O_RDWR | os.O_NOCTTY)  # the host's end of the line
+    try:
+        tty.setraw(host)
+        show = wire.Show(7, wire.COLOUR_RED, wire.NO_SCORE, wire.NO_SCORE, wire.ALERT_NONE,
+                         [wire.LAMP_DROP] * 7, [wire.COLOUR_RED] * 7, [0] * 7)  # fmt: skip
+        # Line noise that looks like the start of a 150-byte frame, then a real
+        # display, then nothing: at idle the host sends only a short ping
+        # every 0.5 s, so waiting for 150 bytes would take seconds.
+        os.write(host, bytes([wire.SYNC, 150]) + wire.encode(1, wire.SHOW, wire.pack_show(show)))
+        assert fw.stream.wait_readable(5.0)
+        fw.step()
+        assert fw.board.shown == wire.NO_DISPLAY
+        assert fw.board.link.due_in(fw.ticks.now) == wire.FRAME_GAP_MS
+        assert fw.board.due_in(fw.ticks.now) <= wire.FRAME_GAP_MS  # the loop wakes for it
+        run(fw, wire.FRAME_GAP_MS - 1)
+        assert fw.board.shown == wire.NO_DISPLAY
+        fw.step()
+        assert fw.board.shown == 7
+        assert fw.board.link.decoder.waiting == 0
+    finally:
+        os.close(host)

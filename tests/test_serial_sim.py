@@ -18,6 +18,7 @@ from controller.script import Action
 from controller.simulation import Simulation
 from engine.colour import Colour
 from hardware.errors import ConfigError
+from hardware.events import DiscEntered
 from hardware.serial_backend import BOARD
 from hardware.simboard import BoardTimeline, Firmware
 from hardware.simboard.schedule import due_in
@@ -57,10 +58,55 @@ def _scenario(fw: Firmware) -> dict[int, list[Callable[[], None]]]:
     }
 
 
-def _run_board(directory: Path, every_ms: bool) -> tuple[list[Any], list[Any], int]:
-    """Run the scenario on a board passed every ms, or only when due; return
-    the frames it sent, the strip writes (both with their ticks) and the
-    number of passes."""
+class _End(Exception):
+    pass
+
+
+class _ScriptedLine:
+    """The board's stream for its own ``run()`` loop in simulated time: reads
+    and writes go to the pty stream; ``wait(ms)`` lets board time pass,
+    making the scenario's wire changes on their ticks (an IRQ does not end a
+    poll), and returns early when host bytes arrive (they do end it)."""
+
+    def __init__(self, fw: Firmware, script: dict[int, list[Callable[[], None]]],
+                 end: int) -> None:
+        self.fw = fw
+        self.script = script
+        self.end = end
+        self.elapsed = 0
+        self.passes = 0
+        self.waits: list[int] = []
+
+    def read(self) -> bytes:
+        return self.fw.stream.read()
+
+    def write(self, data: bytes) -> None:
+        self.fw.stream.write(data)
+
+    def wait(self, ms: int) -> None:
+        self.passes += 1
+        self.waits.append(ms)
+        ticks = self.fw.ticks
+        assert isinstance(ticks, FakeTicks)
+        until = self.elapsed + ms
+        for at in sorted(t for t in self.script if self.elapsed < t <= until):
+            ticks.advance(at - self.elapsed)
+            self.elapsed = at
+            for change in self.script[at]:
+                change()
+            if at == HOST_FRAME_AT:
+                return  # host bytes: poll() returns at once
+        if until > self.end:
+            raise _End
+        ticks.advance(until - self.elapsed)
+        self.elapsed = until
+
+
+def _run_board(directory: Path, every_ms: bool, loop: bool = False,
+               ) -> tuple[list[Any], list[Any], int]:
+    """Run the scenario on a board passed every ms, or only when due, or by
+    its own ``run()`` loop; return the frames it sent, the strip writes (both
+    with their ticks) and the number of passes."""
     end = 5000
     with Firmware(directory, ticks_start=(1 << 30) - 1500) as fw:  # across the wrap
         ticks = fw.ticks
@@ -77,6 +123,15 @@ def _run_board(directory: Path, every_ms: bool) -> tuple[list[Any], list[Any], i
         strip = fw.board.lights.strip
         strip.on_write = lambda: drawn.append(strip.writes[-1])
         script = _scenario(fw)
+        if loop:
+            line = _ScriptedLine(fw, script, end)
+            fw.board.link.stream = line
+            line.wait(1)  # the reference's first pass is 1 ms after boot
+            line.passes = 0
+            with pytest.raises(_End):
+                fw.board.run()
+            assert max(line.waits) == fw.module("board").MAX_WAIT_MS
+            return sent, drawn, line.passes
         elapsed = last = passes = 0
         while elapsed < end:
             due = elapsed + 1
@@ -104,6 +159,20 @@ def test_a_board_stepped_when_due_sends_and_draws_what_one_stepped_every_ms_does
     assert drawn_due == drawn  # the same strip writes at the same ticks
     assert len(sent) > 20 and len(drawn) > 10
     assert passes_due < passes / 10
+
+
+def test_the_firmwares_own_loop_sends_and_draws_what_one_stepped_every_ms_does(
+    tmp_path: Path,
+) -> None:
+    """``SensorBoard.run()`` sleeps in poll() until its next timer (at most
+    MAX_WAIT_MS, as pin IRQs cannot end a poll) or the host's bytes: it must
+    miss nothing a board stepped every millisecond catches, and read the
+    host's frame in the same millisecond it arrives."""
+    sent, drawn, passes = _run_board(tmp_path / "every", every_ms=True)
+    sent_loop, drawn_loop, passes_loop = _run_board(tmp_path / "loop", every_ms=False, loop=True)
+    assert sent_loop == sent
+    assert drawn_loop == drawn
+    assert passes_loop < passes / 4
 
 
 # -- the daemon over the serial link -------------------------------------------------------
@@ -302,18 +371,31 @@ def test_a_stuck_exit_beam_is_shown_as_a_fault_and_clears(sim: Simulation) -> No
     assert 2 in sim.lights.shown().blinking
     sim.advance(1.5)
     assert not sim.daemon.referee.faults
-    # the board counts a disc on the beam's blocking edge; from an empty
-    # column the referee ignores it, so nothing is made durable
-    assert journal_moves(sim) == []
+    assert journal_moves(sim) == []  # a jam, not a pop
     assert model_is_grid(sim)
 
 
-def test_a_jammed_entry_beam_counts_as_one_drop_on_the_sensor_board(sim: Simulation) -> None:
-    """Unlike the GPIO debouncer, which calls a beam blocked for 3 s a fault
-    and not a disc, the firmware counts a drop when the beam is blocked (and
-    then reports the fault). Pinned here until the firmware changes."""
+def test_a_jammed_entry_beam_is_a_fault_and_not_a_drop_as_on_gpio(sim: Simulation) -> None:
+    events: list[object] = []
+    backend = sim.daemon.backend
+    poll = backend.poll
+
+    def keep(now: float) -> list[Any]:
+        got = poll(now)
+        events.extend(got)
+        return got
+
+    backend.poll = keep  # type: ignore[method-assign]
     sim.grid.stick_beam(Beam.ENTRY, 3, duration=4.0)
-    sim.advance(5.0)
+    sim.advance(3.5)
+    assert "entry 3" in sim.daemon.referee.faults
+    sim.advance(1.5)
+    assert not sim.daemon.referee.faults
+    names = [(type(e).__name__, getattr(e, "sensor", None)) for e in events]
+    assert ("SensorFault", "entry 3") in names and ("SensorCleared", "entry 3") in names
+    assert not [e for e in events if isinstance(e, DiscEntered)]
+    assert journal_moves(sim) == []
+    assert act(sim, "drop 3") == []  # the column works again
     assert journal_moves(sim) == ["3"]
 
 

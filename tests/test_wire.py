@@ -60,6 +60,44 @@ def test_frames_survive_garbage_in_front_and_any_chunking(
     assert got == [(i, wire.SHOW, p) for i, p in enumerate(payloads)]
 
 
+def test_a_false_sync_then_silence_holds_frames_until_expire_releases_them() -> None:
+    real = wire.encode(1, wire.PING, b"a") + wire.encode(2, wire.ACK, b"\x00\x07")
+    decoder = wire.Decoder()
+    decoder.feed(bytes([wire.SYNC, 150, 0xA5, 0x03]) + real)  # noise: LEN 150, then SYNC 3
+    assert frames_of(decoder) == []  # waiting for 150 bytes that will never come
+    assert decoder.waiting == 4 + len(real)
+    decoder.expire()
+    assert frames_of(decoder) == [(1, wire.PING, b"a"), (2, wire.ACK, b"\x00\x07")]
+    assert decoder.waiting == 0 and decoder.garbage + decoder.bad == 4  # the noise, byte by byte
+
+
+def test_expire_gives_up_only_the_bytes_held_when_it_is_called() -> None:
+    frame = wire.encode(5, wire.PING, b"xyz")
+    decoder = wire.Decoder()
+    decoder.feed(bytes([wire.SYNC, 90]) + frame[:4])  # a false SYNC, then half a frame
+    decoder.expire()
+    # Senders write frames whole, so whatever was still partial then was noise.
+    assert frames_of(decoder) == [] and decoder.waiting == 0
+    decoder.feed(frame[4:] + frame[:5])  # bytes after expire() wait as usual
+    assert frames_of(decoder) == [] and decoder.waiting == 5
+    decoder.feed(frame[5:])
+    assert frames_of(decoder) == [(5, wire.PING, b"xyz")]
+
+
+@given(st.binary(max_size=40), st.lists(st.binary(max_size=20), min_size=1, max_size=4))
+def test_after_expire_every_whole_frame_held_comes_out(
+    noise: bytes, payloads: list[bytes]
+) -> None:
+    frames = b"".join(wire.encode(i, wire.PING, p) for i, p in enumerate(payloads))
+    decoder = wire.Decoder()
+    decoder.feed(noise + bytes([wire.SYNC, wire.MAX_PAYLOAD]) + frames)
+    got = frames_of(decoder)
+    decoder.expire()
+    got += frames_of(decoder)
+    assert got[-len(payloads):] == [(i, wire.PING, p) for i, p in enumerate(payloads)]
+    assert decoder.waiting == 0
+
+
 def test_a_corrupted_frame_is_dropped_and_the_next_one_found() -> None:
     first = bytearray(wire.encode(1, wire.PING, b"abc"))
     first[5] ^= 0x40

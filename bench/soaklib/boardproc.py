@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import select
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -65,6 +66,7 @@ def serve_board(directory: str, pipe: Connection) -> None:
             if kind == "drop" and now - started >= BEAM_BLOCKED:
                 fw.wires.beam(Beam.ENTRY, column, False)
                 job[0] = "dropped"
+                job[1] = started = monotonic()  # the board counts the disc from here
             if kind == "slider" and now - started >= 0.05:
                 fw.wires.slider(False)
                 job[0] = "closed"
@@ -76,7 +78,9 @@ def serve_board(directory: str, pipe: Connection) -> None:
             elif job[0] == "closed" and now - started > 0.5:
                 pipe.send((started, None))
                 job = []
-        next_pass += 0.001
-        time.sleep(max(0.0, next_pass - monotonic()))
-        next_pass = max(next_pass, monotonic() - 0.001)
+        # the firmware's own loop: poll() until its next timer or the host's bytes
+        wait = min(board.due_in(fw.ticks.ticks_ms()), fw.module("board").MAX_WAIT_MS) / 1000
+        if job and job[0] in ("drop", "slider"):
+            wait = min(wait, max(0.0, job[1] + BEAM_BLOCKED - monotonic()))
+        select.select([fw.stream.fd, pipe], [], [], wait)
     fw.close()

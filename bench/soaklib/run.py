@@ -32,10 +32,8 @@ from bench.soaklib.tally import Tally
 from engine import RULES_NAMES
 
 ALL_FAULTS = ("stuck-beam", "glitch", "missed-edge")
-# No stuck beam on the sensor board: its firmware counts a disc when a beam is
-# blocked, so a jammed entry beam is one drop there (docs/soak.md). No missed
-# edge either: the RP2040 latches pin edges in hardware.
-SERIAL_FAULTS = ("glitch", "corrupt-bytes", "board-reset", "unplug")
+# No missed edge on the sensor board: the RP2040 latches pin edges in hardware.
+SERIAL_FAULTS = ("stuck-beam", "glitch", "corrupt-bytes", "board-reset", "unplug")
 SERIAL = 2  # the table kind over the serial link
 
 

@@ -11,6 +11,7 @@ Example::
     stream.connected = True      # the host opened the port: DTR is up
     stream.write(frame)
     data = stream.read()
+    stream.wait(5)               # the firmware's loop: until bytes arrive, or 5 ms
 """
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ class PtyStream:
                 return
             self.sent += n
             view = view[n:]
+
+    def wait(self, ms: int) -> None:
+        """The firmware's ``Link.wait``: block until the host's bytes arrive
+        or ``ms`` milliseconds pass (a board run on the real clock)."""
+        if self.fd is not None and not self._pending:
+            select.select([self.fd], [], [], ms / 1000)
 
     def wait_readable(self, timeout: float) -> bool:
         if self.fd is None:

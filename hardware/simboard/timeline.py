@@ -28,7 +28,7 @@ simulated time is exactly repeatable. The host side is the real
 True
 >>> grid.drop(4, Colour.RED)
 >>> run(2.0)
-[DiscEntered(column=4, at=1.006, colour=None)]
+[DiscEntered(column=4, at=1.059, colour=None)]
 >>> backend.close(); timeline.close()
 """
 
@@ -134,8 +134,8 @@ class BoardTimeline:
         at = self._last + due_in(self.firmware, self._ticks.ticks_at(self._last))
         link = self._follow_host()
         if link is not None and link.bytes_out > self.firmware.stream.received:
-            # bytes from the host: a real loop reads them within a millisecond
-            at = min(at, max(self._last + 1, self._ticks.elapsed()))
+            # bytes from the host end the board's poll(): it reads them at once
+            at = min(at, max(self._last, self._ticks.elapsed()))
         return self._ticks.time_of(at)
 
     def _pass(self) -> None:

@@ -14,10 +14,13 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.colour import Colour
 from hardware.simwires import Beam, ShownLights
+
+RGB = tuple[int, int, int]
 
 if TYPE_CHECKING:
     from hardware.simboard.firmware import Firmware
@@ -52,7 +55,8 @@ class FirmwareLights:
     """:class:`hardware.simwires.LightReader` over the strip's recent writes:
     a column blinks when it was both dark and lit within the last 600 ms
     since the board last changed what it shows. An unpowered board shows
-    nothing."""
+    nothing. :meth:`fast_blinking` tells a ``CHOSEN`` column (fast blink)
+    from a ``POP`` or ``ERROR`` one (slow blink)."""
 
     NAMES: ClassVar[dict[tuple[int, int, int], str]] = {
         (64, 0, 0): "red",
@@ -64,22 +68,50 @@ class FirmwareLights:
     def __init__(self, firmware: Firmware) -> None:
         self._fw = firmware
 
-    def shown(self) -> ShownLights:
-        board = self._fw.board
-        lights = board.lights
+    def _recent(self) -> list[tuple[int, tuple[RGB, ...]]]:
+        """The strip's writes in the blink window since the display last
+        changed, with their ticks; at least the current picture."""
+        lights = self._fw.board.lights
         now = self._fw.ticks.now
         current = tuple(lights.strip[i] for i in range(lights.strip.n))
         if not self._fw.powered:
-            current = ((0, 0, 0),) * lights.strip.n
+            return [(now, ((0, 0, 0),) * lights.strip.n)]
         since = lights.changed_at
         diff = self._fw.ticks.ticks_diff
         recent = [
-            buf
+            (at, buf)
             for at, buf in lights.strip.writes
             if diff(now, at) <= BLINK_WINDOW_MS and diff(at, since) >= 0
         ]
-        if not recent or not self._fw.powered:
-            recent = [current]
+        return recent or [(now, current)]
+
+    def fast_blinking(self) -> frozenset[int]:
+        """The columns (1-based) that blink fast: lit or dark for less than
+        the slow blink's half period between two changes."""
+        lights = self._fw.board.lights
+        slow = self._fw.module("lights").BLINK_MS
+        diff = self._fw.ticks.ticks_diff
+        recent = self._recent()
+        fast: set[int] = set()
+        for c in range(lights.columns):
+            cells = range(c * lights.cells, (c + 1) * lights.cells)
+            changes = [
+                at
+                for (_, before), (at, buf) in itertools.pairwise(recent)
+                if any((buf[i] == (0, 0, 0)) != (before[i] == (0, 0, 0)) for i in cells)
+            ]
+            if any(diff(b, a) < slow for a, b in itertools.pairwise(changes)):
+                fast.add(c + 1)
+        return frozenset(fast)
+
+    def shown(self) -> ShownLights:
+        board = self._fw.board
+        lights = board.lights
+        recent_writes = self._recent()
+        current = recent_writes[-1][1]
+        if self._fw.powered:
+            current = tuple(lights.strip[i] for i in range(lights.strip.n))
+        recent = [buf for _, buf in recent_writes]
         columns: list[str | None] = []
         blinking: set[int] = set()
         for c in range(lights.columns):
