@@ -22,7 +22,6 @@ Example::
 from __future__ import annotations
 
 import select
-import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -45,7 +44,6 @@ def serve_board(directory: str, pipe: Connection) -> None:
     board.lights.strip.on_write = lambda: drawn.append((monotonic(), board.shown))
     pipe.send(("ready", fw.port))
     job: list[Any] = []  # the command in progress: kind, started, shown before
-    next_pass = monotonic()
     while True:
         fw.step_now()
         now = monotonic()
@@ -82,5 +80,7 @@ def serve_board(directory: str, pipe: Connection) -> None:
         wait = min(board.due_in(fw.ticks.ticks_ms()), fw.module("board").MAX_WAIT_MS) / 1000
         if job and job[0] in ("drop", "slider"):
             wait = min(wait, max(0.0, job[1] + BEAM_BLOCKED - monotonic()))
-        select.select([fw.stream.fd, pipe], [], [], wait)
+        board_fd = fw.stream.fd
+        assert board_fd is not None
+        select.select([board_fd, pipe.fileno()], [], [], wait)
     fw.close()
