@@ -85,21 +85,29 @@ class GpioLatency:
 
     def __init__(self, state_dir: Path) -> None:
         self.pins = PinMap.simulated(7)
-        self.factory = make_pin_factory("mock", clock=monotonic,
-                                        revision=self.pins.board_revision)
+        self.factory = make_pin_factory("mock", clock=monotonic, revision=self.pins.board_revision)
         backend = GpioBackend(self.pins, self.factory, monotonic, rows=6)
         self._shown = threading.Event()
         # People take seconds between discs; the bench drops one every ~70 ms,
         # so it turns off the two-discs-at-once window ([game] simultaneous_ms
         # = 0). The path from pin to lights is the same.
-        self.daemon = Daemon(table=Table(simultaneous=0.0), rules="classic", backend=backend,
-                             clock=monotonic, state_dir=state_dir, on_display=self._on_display)
+        self.daemon = Daemon(
+            table=Table(simultaneous=0.0),
+            rules="classic",
+            backend=backend,
+            clock=monotonic,
+            state_dir=state_dir,
+            on_display=self._on_display,
+        )
         self.wires = MockWires(self.pins, self.factory)
-        self._watched = [*self.pins.column_lights,
-                         *(p for p in (self.pins.turn_red, self.pins.turn_yellow) if p)]
+        self._watched = [
+            *self.pins.column_lights,
+            *(p for p in (self.pins.turn_red, self.pins.turn_yellow) if p),
+        ]
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self.daemon.run, args=(self._stop,),
-                                        name="popref-bench-daemon", daemon=True)
+        self._thread = threading.Thread(
+            target=self.daemon.run, args=(self._stop,), name="popref-bench-daemon", daemon=True
+        )
 
     def _on_display(self, display: Display) -> None:
         self._shown.set()
@@ -120,8 +128,11 @@ class GpioLatency:
         return {pin: len(self.factory.pin(pin).history) for pin in self._watched}
 
     def _first_change_since(self, before: dict[str, int]) -> float | None:
-        times = [self.factory.pin(pin).history[n][0] for pin, n in before.items()
-                 if len(self.factory.pin(pin).history) > n]
+        times = [
+            self.factory.pin(pin).history[n][0]
+            for pin, n in before.items()
+            if len(self.factory.pin(pin).history) > n
+        ]
         return min(times) if times else None
 
     def _switch(self, setter: str, active: bool) -> None:
@@ -176,8 +187,9 @@ class SerialLatency:
         self._board_dir = tempfile.mkdtemp(prefix="popref-bench-board-")
         context = multiprocessing.get_context("spawn")
         self._pipe, child = context.Pipe()
-        self._process = context.Process(target=serve_board, args=(self._board_dir, child),
-                                        daemon=True)
+        self._process = context.Process(
+            target=serve_board, args=(self._board_dir, child), daemon=True
+        )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.daemon: Daemon | None = None
@@ -188,12 +200,18 @@ class SerialLatency:
             raise RuntimeError("the simulated sensor board did not start")
         _, port = self._pipe.recv()
         backend = SerialBackend(SerialConfig(port=port), columns=7, rows=6)
-        self.daemon = Daemon(table=Table(simultaneous=0.0), rules="classic", backend=backend,
-                             clock=monotonic, state_dir=self.state_dir)
+        self.daemon = Daemon(
+            table=Table(simultaneous=0.0),
+            rules="classic",
+            backend=backend,
+            clock=monotonic,
+            state_dir=self.state_dir,
+        )
         self.daemon.resume()
         self.daemon.open()
-        self._thread = threading.Thread(target=self.daemon.run, args=(self._stop,),
-                                        name="popref-bench-daemon", daemon=True)
+        self._thread = threading.Thread(
+            target=self.daemon.run, args=(self._stop,), name="popref-bench-daemon", daemon=True
+        )
         self._thread.start()
         deadline = monotonic() + 10
         while not backend.connected:
@@ -266,14 +284,20 @@ class RunningDaemon:
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> RunningDaemon:
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("STATE_DIRECTORY", "WATCHDOG_USEC", "WATCHDOG_PID")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("STATE_DIRECTORY", "WATCHDOG_USEC", "WATCHDOG_PID")
+        }
         env["NOTIFY_SOCKET"] = self._address
         log = (self.workdir / "popref.log").open("wb")
         started = time.monotonic()
         self.process = subprocess.Popen(
             [str(POPREF), "run", "--state-dir", str(self.workdir / "state")],
-            env=env, stdout=log, stderr=subprocess.STDOUT)
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         log.close()
         self._socket.settimeout(10.0)
         while True:
@@ -281,8 +305,9 @@ class RunningDaemon:
                 message = self._socket.recv(4096)
             except TimeoutError:
                 self.__exit__()
-                raise RuntimeError("popref run sent no READY=1 within 10 s; see "
-                                   f"{self.workdir / 'popref.log'}") from None
+                raise RuntimeError(
+                    f"popref run sent no READY=1 within 10 s; see {self.workdir / 'popref.log'}"
+                ) from None
             if b"READY=1" in message.split(b"\n"):
                 self.ready_after = time.monotonic() - started
                 return self
@@ -314,13 +339,19 @@ def _verdict(value: float, goal: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="popref daemon figures (issue 6)")
-    parser.add_argument("--quick", action="store_true",
-                        help="5 s idle window and 100 latency samples instead of 30 s and 400")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="5 s idle window and 100 latency samples instead of 30 s and 400",
+    )
     parser.add_argument("--seed", type=int, default=1, help="random seed for the drops")
     args = parser.parse_args(argv)
     if not POPREF.exists():
-        print(f"bench/daemon.py: {POPREF} not found; install popref into this venv "
-              "(pip install -e .)", file=sys.stderr)
+        print(
+            f"bench/daemon.py: {POPREF} not found; install popref into this venv "
+            "(pip install -e .)",
+            file=sys.stderr,
+        )
         return 2
     idle = 5.0 if args.quick else 30.0
     samples = 100 if args.quick else 400
@@ -337,28 +368,37 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for bench_class, path, settle_ms in paths:
             for name, base in places:
-                with tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where, \
-                        bench_class(Path(where)) as bench:
+                with (
+                    tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where,
+                    bench_class(Path(where)) as bench,
+                ):
                     latencies = bench.measure(samples, random.Random(args.seed))
                 p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
-                print(f"edge -> {path}, journal on {name}, beyond the {settle_ms:.0f} ms "
-                      f"debounce window ({len(latencies)} drops): "
-                      f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-                      f"max {max(latencies) * 1000:.2f} ms, mean "
-                      f"{statistics.mean(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
-                      f"{_verdict(p99, GOAL_LATENCY_P99)}")
+                print(
+                    f"edge -> {path}, journal on {name}, beyond the {settle_ms:.0f} ms "
+                    f"debounce window ({len(latencies)} drops): "
+                    f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
+                    f"max {max(latencies) * 1000:.2f} ms, mean "
+                    f"{statistics.mean(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
+                    f"{_verdict(p99, GOAL_LATENCY_P99)}"
+                )
         with RunningDaemon(Path(scratch)) as daemon:
-            print(f"start -> READY=1: {daemon.ready_after:.3f} s; goal < 1.5 s: "
-                  f"{_verdict(daemon.ready_after, GOAL_READY)}")
+            print(
+                f"start -> READY=1: {daemon.ready_after:.3f} s; goal < 1.5 s: "
+                f"{_verdict(daemon.ready_after, GOAL_READY)}"
+            )
             before, started = daemon.cpu_seconds(), time.monotonic()
             time.sleep(idle)  # the daemon idles; we only watch its counters
             used, elapsed = daemon.cpu_seconds() - before, time.monotonic() - started
             share = used / elapsed
-            print(f"idle CPU over {elapsed:.1f} s: {used:.3f} s = {share * 100:.3f} % of one "
-                  f"core; goal < 0.5 %: {_verdict(share, GOAL_IDLE_CPU)}")
+            print(
+                f"idle CPU over {elapsed:.1f} s: {used:.3f} s = {share * 100:.3f} % of one "
+                f"core; goal < 0.5 %: {_verdict(share, GOAL_IDLE_CPU)}"
+            )
             rss = daemon.peak_rss_kb()
-            print(f"peak RSS (VmHWM): {rss / 1024:.1f} MB; goal < 60 MB: "
-                  f"{_verdict(rss, GOAL_RSS_KB)}")
+            print(
+                f"peak RSS (VmHWM): {rss / 1024:.1f} MB; goal < 60 MB: {_verdict(rss, GOAL_RSS_KB)}"
+            )
     return 0
 
 

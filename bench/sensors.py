@@ -73,16 +73,24 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     backend.close()
     assert events == PASSAGES, f"lost events: {events} of {PASSAGES}"
-    print(f"input path: {PASSAGES / elapsed:,.0f} passages/s "
-          f"({2 * PASSAGES / elapsed:,.0f} pin edges/s) over {PASSAGES} passages")
-    print(f"  ratio to the fastest physical grid (7 columns x 1 disc per 50 ms = 140/s): "
-          f"{PASSAGES / elapsed / 140:,.0f}x")
-    print(f"edge -> raw queue: p50 {percentile(edge_latency, 50) * 1e6:.1f} us, "
-          f"p99 {percentile(edge_latency, 99) * 1e6:.1f} us")
-    print(f"poll -> event:     p50 {percentile(poll_latency, 50) * 1e6:.1f} us, "
-          f"p99 {percentile(poll_latency, 99) * 1e6:.1f} us "
-          f"(mean {statistics.fmean(poll_latency) * 1e6:.1f} us), "
-          f"after the {pins.beam.settle * 1000:.0f} ms settle window")
+    print(
+        f"input path: {PASSAGES / elapsed:,.0f} passages/s "
+        f"({2 * PASSAGES / elapsed:,.0f} pin edges/s) over {PASSAGES} passages"
+    )
+    print(
+        f"  ratio to the fastest physical grid (7 columns x 1 disc per 50 ms = 140/s): "
+        f"{PASSAGES / elapsed / 140:,.0f}x"
+    )
+    print(
+        f"edge -> raw queue: p50 {percentile(edge_latency, 50) * 1e6:.1f} us, "
+        f"p99 {percentile(edge_latency, 99) * 1e6:.1f} us"
+    )
+    print(
+        f"poll -> event:     p50 {percentile(poll_latency, 50) * 1e6:.1f} us, "
+        f"p99 {percentile(poll_latency, 99) * 1e6:.1f} us "
+        f"(mean {statistics.fmean(poll_latency) * 1e6:.1f} us), "
+        f"after the {pins.beam.settle * 1000:.0f} ms settle window"
+    )
 
 
 if __name__ == "__main__":

@@ -51,33 +51,63 @@ def _minutes(text: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=_positive, default=2,
-                        help="games per rules preset (per round with --minutes); default 2")
+    parser.add_argument(
+        "--games",
+        type=_positive,
+        default=2,
+        help="games per rules preset (per round with --minutes); default 2",
+    )
     parser.add_argument("--seed", type=_positive, default=0, help="random seed; default 0")
-    parser.add_argument("--minutes", type=_minutes,
-                        help="keep playing rounds until this much wall time has passed")
-    parser.add_argument("--kills", type=_positive, default=6,
-                        help="kill -9 and restart scenarios; default 6")
-    parser.add_argument("--rules", action="append", choices=RULES_NAMES,
-                        help="only these presets (repeatable); default all")
-    parser.add_argument("--no-missed-edges", action="store_true",
-                        help="leave out missed pin edges (see docs/soak.md)")
-    parser.add_argument("--no-serial", action="store_true",
-                        help="leave out the tables over the simulated sensor board's serial link")
-    parser.add_argument("--state-dir", type=Path,
-                        help="keep the journals and archives here (default: a temporary directory)")
+    parser.add_argument(
+        "--minutes", type=_minutes, help="keep playing rounds until this much wall time has passed"
+    )
+    parser.add_argument(
+        "--kills", type=_positive, default=6, help="kill -9 and restart scenarios; default 6"
+    )
+    parser.add_argument(
+        "--rules",
+        action="append",
+        choices=RULES_NAMES,
+        help="only these presets (repeatable); default all",
+    )
+    parser.add_argument(
+        "--no-missed-edges",
+        action="store_true",
+        help="leave out missed pin edges (see docs/soak.md)",
+    )
+    parser.add_argument(
+        "--no-serial",
+        action="store_true",
+        help="leave out the tables over the simulated sensor board's serial link",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        help="keep the journals and archives here (default: a temporary directory)",
+    )
     args = parser.parse_args(argv)
     faults = tuple(f for f in ALL_FAULTS if not (args.no_missed_edges and f == "missed-edge"))
-    plan = SoakPlan(games=args.games, seed=args.seed, minutes=args.minutes, kills=args.kills,
-                    presets=tuple(args.rules or RULES_NAMES), faults=faults,
-                    serial=not args.no_serial)
+    plan = SoakPlan(
+        games=args.games,
+        seed=args.seed,
+        minutes=args.minutes,
+        kills=args.kills,
+        presets=tuple(args.rules or RULES_NAMES),
+        faults=faults,
+        serial=not args.no_serial,
+    )
     if plan.kills and not POPREF.exists():
-        print(f"soak: {POPREF} not found; install popref into this venv (pip install -e .) "
-              "or pass --kills 0", file=sys.stderr)
+        print(
+            f"soak: {POPREF} not found; install popref into this venv (pip install -e .) "
+            "or pass --kills 0",
+            file=sys.stderr,
+        )
         return 2
     if args.state_dir is not None and args.state_dir.exists() and any(args.state_dir.iterdir()):
-        print(f"soak: {args.state_dir} is not empty; pass an empty or new --state-dir",
-              file=sys.stderr)
+        print(
+            f"soak: {args.state_dir} is not empty; pass an empty or new --state-dir",
+            file=sys.stderr,
+        )
         return 2
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="popref-soak-") as scratch:
@@ -85,8 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         workdir.mkdir(parents=True, exist_ok=True)
         tally = run_soak(plan, workdir, progress=lambda line: print(line, file=sys.stderr))
     elapsed = time.monotonic() - started
-    print(f"popref soak: seed {plan.seed}, {plan.games} games per preset per round, "
-          f"{plan.kills} kills, {elapsed:.0f} s wall time")
+    print(
+        f"popref soak: seed {plan.seed}, {plan.games} games per preset per round, "
+        f"{plan.kills} kills, {elapsed:.0f} s wall time"
+    )
     print(tally.table())
     print("PASS" if tally.clean else "FAIL")
     return 0 if tally.clean else 1

@@ -38,8 +38,10 @@ class BoardConfig:
             with open(path, "rb") as f:
                 tables = tomllib.load(f)
         except OSError as error:
-            raise ConfigError(f"cannot read the file ({error.strerror}); give the path of "
-                              "a TOML configuration file") from None
+            raise ConfigError(
+                f"cannot read the file ({error.strerror}); give the path of "
+                "a TOML configuration file"
+            ) from None
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"not valid TOML: {error}") from None
         return cls.from_tables(tables)
@@ -63,6 +65,8 @@ def _table(tables: Mapping[str, object], name: str) -> Mapping[str, object]:
 def _size(board: Mapping[str, object], key: str, default: int) -> int:
     value = board.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not 4 <= value <= MAX_SIZE:
-        raise ConfigError(f"[board] {key}: {value!r} is not a board size; give a whole "
-                          f"number from 4 to {MAX_SIZE}")
+        raise ConfigError(
+            f"[board] {key}: {value!r} is not a board size; give a whole "
+            f"number from 4 to {MAX_SIZE}"
+        )
     return value

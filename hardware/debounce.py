@@ -73,8 +73,9 @@ class BeamDebouncer:
     [Passage(at=1.0)]
     """
 
-    def __init__(self, timing: BeamTiming | None = None, *, blocked: bool = False,
-                 now: float = 0.0) -> None:
+    def __init__(
+        self, timing: BeamTiming | None = None, *, blocked: bool = False, now: float = 0.0
+    ) -> None:
         self.timing = timing or BeamTiming()
         self._blocked = blocked
         self._since = now  # when the raw level last changed
@@ -170,8 +171,9 @@ class SwitchDebouncer:
     [(True, 5.0)]
     """
 
-    def __init__(self, timing: SwitchTiming | None = None, *, active: bool = False,
-                 now: float = 0.0) -> None:
+    def __init__(
+        self, timing: SwitchTiming | None = None, *, active: bool = False, now: float = 0.0
+    ) -> None:
         self.timing = timing or SwitchTiming()
         self._stable = active
         self._raw = active
@@ -242,8 +244,9 @@ class ButtonDebouncer:
     []
     """
 
-    def __init__(self, timing: SwitchTiming | None = None, *, pressed: bool = False,
-                 now: float = 0.0) -> None:
+    def __init__(
+        self, timing: SwitchTiming | None = None, *, pressed: bool = False, now: float = 0.0
+    ) -> None:
         self.timing = timing or SwitchTiming()
         self._switch = SwitchDebouncer(self.timing, active=pressed, now=now)
         # a button already down at start was not pressed in our sight

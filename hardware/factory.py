@@ -21,14 +21,20 @@ from hardware.clock import Clock, monotonic
 from hardware.errors import ConfigError, HardwareError
 from hardware.pinmap import HEADER_40_REVISION
 
-INSTALL_HINT = ("install lgpio with pip install 'popref[pi]' or the Raspberry Pi OS package "
-                "python3-lgpio")
+INSTALL_HINT = (
+    "install lgpio with pip install 'popref[pi]' or the Raspberry Pi OS package python3-lgpio"
+)
 
 
-def make_pin_factory(name: str, run_dir: str | os.PathLike[str] | None = None, *,
-                     clock: Clock = monotonic, revision: int = HEADER_40_REVISION,
-                     dev_dir: str = "/dev",
-                     access: Callable[[str, int], bool] = os.access) -> Any:
+def make_pin_factory(
+    name: str,
+    run_dir: str | os.PathLike[str] | None = None,
+    *,
+    clock: Clock = monotonic,
+    revision: int = HEADER_40_REVISION,
+    dev_dir: str = "/dev",
+    access: Callable[[str, int], bool] = os.access,
+) -> Any:
     """Return a gpiozero pin factory: ``"mock"`` or ``"lgpio"``.
 
     ``run_dir`` is where lgpio may write its notification FIFO (``LG_WD``);
@@ -43,41 +49,56 @@ def make_pin_factory(name: str, run_dir: str | os.PathLike[str] | None = None, *
         # inputs do not mind.
         return clocked_mock_factory(clock, revision)
     if name != "lgpio":
-        raise ConfigError(f"[gpio] pin_factory: {name!r} is not supported; write \"lgpio\" "
-                          "on a Raspberry Pi or \"mock\" for a laptop")
+        raise ConfigError(
+            f'[gpio] pin_factory: {name!r} is not supported; write "lgpio" '
+            'on a Raspberry Pi or "mock" for a laptop'
+        )
     return _lgpio_factory(run_dir, dev_dir, access)
 
 
-def _lgpio_factory(run_dir: str | os.PathLike[str] | None, dev_dir: str,
-                   access: Callable[[str, int], bool]) -> Any:
+def _lgpio_factory(
+    run_dir: str | os.PathLike[str] | None, dev_dir: str, access: Callable[[str, int], bool]
+) -> Any:
     chips = sorted(glob.glob(os.path.join(dev_dir, "gpiochip*")))
     if not chips:
-        raise HardwareError(f"no GPIO chip in {dev_dir} (not a Raspberry Pi?); "
-                            "use the sim backend or pin_factory = \"mock\" here")
+        raise HardwareError(
+            f"no GPIO chip in {dev_dir} (not a Raspberry Pi?); "
+            'use the sim backend or pin_factory = "mock" here'
+        )
     denied = [c for c in chips if not access(c, os.R_OK | os.W_OK)]
     if denied:
-        raise HardwareError(f"permission denied on {denied[0]}; add this user to group "
-                            "gpio (sudo adduser $USER gpio) and log in again")
+        raise HardwareError(
+            f"permission denied on {denied[0]}; add this user to group "
+            "gpio (sudo adduser $USER gpio) and log in again"
+        )
     # lgpio changes into LG_WD at import to create its FIFO; an unwritable
     # directory makes the import fail, so give it one that is ours.
-    directory = Path(run_dir) if run_dir is not None else Path(
-        os.environ.get("RUNTIME_DIRECTORY", "/run/popref"))
+    directory = (
+        Path(run_dir)
+        if run_dir is not None
+        else Path(os.environ.get("RUNTIME_DIRECTORY", "/run/popref"))
+    )
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise HardwareError(f"cannot create the run directory {directory} for lgpio "
-                            f"({error.strerror}); set state_dir or RUNTIME_DIRECTORY to a "
-                            "writable directory") from None
+        raise HardwareError(
+            f"cannot create the run directory {directory} for lgpio "
+            f"({error.strerror}); set state_dir or RUNTIME_DIRECTORY to a "
+            "writable directory"
+        ) from None
     os.environ["LG_WD"] = str(directory)
     try:
         importlib.import_module("lgpio")
     except ImportError:
-        raise HardwareError(f"no usable pin factory: lgpio is not installed; {INSTALL_HINT}"
-                            ) from None
+        raise HardwareError(
+            f"no usable pin factory: lgpio is not installed; {INSTALL_HINT}"
+        ) from None
     try:
         from gpiozero.pins.lgpio import LGPIOFactory
 
         return LGPIOFactory()
     except Exception as error:  # lgpio.error, gpiozero's PinUnknownPi, OSError
-        raise HardwareError(f"the lgpio pin factory failed: {error}; check that this is a "
-                            "Raspberry Pi and nothing else holds the GPIO lines") from None
+        raise HardwareError(
+            f"the lgpio pin factory failed: {error}; check that this is a "
+            "Raspberry Pi and nothing else holds the GPIO lines"
+        ) from None

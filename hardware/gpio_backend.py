@@ -34,8 +34,9 @@ from hardware.pinmap import PinMap
 class GpioBackend:
     """Sensors and lights of a :class:`PinMap`, on a gpiozero pin factory."""
 
-    def __init__(self, pins: PinMap, factory: Any, clock: Clock, *, rows: int = 6,
-                 reread: float = REREAD) -> None:
+    def __init__(
+        self, pins: PinMap, factory: Any, clock: Clock, *, rows: int = 6, reread: float = REREAD
+    ) -> None:
         self.pins = pins
         self.factory = factory
         self._rows = rows
@@ -65,8 +66,10 @@ class GpioBackend:
                 self.outputs.close()
                 raise
         except (GPIOZeroError, OSError) as error:
-            raise HardwareError(f"cannot claim the GPIO pins: {error}; check that no other "
-                                "program (or second popref) is using them") from None
+            raise HardwareError(
+                f"cannot claim the GPIO pins: {error}; check that no other "
+                "program (or second popref) is using them"
+            ) from None
         self._open = True
 
     def poll(self, now: float) -> list[Event]:
@@ -74,8 +77,9 @@ class GpioBackend:
         return self.inputs.poll(now)
 
     def next_deadline(self) -> float | None:
-        times = [t for t in (self.inputs.next_deadline(), self.outputs.next_deadline())
-                 if t is not None]
+        times = [
+            t for t in (self.inputs.next_deadline(), self.outputs.next_deadline()) if t is not None
+        ]
         return min(times) if times else None
 
     def show(self, display: Display) -> None:
@@ -88,14 +92,18 @@ class GpioBackend:
         self._open = False
 
 
-def gpio_backend_from_config(gpio: Mapping[str, object], columns: int, rows: int, clock: Clock,
-                             run_dir: str | os.PathLike[str] | None = None) -> GpioBackend:
+def gpio_backend_from_config(
+    gpio: Mapping[str, object],
+    columns: int,
+    rows: int,
+    clock: Clock,
+    run_dir: str | os.PathLike[str] | None = None,
+) -> GpioBackend:
     """The backend for a ``[gpio]`` table: its pin map on its pin factory.
     Raises :class:`~hardware.errors.ConfigError` or :class:`HardwareError`
     (one line each); nothing is claimed until :meth:`GpioBackend.open`."""
     from hardware.factory import make_pin_factory
 
     pins = PinMap.parse(gpio, columns)
-    factory = make_pin_factory(pins.pin_factory, run_dir, clock=clock,
-                               revision=pins.board_revision)
+    factory = make_pin_factory(pins.pin_factory, run_dir, clock=clock, revision=pins.board_revision)
     return GpioBackend(pins, factory, clock, rows=rows)

@@ -63,16 +63,17 @@ def _stuck_message(source: _Source) -> str:
         where = f"the entry beam at the top of column {source.column}"
     else:
         where = f"the exit beam under column {source.column}"
-    return (f"{where[0].upper()}{where[1:]} has been blocked for seconds; remove what is "
-            "stuck in it or check its wiring")
+    return (
+        f"{where[0].upper()}{where[1:]} has been blocked for seconds; remove what is "
+        "stuck in it or check its wiring"
+    )
 
 
 class GpioInputs:
     """Every sensor of a :class:`PinMap` as gpiozero ``InputDevice``s,
     debounced into :mod:`hardware.events`."""
 
-    def __init__(self, pins: PinMap, factory: Any, clock: Clock, *,
-                 reread: float = REREAD) -> None:
+    def __init__(self, pins: PinMap, factory: Any, clock: Clock, *, reread: float = REREAD) -> None:
         self.pins = pins
         self._factory = factory
         self._clock = clock
@@ -97,8 +98,10 @@ class GpioInputs:
         plan += [(_Source("entry", c), pin, p.entry_active) for c, pin in enumerate(p.entry, 1)]
         plan += [(_Source("exit", c), pin, p.exit_active) for c, pin in enumerate(p.exit, 1)]
         plan += [(_Source("colour", c), pin, "high") for c, pin in enumerate(p.colour, 1)]
-        plan += [(_Source("slider"), p.slider, p.slider_active),
-                 (_Source("button"), p.button, p.button_active)]
+        plan += [
+            (_Source("slider"), p.slider, p.slider_active),
+            (_Source("button"), p.button, p.button_active),
+        ]
         try:
             for source, pin, level in plan:
                 # Pull the line to its inactive level: open-collector IR
@@ -133,8 +136,9 @@ class GpioInputs:
                 self._button = ButtonDebouncer(p.switch, pressed=active, now=now)
         self._next_reread = now + self._reread
 
-    def _recorder(self, source: _Source, active_high: bool,
-                  wake: Callable[[], None]) -> Callable[[int, int], None]:
+    def _recorder(
+        self, source: _Source, active_high: bool, wake: Callable[[], None]
+    ) -> Callable[[int, int], None]:
         raw, clock = self._raw, self._clock
 
         def record(ticks: int, state: int) -> None:
@@ -183,8 +187,12 @@ class GpioInputs:
             beam = self._beams[source]
             before = beam.passage_start
             out = self._beam_events(source, beam.edge(active, at))
-            if (beam.passage_start is not None and beam.passage_start != before
-                    and source.kind == "entry" and source.column in self._colour):
+            if (
+                beam.passage_start is not None
+                and beam.passage_start != before
+                and source.kind == "entry"
+                and source.column in self._colour
+            ):
                 # The colour bit is read as it stands when the beam is first
                 # blocked: the colour sensor sits at the beam and sees the disc
                 # then, and only then.
@@ -230,8 +238,7 @@ class GpioInputs:
 
     @staticmethod
     def _button_events(outcomes: list[Press | Hold]) -> list[Event]:
-        return [ButtonPressed(o.at) if isinstance(o, Press) else ButtonHeld(o.at)
-                for o in outcomes]
+        return [ButtonPressed(o.at) if isinstance(o, Press) else ButtonHeld(o.at) for o in outcomes]
 
     def next_deadline(self) -> float | None:
         """The earliest debounce, hold or stuck timer, or the next re-read."""

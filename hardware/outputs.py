@@ -145,16 +145,20 @@ class GpioOutputs:
             for colour, pin in ((Colour.RED, p.turn_red), (Colour.YELLOW, p.turn_yellow)):
                 if pin is not None:
                     self._turn[colour] = self._add(LED(pin, pin_factory=f))
-            for colour, bar in ((Colour.RED, p.score_red_bar),
-                                (Colour.YELLOW, p.score_yellow_bar)):
+            for colour, bar in ((Colour.RED, p.score_red_bar), (Colour.YELLOW, p.score_yellow_bar)):
                 if bar:
                     self._bars[colour] = self._add(LEDBarGraph(*bar, pwm=False, pin_factory=f))
             low, high = min(p.servo_range), max(p.servo_range)
-            for colour, pin in ((Colour.RED, p.score_red_servo),
-                                (Colour.YELLOW, p.score_yellow_servo)):
+            for colour, pin in (
+                (Colour.RED, p.score_red_servo),
+                (Colour.YELLOW, p.score_yellow_servo),
+            ):
                 if pin is not None:
-                    self._servos[colour] = self._add(AngularServo(
-                        pin, initial_angle=None, min_angle=low, max_angle=high, pin_factory=f))
+                    self._servos[colour] = self._add(
+                        AngularServo(
+                            pin, initial_angle=None, min_angle=low, max_angle=high, pin_factory=f
+                        )
+                    )
             if p.buzzer is not None:
                 self._buzzer = self._add(Buzzer(p.buzzer, pin_factory=f))
         except Exception:
@@ -208,7 +212,8 @@ class GpioOutputs:
         slow_on = (self._tick // SLOW_TICKS) % 2 == 0
         for device, lk in zip(self._columns, self._looks, strict=True):
             lit = lk.colour is not None and (
-                lk.blink == 0 or (lk.blink == 1 and slow_on) or (lk.blink == 2 and fast_on))
+                lk.blink == 0 or (lk.blink == 1 and slow_on) or (lk.blink == 2 and fast_on)
+            )
             if self.rgb:
                 device.value = RGB[lk.colour] if lit and lk.colour else (0, 0, 0)
             else:

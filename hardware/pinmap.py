@@ -52,11 +52,29 @@ LEVELS = ("low", "high")
 FACTORIES = ("lgpio", "mock")
 
 _PIN_LISTS = ("entry", "exit", "colour", "column_lights", "score_red_bar", "score_yellow_bar")
-_PIN_KEYS = ("slider", "button", "turn_red", "turn_yellow", "score_red_servo",
-             "score_yellow_servo", "buzzer")
-_OTHER_KEYS = ("column_rgb", "entry_active", "exit_active", "slider_active", "button_active",
-               "colour_high", "pin_factory", "servo_range", "beam_settle_ms", "beam_stuck_s",
-               "switch_settle_ms", "hold_s")
+_PIN_KEYS = (
+    "slider",
+    "button",
+    "turn_red",
+    "turn_yellow",
+    "score_red_servo",
+    "score_yellow_servo",
+    "buzzer",
+)
+_OTHER_KEYS = (
+    "column_rgb",
+    "entry_active",
+    "exit_active",
+    "slider_active",
+    "button_active",
+    "colour_high",
+    "pin_factory",
+    "servo_range",
+    "beam_settle_ms",
+    "beam_stuck_s",
+    "switch_settle_ms",
+    "hold_s",
+)
 KNOWN_KEYS = frozenset(_PIN_LISTS + _PIN_KEYS + _OTHER_KEYS)
 
 
@@ -115,8 +133,9 @@ class PinMap:
         return cls.parse({}, columns=7)
 
     @classmethod
-    def parse(cls, table: Mapping[str, object], columns: int,
-              board_revision: int = HEADER_40_REVISION) -> PinMap:
+    def parse(
+        cls, table: Mapping[str, object], columns: int, board_revision: int = HEADER_40_REVISION
+    ) -> PinMap:
         """Build a pin map from a ``[gpio]`` table; a table without pin keys
         takes the default pins of a 7-column grid. Raises :class:`ConfigError` (one line that
         starts with the key)."""
@@ -136,15 +155,18 @@ class PinMap:
             left -= n
             return [next(pins) for _ in range(n)]
 
-        table: dict[str, object] = {"entry": take(columns), "exit": take(columns),
-                                    "slider": take(1)[0], "button": take(1)[0],
-                                    "pin_factory": "mock"}
+        table: dict[str, object] = {
+            "entry": take(columns),
+            "exit": take(columns),
+            "slider": take(1)[0],
+            "button": take(1)[0],
+            "pin_factory": "mock",
+        }
         if colour_sensing:
             table["colour"] = take(columns)
         if left >= columns:
             table["column_lights"] = take(columns)
-        for key in ("turn_red", "turn_yellow", "buzzer", "score_red_servo",
-                    "score_yellow_servo"):
+        for key in ("turn_red", "turn_yellow", "buzzer", "score_red_servo", "score_yellow_servo"):
             if left >= 1:
                 table[key] = take(1)[0]
         return cls.parse(table, columns, SIM_BOARD_REVISION)
@@ -162,8 +184,7 @@ class PinMap:
         named = {f"light {c}": p for c, p in enumerate(self.column_lights, 1)}
         for c, rgb in enumerate(self.column_rgb, 1):
             named |= {f"light {c} {part}": p for part, p in zip("rgb", rgb, strict=True)}
-        for name in ("turn_red", "turn_yellow", "score_red_servo", "score_yellow_servo",
-                     "buzzer"):
+        for name in ("turn_red", "turn_yellow", "score_red_servo", "score_yellow_servo", "buzzer"):
             pin = getattr(self, name)
             if pin is not None:
                 named[name.replace("_", " ")] = pin
@@ -186,17 +207,24 @@ class _Parser:
     def build(self) -> PinMap:
         for key in self.table:
             if key not in KNOWN_KEYS:
-                raise ConfigError(f"[gpio] {key}: unknown key; known keys are "
-                                  + ", ".join(sorted(KNOWN_KEYS)))
-        levels = {k: self._level(k) for k in
-                  ("entry_active", "exit_active", "slider_active", "button_active")}
+                raise ConfigError(
+                    f"[gpio] {key}: unknown key; known keys are " + ", ".join(sorted(KNOWN_KEYS))
+                )
+        levels = {
+            k: self._level(k)
+            for k in ("entry_active", "exit_active", "slider_active", "button_active")
+        }
         entry = self._column_pins("entry", required=True)
         exit_ = self._column_pins("exit", required=True)
         slider = self._pin("slider", required=True)
         button = self._pin("button", required=True)
         assert slider is not None and button is not None
-        for key, pins in (("entry", entry), ("exit", exit_), ("slider", (slider,)),
-                          ("button", (button,))):
+        for key, pins in (
+            ("entry", entry),
+            ("exit", exit_),
+            ("slider", (slider,)),
+            ("button", (button,)),
+        ):
             if levels[f"{key}_active"] == "high":
                 self._no_fixed_pull_up(key, pins)
         colour = self._column_pins("colour", required=False)
@@ -205,19 +233,33 @@ class _Parser:
         lights = () if has_rgb else self._column_pins("column_lights", required=False)
         rgb = self._rgb() if has_rgb else ()
         bars = {k: self._bar(k) for k in ("score_red_bar", "score_yellow_bar")}
-        singles = {k: self._pin(k, required=False)
-                   for k in ("turn_red", "turn_yellow", "score_red_servo",
-                             "score_yellow_servo", "buzzer")}
+        singles = {
+            k: self._pin(k, required=False)
+            for k in ("turn_red", "turn_yellow", "score_red_servo", "score_yellow_servo", "buzzer")
+        }
         return PinMap(
-            columns=self.columns, entry=entry, exit=exit_, slider=slider, button=button,
-            colour=colour, column_lights=lights, column_rgb=rgb,
-            score_red_bar=bars["score_red_bar"], score_yellow_bar=bars["score_yellow_bar"],
-            turn_red=singles["turn_red"], turn_yellow=singles["turn_yellow"],
+            columns=self.columns,
+            entry=entry,
+            exit=exit_,
+            slider=slider,
+            button=button,
+            colour=colour,
+            column_lights=lights,
+            column_rgb=rgb,
+            score_red_bar=bars["score_red_bar"],
+            score_yellow_bar=bars["score_yellow_bar"],
+            turn_red=singles["turn_red"],
+            turn_yellow=singles["turn_yellow"],
             score_red_servo=singles["score_red_servo"],
-            score_yellow_servo=singles["score_yellow_servo"], buzzer=singles["buzzer"],
-            colour_high=self._colour_high(), pin_factory=self._factory(),
-            servo_range=self._servo_range(), beam=self._beam(), switch=self._switch(),
-            board_revision=self.revision, **levels,
+            score_yellow_servo=singles["score_yellow_servo"],
+            buzzer=singles["buzzer"],
+            colour_high=self._colour_high(),
+            pin_factory=self._factory(),
+            servo_range=self._servo_range(),
+            beam=self._beam(),
+            switch=self._switch(),
+            board_revision=self.revision,
+            **levels,
         )
 
     # -- values -----------------------------------------------------------
@@ -226,28 +268,38 @@ class _Parser:
         if self.custom:
             return self.table.get(key)
         if self.columns != 7:
-            raise ConfigError(f"[gpio] {key}: required: the default pin map is for 7 columns; "
-                              f"list the pins of this {self.columns}-column board "
-                              "(see docs/wiring.md)")
+            raise ConfigError(
+                f"[gpio] {key}: required: the default pin map is for 7 columns; "
+                f"list the pins of this {self.columns}-column board "
+                "(see docs/wiring.md)"
+            )
         return DEFAULT_7.get(key)
 
     def _resolve(self, key: str, value: object) -> str:
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise ConfigError(f"[gpio] {key}: {value!r} is not a pin; write a GPIO number "
-                              "such as 17 or a name such as \"GPIO17\" or \"BOARD11\"")
+            raise ConfigError(
+                f"[gpio] {key}: {value!r} is not a pin; write a GPIO number "
+                'such as 17 or a name such as "GPIO17" or "BOARD11"'
+            )
         found = [pin for _header, pin in self.board.find_pin(value)]
         if not found:
-            raise ConfigError(f"[gpio] {key}: {value!r} is not a pin on the "
-                              f"{self._header_name()}; use a GPIO number such as 17, "
-                              "or \"BOARD11\" for physical pin 11")
+            raise ConfigError(
+                f"[gpio] {key}: {value!r} is not a pin on the "
+                f"{self._header_name()}; use a GPIO number such as 17, "
+                'or "BOARD11" for physical pin 11'
+            )
         pin = found[0]
         if "gpio" not in pin.interfaces:
-            raise ConfigError(f"[gpio] {key}: {value!r} is the {pin.name} pin, not a GPIO; "
-                              "pick a pin marked GPIO in docs/wiring.md")
+            raise ConfigError(
+                f"[gpio] {key}: {value!r} is the {pin.name} pin, not a GPIO; "
+                "pick a pin marked GPIO in docs/wiring.md"
+            )
         name: str = pin.name
         if name in self.used:
-            raise ConfigError(f"[gpio] {key}: {name} is already used by {self.used[name]}; "
-                              "give every sensor and light its own pin")
+            raise ConfigError(
+                f"[gpio] {key}: {name} is already used by {self.used[name]}; "
+                "give every sensor and light its own pin"
+            )
         self.used[name] = key
         return name
 
@@ -260,8 +312,9 @@ class _Parser:
         value = self._value(key)
         if value is None:
             if required:
-                raise ConfigError(f"[gpio] {key}: required sensor pin is missing; "
-                                  "add it (see docs/wiring.md)")
+                raise ConfigError(
+                    f"[gpio] {key}: required sensor pin is missing; add it (see docs/wiring.md)"
+                )
             return None
         return self._resolve(key, value)
 
@@ -276,8 +329,10 @@ class _Parser:
             return ()
         if isinstance(value, list) and len(value) != self.columns:
             what = "sensor" if required or key == "colour" else "light"
-            raise ConfigError(f"[gpio] {key}: {len(value)} pins for {self.columns} columns; "
-                              f"every column needs its own {what}")
+            raise ConfigError(
+                f"[gpio] {key}: {len(value)} pins for {self.columns} columns; "
+                f"every column needs its own {what}"
+            )
         return self._pin_list(key, value)
 
     def _rgb(self) -> tuple[tuple[str, str, str], ...]:
@@ -285,13 +340,16 @@ class _Parser:
         if "column_lights" in self.table:
             raise ConfigError("[gpio] column_rgb: give column_lights or column_rgb, not both")
         if not isinstance(value, list) or len(value) != self.columns:
-            raise ConfigError(f"[gpio] column_rgb: expected {self.columns} [red, green, blue] "
-                              "pin triples, one per column")
+            raise ConfigError(
+                f"[gpio] column_rgb: expected {self.columns} [red, green, blue] "
+                "pin triples, one per column"
+            )
         out = []
         for i, triple in enumerate(value, 1):
             if not isinstance(triple, list) or len(triple) != 3:
-                raise ConfigError(f"[gpio] column_rgb[{i}]: expected [red, green, blue] pins, "
-                                  f"got {triple!r}")
+                raise ConfigError(
+                    f"[gpio] column_rgb[{i}]: expected [red, green, blue] pins, got {triple!r}"
+                )
             r, g, b = self._pin_list(f"column_rgb[{i}]", triple)
             out.append((r, g, b))
         return tuple(out)
@@ -301,55 +359,73 @@ class _Parser:
         if value is None:
             return ()
         if isinstance(value, list) and len(value) != 10:
-            raise ConfigError(f"[gpio] {key}: {len(value)} pins; a Pop 10 score bar has "
-                              "exactly 10 LEDs")
+            raise ConfigError(
+                f"[gpio] {key}: {len(value)} pins; a Pop 10 score bar has exactly 10 LEDs"
+            )
         return self._pin_list(key, value)
 
     def _no_fixed_pull_up(self, key: str, pins: Sequence[str]) -> None:
         for name in pins:
             for _header, pin in self.board.find_pin(name):
                 if pin.pull == "up":
-                    raise ConfigError(f"[gpio] {key}: {name} has a fixed pull-up resistor, so "
-                                      "it cannot read an active-high sensor; use another pin")
+                    raise ConfigError(
+                        f"[gpio] {key}: {name} has a fixed pull-up resistor, so "
+                        "it cannot read an active-high sensor; use another pin"
+                    )
 
     def _level(self, key: str) -> str:
         value = self.table.get(key, "low")
         if value not in LEVELS:
-            raise ConfigError(f"[gpio] {key}: {value!r} is not a level; write \"low\" or "
-                              "\"high\" (the level at which the sensor is active)")
+            raise ConfigError(
+                f'[gpio] {key}: {value!r} is not a level; write "low" or '
+                '"high" (the level at which the sensor is active)'
+            )
         assert isinstance(value, str)
         return value
 
     def _colour_high(self) -> Colour:
         value = self.table.get("colour_high", "red")
         if value not in ("red", "yellow"):
-            raise ConfigError(f"[gpio] colour_high: {value!r} is not a colour; write \"red\" "
-                              "or \"yellow\" (the disc colour a high colour bit means)")
+            raise ConfigError(
+                f'[gpio] colour_high: {value!r} is not a colour; write "red" '
+                'or "yellow" (the disc colour a high colour bit means)'
+            )
         return Colour(value)
 
     def _factory(self) -> str:
         value = self.table.get("pin_factory", "lgpio")
         if value not in FACTORIES:
-            raise ConfigError(f"[gpio] pin_factory: {value!r} is not supported; write "
-                              "\"lgpio\" on a Raspberry Pi or \"mock\" for a laptop")
+            raise ConfigError(
+                f"[gpio] pin_factory: {value!r} is not supported; write "
+                '"lgpio" on a Raspberry Pi or "mock" for a laptop'
+            )
         assert isinstance(value, str)
         return value
 
     def _number(self, key: str, default: float, low: float, high: float) -> float:
         value = self.table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not low <= value <= high:
-            raise ConfigError(f"[gpio] {key}: {value!r} is out of range; "
-                              f"give a number from {low:g} to {high:g}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            raise ConfigError(
+                f"[gpio] {key}: {value!r} is out of range; give a number from {low:g} to {high:g}"
+            )
         return float(value)
 
     def _servo_range(self) -> tuple[float, float]:
         value = self.table.get("servo_range", [-90, 90])
-        ok = (isinstance(value, list) and len(value) == 2
-              and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value))
+        ok = (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        )
         if not ok:
-            raise ConfigError(f"[gpio] servo_range: {value!r} is not [min, max] angles in "
-                              "degrees, such as [-90, 90]")
+            raise ConfigError(
+                f"[gpio] servo_range: {value!r} is not [min, max] angles in "
+                "degrees, such as [-90, 90]"
+            )
         assert isinstance(value, list)
         low, high = float(value[0]), float(value[1])
         if low == high:
@@ -357,9 +433,13 @@ class _Parser:
         return low, high
 
     def _beam(self) -> BeamTiming:
-        return BeamTiming(settle=self._number("beam_settle_ms", 8, 1, 40) / 1000,
-                          stuck=self._number("beam_stuck_s", 3, 0.5, 60))
+        return BeamTiming(
+            settle=self._number("beam_settle_ms", 8, 1, 40) / 1000,
+            stuck=self._number("beam_stuck_s", 3, 0.5, 60),
+        )
 
     def _switch(self) -> SwitchTiming:
-        return SwitchTiming(settle=self._number("switch_settle_ms", 10, 1, 100) / 1000,
-                            hold=self._number("hold_s", 2, 0.5, 10))
+        return SwitchTiming(
+            settle=self._number("switch_settle_ms", 10, 1, 100) / 1000,
+            hold=self._number("hold_s", 2, 0.5, 10),
+        )

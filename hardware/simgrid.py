@@ -66,8 +66,13 @@ class Physics:
     @classmethod
     def clean(cls) -> Physics:
         """Fixed mid-range timings, no bounce, no faults."""
-        return cls(entry_beam=(0.04, 0.04), fall=(0.2, 0.2), pop=(0.25, 0.25),
-                   exit_beam=(0.03, 0.03), slider=(0.4, 0.4))
+        return cls(
+            entry_beam=(0.04, 0.04),
+            fall=(0.2, 0.2),
+            pop=(0.25, 0.25),
+            exit_beam=(0.03, 0.03),
+            slider=(0.4, 0.4),
+        )
 
     @classmethod
     def rough(cls) -> Physics:
@@ -95,8 +100,15 @@ class SimGrid:
     has happened.
     """
 
-    def __init__(self, columns: int, rows: int, wires: SensorWires, clock: Clock,
-                 physics: Physics | None = None, seed: int = 0) -> None:
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        wires: SensorWires,
+        clock: Clock,
+        physics: Physics | None = None,
+        seed: int = 0,
+    ) -> None:
         self.columns = columns
         self.rows_count = rows
         self.wires = wires
@@ -234,8 +246,9 @@ class SimGrid:
             spacing = total / (len(discs) + 1)
             for k in range(len(discs)):
                 start = self._beam_start(Beam.EXIT, column, t + spacing * (k + 1))
-                beam = min(self._draw(self.physics.exit_beam),
-                           max(spacing - self.physics.gap, 0.005))
+                beam = min(
+                    self._draw(self.physics.exit_beam), max(spacing - self.physics.gap, 0.005)
+                )
                 self._pulse(Beam.EXIT, column, start, beam)
                 self._at(start + beam, self._content[i].pop, 0)
             self._planned[i] = []
@@ -257,8 +270,9 @@ class SimGrid:
 
     # -- faults -----------------------------------------------------------
 
-    def stick_beam(self, beam: Beam, column: int, at: float | None = None,
-                   duration: float | None = None) -> None:
+    def stick_beam(
+        self, beam: Beam, column: int, at: float | None = None, duration: float | None = None
+    ) -> None:
         """Block a beam (a disc jammed in it, a dirty lens) for ``duration``
         seconds, or until :meth:`unstick_beam`."""
         self._check_column(column)
@@ -276,8 +290,9 @@ class SimGrid:
         """Put discs in the grid at once, bottom up per column, without any
         sensor seeing them: discs that were already there (a restart)."""
         if len(columns) != self.columns or any(len(c) > self.rows_count for c in columns):
-            raise SimGridError(f"cannot load {len(columns)} columns into a {self.columns} x "
-                               f"{self.rows_count} grid")
+            raise SimGridError(
+                f"cannot load {len(columns)} columns into a {self.columns} x {self.rows_count} grid"
+            )
         self._content = [list(c) for c in columns]
         self._planned = [list(c) for c in columns]
 
@@ -291,14 +306,22 @@ class SimGrid:
 
     def rows(self) -> list[str]:
         """The grid now, top row first, ``.``/``R``/``Y``."""
-        return ["".join(c[r].letter if r < len(c) else "." for c in self._content)
-                for r in reversed(range(self.rows_count))]
+        return [
+            "".join(c[r].letter if r < len(c) else "." for c in self._content)
+            for r in reversed(range(self.rows_count))
+        ]
 
 
-def build_simulated_gpio(columns: int, rows: int, clock: Clock, pinmap: PinMap | None = None,
-                         physics: Physics | None = None, seed: int = 0,
-                         dead: tuple[str, ...] = (), colour_sensing: bool = False
-                         ) -> tuple[GpioBackend, SimGrid, PinLightReader]:
+def build_simulated_gpio(
+    columns: int,
+    rows: int,
+    clock: Clock,
+    pinmap: PinMap | None = None,
+    physics: Physics | None = None,
+    seed: int = 0,
+    dead: tuple[str, ...] = (),
+    colour_sensing: bool = False,
+) -> tuple[GpioBackend, SimGrid, PinLightReader]:
     """A whole simulated GPIO board: the backend the daemon uses, the grid
     that drives its mock pins, and a reader of what its lights show.
 

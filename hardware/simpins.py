@@ -39,8 +39,9 @@ class MockWires:
         self._factory = factory
         self.cut: set[str] = set()  # input names ("entry 3") whose wire is cut
 
-    def _drive(self, name: str, pin: str, active: bool, active_level: str,
-               *, silent: bool = False) -> None:
+    def _drive(
+        self, name: str, pin: str, active: bool, active_level: str, *, silent: bool = False
+    ) -> None:
         if name in self.cut:
             return
         high = active == (active_level == "high")
@@ -56,17 +57,31 @@ class MockWires:
 
     def beam(self, beam: Beam, column: int, blocked: bool, *, silent: bool = False) -> None:
         if beam is Beam.ENTRY:
-            self._drive(f"entry {column}", self.pins.entry[column - 1], blocked,
-                        self.pins.entry_active, silent=silent)
+            self._drive(
+                f"entry {column}",
+                self.pins.entry[column - 1],
+                blocked,
+                self.pins.entry_active,
+                silent=silent,
+            )
         else:
-            self._drive(f"exit {column}", self.pins.exit[column - 1], blocked,
-                        self.pins.exit_active, silent=silent)
+            self._drive(
+                f"exit {column}",
+                self.pins.exit[column - 1],
+                blocked,
+                self.pins.exit_active,
+                silent=silent,
+            )
 
     def disc_colour(self, column: int, colour: Colour | None) -> None:
         if not self.pins.colour or colour is None:
             return
-        self._drive(f"colour {column}", self.pins.colour[column - 1],
-                    colour is self.pins.colour_high, "high")
+        self._drive(
+            f"colour {column}",
+            self.pins.colour[column - 1],
+            colour is self.pins.colour_high,
+            "high",
+        )
 
     def slider(self, open: bool) -> None:
         self._drive("slider", self.pins.slider, open, self.pins.slider_active)
@@ -86,8 +101,9 @@ class PinLightReader:
     buzzer is broken: they stay dark whatever their pin does.
     """
 
-    def __init__(self, pins: PinMap, factory: Any, clock: Clock,
-                 dead: Collection[str] = ()) -> None:
+    def __init__(
+        self, pins: PinMap, factory: Any, clock: Clock, dead: Collection[str] = ()
+    ) -> None:
         self.pins = pins
         self._factory = factory
         self._clock = clock
@@ -148,8 +164,10 @@ class PinLightReader:
     def _scores(self) -> tuple[int, int] | None:
         p = self.pins
         if p.score_red_bar or p.score_yellow_bar:
-            return (sum(bool(self._pin(x).state) for x in p.score_red_bar),
-                    sum(bool(self._pin(x).state) for x in p.score_yellow_bar))
+            return (
+                sum(bool(self._pin(x).state) for x in p.score_red_bar),
+                sum(bool(self._pin(x).state) for x in p.score_yellow_bar),
+            )
         if p.score_red_servo or p.score_yellow_servo:
             red = self._servo_score(p.score_red_servo) if p.score_red_servo else None
             yellow = self._servo_score(p.score_yellow_servo) if p.score_yellow_servo else None
@@ -159,8 +177,10 @@ class PinLightReader:
     def shown(self) -> ShownLights:
         now = self._clock()
         has_lights = bool(self.pins.column_lights or self.pins.column_rgb)
-        columns = [self._column(c, now) if has_lights else (None, False)
-                   for c in range(1, self.pins.columns + 1)]
+        columns = [
+            self._column(c, now) if has_lights else (None, False)
+            for c in range(1, self.pins.columns + 1)
+        ]
         return ShownLights(
             columns=tuple(c for c, _ in columns),
             blinking=frozenset(i for i, (_, b) in enumerate(columns, 1) if b),

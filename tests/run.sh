@@ -17,7 +17,7 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq systemd >/dev/null
 fi
 
-echo "== ruff";  .venv/bin/ruff check .
+echo "== ruff";  .venv/bin/ruff check . && .venv/bin/ruff format --check --quiet .
 echo "== mypy";  .venv/bin/mypy
 if compgen -G "firmware/*.py" >/dev/null; then
     echo "== mpy-cross"

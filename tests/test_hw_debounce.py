@@ -32,8 +32,16 @@ def test_a_clean_passage_is_one_disc_dated_by_its_first_edge() -> None:
 
 
 def test_bounce_of_5ms_at_both_edges_stays_one_disc() -> None:
-    edges = [(True, 1.000), (False, 1.001), (True, 1.003), (False, 1.004), (True, 1.005),
-             (False, 1.035), (True, 1.037), (False, 1.040)]
+    edges = [
+        (True, 1.000),
+        (False, 1.001),
+        (True, 1.003),
+        (False, 1.004),
+        (True, 1.005),
+        (False, 1.035),
+        (True, 1.037),
+        (False, 1.040),
+    ]
     assert feed(BeamDebouncer(), edges, 2.0) == [Passage(1.0)]
 
 
@@ -75,15 +83,23 @@ def test_a_beam_blocked_at_start_never_becomes_a_disc() -> None:
 
 
 def test_a_repeated_level_is_ignored() -> None:
-    assert feed(BeamDebouncer(), [(True, 0.0), (True, 0.01), (False, 0.04)], 1.0) \
-        == [Passage(0.0)]
+    assert feed(BeamDebouncer(), [(True, 0.0), (True, 0.01), (False, 0.04)], 1.0) == [Passage(0.0)]
 
 
-@given(st.lists(st.tuples(st.floats(0.020, 0.060), st.floats(0.020, 0.5),
-                          st.lists(st.floats(0.0002, 0.001), max_size=3)), min_size=1,
-                max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0.020, 0.060),
+            st.floats(0.020, 0.5),
+            st.lists(st.floats(0.0002, 0.001), max_size=3),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
 def test_any_bounce_within_5ms_counts_each_disc_once(
-        discs: list[tuple[float, float, list[float]]]) -> None:
+    discs: list[tuple[float, float, list[float]]],
+) -> None:
     edges: list[tuple[bool, float]] = []
     starts = []
     t = 1.0

@@ -39,14 +39,19 @@ def test_no_gpio_chip_says_to_use_the_simulator(tmp_path: Any) -> None:
 
 def test_permission_denied_names_the_chip_and_the_gpio_group(tmp_path: Any) -> None:
     (tmp_path / "gpiochip0").touch()
-    with pytest.raises(HardwareError, match=r"permission denied on .*gpiochip0; add this "
-                                            r"user to group gpio"):
-        make_pin_factory("lgpio", tmp_path / "run", dev_dir=str(tmp_path),
-                         access=lambda path, mode: False)
+    with pytest.raises(
+        HardwareError,
+        match=r"permission denied on .*gpiochip0; add this "
+        r"user to group gpio",
+    ):
+        make_pin_factory(
+            "lgpio", tmp_path / "run", dev_dir=str(tmp_path), access=lambda path, mode: False
+        )
 
 
 def test_missing_lgpio_says_what_to_install_and_sets_lg_wd(
-        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "gpiochip0").touch()
     monkeypatch.setitem(sys.modules, "lgpio", None)  # importing it now fails
     monkeypatch.delenv("LG_WD", raising=False)

@@ -66,12 +66,15 @@ def test_callbacks_only_record_and_wake(board: Board) -> None:
     assert len(board.backend.inputs._raw) == 2  # nothing debounced on the pin's thread
 
 
-@pytest.mark.parametrize(("pin", "event"), [
-    (ENTRY3, DiscEntered(3, 1.0)),
-    (EXIT5, DiscLeft(5, 1.0)),
-    ("GPIO4", DiscEntered(1, 1.0)),
-    ("GPIO12", DiscLeft(7, 1.0)),
-])
+@pytest.mark.parametrize(
+    ("pin", "event"),
+    [
+        (ENTRY3, DiscEntered(3, 1.0)),
+        (EXIT5, DiscLeft(5, 1.0)),
+        ("GPIO4", DiscEntered(1, 1.0)),
+        ("GPIO12", DiscLeft(7, 1.0)),
+    ],
+)
 def test_each_beam_passage_is_one_event(board: Board, pin: str, event: Any) -> None:
     for high, at in [(False, 1.0), (True, 1.001), (False, 1.003), (True, 1.04)]:
         board.level(pin, high, at)
@@ -147,10 +150,17 @@ def test_active_high_sensors(mock_factory: Any, clock: FakeClock) -> None:
         board.backend.close()
 
 
-def test_the_colour_bit_is_read_when_the_beam_is_blocked(mock_factory: Any,
-                                                         clock: FakeClock) -> None:
-    table = {"entry": [4, 5], "exit": [6, 7], "slider": 2, "button": 3, "colour": [8, 9],
-             "colour_high": "yellow"}
+def test_the_colour_bit_is_read_when_the_beam_is_blocked(
+    mock_factory: Any, clock: FakeClock
+) -> None:
+    table = {
+        "entry": [4, 5],
+        "exit": [6, 7],
+        "slider": 2,
+        "button": 3,
+        "colour": [8, 9],
+        "colour_high": "yellow",
+    }
     board = Board(mock_factory, clock, PinMap.parse(table, 2))
     try:
         board.level("GPIO8", True, 1.0)  # a yellow disc reaches the beam
@@ -159,8 +169,10 @@ def test_the_colour_bit_is_read_when_the_beam_is_blocked(mock_factory: Any,
         board.level("GPIO4", True, 1.04)
         board.level("GPIO5", False, 2.0)  # column 2's bit stays low: red
         board.level("GPIO5", True, 2.04)
-        assert board.poll(3.0) == [DiscEntered(1, 1.0, Colour.YELLOW),
-                                   DiscEntered(2, 2.0, Colour.RED)]
+        assert board.poll(3.0) == [
+            DiscEntered(1, 1.0, Colour.YELLOW),
+            DiscEntered(2, 2.0, Colour.RED),
+        ]
         assert board.backend.senses_colour
     finally:
         board.backend.close()

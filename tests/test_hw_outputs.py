@@ -14,10 +14,19 @@ from hardware.display import Alert, ColumnLight, Display, Lamp
 from hardware.outputs import GpioOutputs
 from hardware.pinmap import PinMap
 
-FULL = {"entry": [4, 5], "exit": [6, 7], "slider": 2, "button": 3,
-        "column_rgb": [[8, 9, 10], [11, 12, 13]], "turn_red": 14, "turn_yellow": 15,
-        "score_red_bar": [16, 17, 18, 19, 20, 21, 22, 23, 24, 25], "score_red_servo": 26,
-        "score_yellow_servo": 27, "buzzer": 1}
+FULL = {
+    "entry": [4, 5],
+    "exit": [6, 7],
+    "slider": 2,
+    "button": 3,
+    "column_rgb": [[8, 9, 10], [11, 12, 13]],
+    "turn_red": 14,
+    "turn_yellow": 15,
+    "score_red_bar": [16, 17, 18, 19, 20, 21, 22, 23, 24, 25],
+    "score_red_servo": 26,
+    "score_yellow_servo": 27,
+    "buzzer": 1,
+}
 
 
 def lamps(*lights: ColumnLight, **kwargs: Any) -> Display:
@@ -57,8 +66,9 @@ def dark7(**changes: ColumnLight) -> tuple[ColumnLight, ...]:
 
 
 def test_plain_column_lights_and_turn_lights(plain: Outputs) -> None:
-    plain.outputs.show(lamps(*dark7(c1=ColumnLight(Lamp.DROP), c3=ColumnLight(Lamp.WINNING)),
-                             turn=Colour.YELLOW))
+    plain.outputs.show(
+        lamps(*dark7(c1=ColumnLight(Lamp.DROP), c3=ColumnLight(Lamp.WINNING)), turn=Colour.YELLOW)
+    )
     assert [plain.state(p) for p in PinMap.default().column_lights] == [1, 0, 1, 0, 0, 0, 0]
     assert (plain.state(14), plain.state(15)) == (0, 1)
     assert plain.outputs.next_deadline() is None  # nothing blinks: no timer
@@ -84,14 +94,17 @@ def test_show_is_idempotent(plain: Outputs) -> None:
     assert plain.outputs.next_deadline() == pytest.approx(0.25)
 
 
-@pytest.mark.parametrize(("light", "rgb"), [
-    (ColumnLight(Lamp.DROP, Colour.RED), (1, 0, 0)),
-    (ColumnLight(Lamp.DROP_OR_POP, Colour.YELLOW), (1, 1, 0)),
-    (ColumnLight(Lamp.DROP), (1, 1, 1)),
-    (ColumnLight(Lamp.ERROR, Colour.RED), (0, 0, 1)),
-    (ColumnLight(Lamp.WINNING, Colour.RED), (0, 1, 0)),
-    (ColumnLight(Lamp.OFF, Colour.RED), (0, 0, 0)),
-])
+@pytest.mark.parametrize(
+    ("light", "rgb"),
+    [
+        (ColumnLight(Lamp.DROP, Colour.RED), (1, 0, 0)),
+        (ColumnLight(Lamp.DROP_OR_POP, Colour.YELLOW), (1, 1, 0)),
+        (ColumnLight(Lamp.DROP), (1, 1, 1)),
+        (ColumnLight(Lamp.ERROR, Colour.RED), (0, 0, 1)),
+        (ColumnLight(Lamp.WINNING, Colour.RED), (0, 1, 0)),
+        (ColumnLight(Lamp.OFF, Colour.RED), (0, 0, 0)),
+    ],
+)
 def test_rgb_lamp_colours(full: Outputs, light: ColumnLight, rgb: tuple[int, ...]) -> None:
     full.outputs.show(lamps(light, ColumnLight()))
     assert tuple(full.state(p) for p in (8, 9, 10)) == rgb
@@ -133,19 +146,28 @@ def test_buzzer_beeps_once_for_an_error_three_times_for_a_win(full: Outputs) -> 
     assert pattern == [1, 0, 1, 0, 1, 0]
 
 
-def test_a_board_with_only_sensors_accepts_any_display(mock_factory: Any,
-                                                       clock: FakeClock) -> None:
+def test_a_board_with_only_sensors_accepts_any_display(mock_factory: Any, clock: FakeClock) -> None:
     pins = PinMap.parse({"entry": [4, 5], "exit": [6, 7], "slider": 2, "button": 3}, 2)
     outputs = GpioOutputs(pins, mock_factory, clock)
     outputs.open()
-    outputs.show(lamps(ColumnLight(Lamp.ERROR), ColumnLight(), turn=Colour.RED,
-                       scores=(1, 2), alert=Alert.WIN))
+    outputs.show(
+        lamps(
+            ColumnLight(Lamp.ERROR), ColumnLight(), turn=Colour.RED, scores=(1, 2), alert=Alert.WIN
+        )
+    )
     assert outputs.next_deadline() is None
     outputs.close()
 
 
 def test_close_turns_everything_off(full: Outputs) -> None:
-    full.outputs.show(lamps(ColumnLight(Lamp.DROP, Colour.RED), ColumnLight(Lamp.DROP),
-                            turn=Colour.RED, scores=(10, 10), alert=Alert.ERROR))
+    full.outputs.show(
+        lamps(
+            ColumnLight(Lamp.DROP, Colour.RED),
+            ColumnLight(Lamp.DROP),
+            turn=Colour.RED,
+            scores=(10, 10),
+            alert=Alert.ERROR,
+        )
+    )
     full.outputs.close()
     assert all(full.state(p) == 0 for p in [8, 11, 12, 13, 14, 16, 25, 1])

@@ -42,15 +42,21 @@ def test_settings_without_pins_keep_the_default_pins() -> None:
 
 
 def test_a_table_with_pins_is_the_whole_map() -> None:
-    pins = PinMap.parse({"entry": [4, 5, 6, 7], "exit": [8, 9, 10, 11], "slider": 12,
-                         "button": 13}, 4)
+    pins = PinMap.parse(
+        {"entry": [4, 5, 6, 7], "exit": [8, 9, 10, 11], "slider": 12, "button": 13}, 4
+    )
     assert pins.column_lights == () and pins.turn_red is None and pins.buzzer is None
 
 
 def test_rgb_bars_and_servos_are_parsed() -> None:
-    table = {"entry": [4, 5, 6, 7], "exit": [8, 9, 10, 11], "slider": 2, "button": 3,
-             "column_rgb": [[12, 13, 14], [15, 16, 17], [18, 19, 20], [21, 22, 23]],
-             "score_red_bar": [24, 25, 26, 27, 0, 1, "BOARD40", "BOARD38", "BOARD35", "BOARD12"]}
+    table = {
+        "entry": [4, 5, 6, 7],
+        "exit": [8, 9, 10, 11],
+        "slider": 2,
+        "button": 3,
+        "column_rgb": [[12, 13, 14], [15, 16, 17], [18, 19, 20], [21, 22, 23]],
+        "score_red_bar": [24, 25, 26, 27, 0, 1, "BOARD40", "BOARD38", "BOARD35", "BOARD12"],
+    }
     with pytest.raises(ConfigError, match="already used"):
         PinMap.parse(table, 4)  # BOARD40 is GPIO21, BOARD38 GPIO20: taken by column_rgb
     table["score_red_bar"] = [24, 25, 26, 27, 0, 1]
@@ -63,28 +69,38 @@ def test_rgb_bars_and_servos_are_parsed() -> None:
     assert pins.score_red_servo == "GPIO24"
 
 
-@pytest.mark.parametrize(("table", "columns", "message"), [
-    (seven(exit=[19, 26, 18, 23, 24, 25, 4]), 7,
-     r"^\[gpio\] exit\[7\]: GPIO4 is already used by entry\[1\]; give every"),
-    (seven(buzzer=40), 7, r"^\[gpio\] buzzer: 40 is not a pin on the 40-pin header"),
-    (seven(buzzer="BOARD1"), 7, r"^\[gpio\] buzzer: 'BOARD1' is the 3V3 pin, not a GPIO"),
-    (seven(buzzer="GPIO99"), 7, r"^\[gpio\] buzzer: 'GPIO99' is not a pin"),
-    (seven(entry=[4, 17, 27]), 7,
-     r"^\[gpio\] entry: 3 pins for 7 columns; every column needs its own sensor"),
-    (seven(slider=None), 7, r"^\[gpio\] slider: required sensor pin is missing"),
-    (seven(button=1.5), 7, r"^\[gpio\] button: 1.5 is not a pin"),
-    (seven(button=True), 7, r"^\[gpio\] button: True is not a pin"),
-    (seven(entry="4,17"), 7, r"^\[gpio\] entry: expected a list of pins"),
-    ({"entry_active": "LOW"}, 7, r"^\[gpio\] entry_active: 'LOW' is not a level"),
-    ({"slider_active": "high"}, 7, r"^\[gpio\] slider: GPIO2 has a fixed pull-up"),
-    ({"colum_lights": [1]}, 7, r"^\[gpio\] colum_lights: unknown key"),
-    ({"pin_factory": "rpigpio"}, 7, r"^\[gpio\] pin_factory: 'rpigpio' is not supported"),
-    ({"hold_s": 0}, 7, r"^\[gpio\] hold_s: 0 is out of range"),
-    ({"servo_range": [0, "x"]}, 7, r"^\[gpio\] servo_range: "),
-    ({}, 9, r"^\[gpio\] entry: required: the default pin map is for 7 columns"),
-])
-def test_bad_tables_give_one_line_naming_the_key(table: dict[str, Any], columns: int,
-                                                 message: str) -> None:
+@pytest.mark.parametrize(
+    ("table", "columns", "message"),
+    [
+        (
+            seven(exit=[19, 26, 18, 23, 24, 25, 4]),
+            7,
+            r"^\[gpio\] exit\[7\]: GPIO4 is already used by entry\[1\]; give every",
+        ),
+        (seven(buzzer=40), 7, r"^\[gpio\] buzzer: 40 is not a pin on the 40-pin header"),
+        (seven(buzzer="BOARD1"), 7, r"^\[gpio\] buzzer: 'BOARD1' is the 3V3 pin, not a GPIO"),
+        (seven(buzzer="GPIO99"), 7, r"^\[gpio\] buzzer: 'GPIO99' is not a pin"),
+        (
+            seven(entry=[4, 17, 27]),
+            7,
+            r"^\[gpio\] entry: 3 pins for 7 columns; every column needs its own sensor",
+        ),
+        (seven(slider=None), 7, r"^\[gpio\] slider: required sensor pin is missing"),
+        (seven(button=1.5), 7, r"^\[gpio\] button: 1.5 is not a pin"),
+        (seven(button=True), 7, r"^\[gpio\] button: True is not a pin"),
+        (seven(entry="4,17"), 7, r"^\[gpio\] entry: expected a list of pins"),
+        ({"entry_active": "LOW"}, 7, r"^\[gpio\] entry_active: 'LOW' is not a level"),
+        ({"slider_active": "high"}, 7, r"^\[gpio\] slider: GPIO2 has a fixed pull-up"),
+        ({"colum_lights": [1]}, 7, r"^\[gpio\] colum_lights: unknown key"),
+        ({"pin_factory": "rpigpio"}, 7, r"^\[gpio\] pin_factory: 'rpigpio' is not supported"),
+        ({"hold_s": 0}, 7, r"^\[gpio\] hold_s: 0 is out of range"),
+        ({"servo_range": [0, "x"]}, 7, r"^\[gpio\] servo_range: "),
+        ({}, 9, r"^\[gpio\] entry: required: the default pin map is for 7 columns"),
+    ],
+)
+def test_bad_tables_give_one_line_naming_the_key(
+    table: dict[str, Any], columns: int, message: str
+) -> None:
     with pytest.raises(ConfigError, match=message) as error:
         PinMap.parse(table, columns)
     assert "\n" not in str(error.value)
@@ -98,17 +114,22 @@ def test_the_simulated_map_fits_twelve_columns_with_every_output() -> None:
 
 def test_board_config_reads_board_and_gpio_tables(tmp_path: Any) -> None:
     path = tmp_path / "popref.toml"
-    path.write_text('[board]\ncolumns = 4\nrows = 4\n[gpio]\nentry = [4, 5, 6, 7]\n'
-                    'exit = [8, 9, 10, 11]\nslider = 2\nbutton = 3\n')
+    path.write_text(
+        "[board]\ncolumns = 4\nrows = 4\n[gpio]\nentry = [4, 5, 6, 7]\n"
+        "exit = [8, 9, 10, 11]\nslider = 2\nbutton = 3\n"
+    )
     config = BoardConfig.load(path)
     assert (config.columns, config.rows, config.pins.exit[0]) == (4, 4, "GPIO8")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("[board\n", "not valid TOML"),
-    ("[board]\ncolumns = 2\n", r"^\[board\] columns: 2 is not a board size"),
-    ("gpio = 3\n", r"^\[gpio\]: expected a table"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[board\n", "not valid TOML"),
+        ("[board]\ncolumns = 2\n", r"^\[board\] columns: 2 is not a board size"),
+        ("gpio = 3\n", r"^\[gpio\]: expected a table"),
+    ],
+)
 def test_board_config_errors(tmp_path: Any, text: str, message: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text)

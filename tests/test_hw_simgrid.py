@@ -18,11 +18,13 @@ R, Y = Colour.RED, Colour.YELLOW
 
 
 class Sim:
-    def __init__(self, columns: int = 7, rows: int = 6, physics: Physics | None = None,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, columns: int = 7, rows: int = 6, physics: Physics | None = None, seed: int = 0
+    ) -> None:
         self.clock = FakeClock()
         self.backend, self.grid, self.lights = build_simulated_gpio(
-            columns, rows, self.clock, physics=physics, seed=seed)
+            columns, rows, self.clock, physics=physics, seed=seed
+        )
         self.backend.open(lambda: None)
 
     def run(self, until: float) -> list[Any]:
@@ -30,8 +32,11 @@ class Sim:
         the daemon's loop would."""
         events: list[Any] = []
         while True:
-            times = [t for t in (self.grid.next_time(), self.backend.next_deadline())
-                     if t is not None and t <= until]
+            times = [
+                t
+                for t in (self.grid.next_time(), self.backend.next_deadline())
+                if t is not None and t <= until
+            ]
             if not times:
                 break
             self.grid.run_until(min(times))
@@ -169,8 +174,7 @@ def test_the_light_reader_sees_only_what_the_pins_show(sim: Sim) -> None:
     lights = [ColumnLight()] * 7
     lights[2] = ColumnLight(Lamp.DROP, R)
     lights[4] = ColumnLight(Lamp.ERROR)
-    sim.backend.show(Display(columns=tuple(lights), turn=R, scores=(4, 10),
-                             alert=Alert.ERROR))
+    sim.backend.show(Display(columns=tuple(lights), turn=R, scores=(4, 10), alert=Alert.ERROR))
     shown = sim.lights.shown()
     assert shown.columns == (None, None, "on", None, "on", None, None)
     assert shown.turn_red and not shown.turn_yellow and shown.buzzer
@@ -219,8 +223,9 @@ def test_gpio_backend_from_config_builds_the_mapped_board(clock: FakeClock) -> N
 
 def test_a_colour_sensing_simulated_grid_reports_disc_colours() -> None:
     clock = FakeClock()
-    backend, grid, _ = build_simulated_gpio(12, 10, clock, physics=Physics.clean(),
-                                            colour_sensing=True)
+    backend, grid, _ = build_simulated_gpio(
+        12, 10, clock, physics=Physics.clean(), colour_sensing=True
+    )
     backend.open(lambda: None)
     try:
         assert backend.senses_colour
@@ -228,7 +233,10 @@ def test_a_colour_sensing_simulated_grid_reports_disc_colours() -> None:
         grid.drop(12, R, at=1.0)
         grid.drop(1, R, at=2.0)
         grid.settle()
-        assert backend.poll(clock() + 1) == [DiscEntered(1, 0.0, Y), DiscEntered(12, 1.0, R),
-                                             DiscEntered(1, 2.0, R)]
+        assert backend.poll(clock() + 1) == [
+            DiscEntered(1, 0.0, Y),
+            DiscEntered(12, 1.0, R),
+            DiscEntered(1, 2.0, R),
+        ]
     finally:
         backend.close()

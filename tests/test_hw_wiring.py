@@ -31,8 +31,10 @@ def test_a_correctly_wired_simulated_board_passes() -> None:
 
 def test_cut_sensor_wires_and_dead_lamps_are_listed_as_missing() -> None:
     out = io.StringIO()
-    status = wiring_cmd.run(parse("--sim", "--sim-fault", "exit 2", "--sim-fault", "light 6",
-                                  "--sim-fault", "button"), stdout=out)
+    status = wiring_cmd.run(
+        parse("--sim", "--sim-fault", "exit 2", "--sim-fault", "light 6", "--sim-fault", "button"),
+        stdout=out,
+    )
     assert status == 1
     summary = out.getvalue().split("Missing (3):")[1]
     assert "light 6: the person did not see it" in summary
@@ -42,28 +44,35 @@ def test_cut_sensor_wires_and_dead_lamps_are_listed_as_missing() -> None:
 
 def test_a_config_file_sets_the_board(tmp_path: Any) -> None:
     path = tmp_path / "popref.toml"
-    path.write_text('[board]\ncolumns = 4\nrows = 4\n[gpio]\nentry = [4, 5, 6, 7]\n'
-                    'exit = [8, 9, 10, 11]\nslider = 2\nbutton = 3\ncolour = [12, 13, 16, 19]\n'
-                    'column_rgb = [[20, 21, 22], [23, 24, 25], [26, 27, 0], [1, 14, 15]]\n')
+    path.write_text(
+        "[board]\ncolumns = 4\nrows = 4\n[gpio]\nentry = [4, 5, 6, 7]\n"
+        "exit = [8, 9, 10, 11]\nslider = 2\nbutton = 3\ncolour = [12, 13, 16, 19]\n"
+        "column_rgb = [[20, 21, 22], [23, 24, 25], [26, 27, 0], [1, 14, 15]]\n"
+    )
     out = io.StringIO()
     assert wiring_cmd.run(parse("--sim", "--config", str(path)), stdout=out) == 0
     text = out.getvalue()
     assert "colour 4" in text and "light 4" in text and "entry 5" not in text
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--sim-fault", "entry 9"], "--sim-fault: 'entry 9' is not a part of this board"),
-    (["--config", "/nonexistent/popref.toml"], "/nonexistent/popref.toml: cannot read"),
-])
-def test_configuration_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str],
-                                                   argv: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--sim-fault", "entry 9"], "--sim-fault: 'entry 9' is not a part of this board"),
+        (["--config", "/nonexistent/popref.toml"], "/nonexistent/popref.toml: cannot read"),
+    ],
+)
+def test_configuration_errors_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert wiring_cmd.run(parse("--sim", *argv)) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
 
-def test_a_real_board_that_cannot_be_opened_exits_2(capsys: pytest.CaptureFixture[str],
-                                                    tmp_path: Any) -> None:
+def test_a_real_board_that_cannot_be_opened_exits_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
     path = tmp_path / "popref.toml"
     path.write_text('[gpio]\npin_factory = "lgpio"\n')
     assert wiring_cmd.run(parse("--config", str(path))) == 2

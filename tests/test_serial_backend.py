@@ -196,8 +196,10 @@ def test_slider_events(pair: Pair) -> None:
 
 def test_wrong_protocol_version_is_one_clear_fault(fw: Firmware) -> None:
     wire = fw.module("wire")
-    fw.board._send_hello = lambda: fw.board.link.send(  # a board with older firmware
-        wire.HELLO, bytes([wire.PROTOCOL_VERSION + 1]) + wire.pack_hello(7, 7)[1:]
+    fw.board._send_hello = (
+        lambda: fw.board.link.send(  # a board with older firmware
+            wire.HELLO, bytes([wire.PROTOCOL_VERSION + 1]) + wire.pack_hello(7, 7)[1:]
+        )
     )
     pair = Pair(fw)
     pair.run(300)

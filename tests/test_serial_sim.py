@@ -68,8 +68,7 @@ class _ScriptedLine:
     making the scenario's wire changes on their ticks (an IRQ does not end a
     poll), and returns early when host bytes arrive (they do end it)."""
 
-    def __init__(self, fw: Firmware, script: dict[int, list[Callable[[], None]]],
-                 end: int) -> None:
+    def __init__(self, fw: Firmware, script: dict[int, list[Callable[[], None]]], end: int) -> None:
         self.fw = fw
         self.script = script
         self.end = end
@@ -102,8 +101,11 @@ class _ScriptedLine:
         self.elapsed = until
 
 
-def _run_board(directory: Path, every_ms: bool, loop: bool = False,
-               ) -> tuple[list[Any], list[Any], int]:
+def _run_board(
+    directory: Path,
+    every_ms: bool,
+    loop: bool = False,
+) -> tuple[list[Any], list[Any], int]:
     """Run the scenario on a board passed every ms, or only when due, or by
     its own ``run()`` loop; return the frames it sent, the strip writes (both
     with their ticks) and the number of passes."""
@@ -404,8 +406,12 @@ def test_a_jammed_entry_beam_is_a_fault_and_not_a_drop_as_on_gpio(sim: Simulatio
 
 @pytest.mark.parametrize(
     "name",
-    ["hardware.simboard.ticks", "hardware.simboard.timeline", "bench.soaklib.lights",
-     "bench.soaklib.faults"],
+    [
+        "hardware.simboard.ticks",
+        "hardware.simboard.timeline",
+        "bench.soaklib.lights",
+        "bench.soaklib.faults",
+    ],
 )
 def test_docstring_examples(name: str) -> None:
     import doctest

@@ -32,8 +32,12 @@ R, Y = Colour.RED, Colour.YELLOW
 
 
 def _table(tmp_path: Path, preset: str = "popout", **setup: object) -> SoakTable:
-    return SoakTable(TableSetup(preset, **setup), tmp_path / "state",  # type: ignore[arg-type]
-                     random.Random(5), Tally())
+    return SoakTable(
+        TableSetup(preset, **setup),
+        tmp_path / "state",  # type: ignore[arg-type]
+        random.Random(5),
+        Tally(),
+    )
 
 
 # -- reading the lights as a person does -------------------------------------------
@@ -70,8 +74,14 @@ def test_a_pop_repair_is_read_as_drop_this_colour_here(tmp_path: Path) -> None:
 def test_the_slider_step_is_every_column_blinking_with_no_turn_light() -> None:
     from hardware.simwires import ShownLights
 
-    shown = ShownLights(columns=("on",) * 7, blinking=frozenset(range(1, 8)), turn_red=False,
-                        turn_yellow=False, scores=None, buzzer=False)
+    shown = ShownLights(
+        columns=("on",) * 7,
+        blinking=frozenset(range(1, 8)),
+        turn_red=False,
+        turn_yellow=False,
+        scores=None,
+        buzzer=False,
+    )
     assert read_lights(shown).kind == "slider"
 
 
@@ -104,15 +114,17 @@ def test_the_strip_is_read_as_a_person_reads_it() -> None:
 
 def test_a_sensor_board_table_survives_every_serial_fault(tmp_path: Path) -> None:
     tally = Tally()
-    table = SoakTable(TableSetup("popout", link="serial", faults=()), tmp_path / "state",
-                      random.Random(3), tally)
+    table = SoakTable(
+        TableSetup("popout", link="serial", faults=()), tmp_path / "state", random.Random(3), tally
+    )
     for kind in ("corrupt-bytes", "board-reset", "unplug"):
         table.legal_move(table.look())
         table.serial_fault(kind)
     table.close()
     for kind in ("corrupt-bytes", "board-reset", "unplug"):
         assert tally.injected[kind] == tally.detected[kind] == tally.repaired[kind] == 1, (
-            tally.table())
+            tally.table()
+        )
     assert tally.moves == 6 and tally.clean, tally.table()
 
 
@@ -204,8 +216,12 @@ def test_a_missed_falling_edge_does_not_lose_the_next_disc() -> None:
 
 def test_a_kill_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
     tally = Tally()
-    kill_and_resume(KillPlan("classic", kill_after=4, tear=True, seed=9, faults=()), tmp_path,
-                    random.Random(9), tally)
+    kill_and_resume(
+        KillPlan("classic", kill_after=4, tear=True, seed=9, faults=()),
+        tmp_path,
+        random.Random(9),
+        tally,
+    )
     assert tally.injected["kill-9"] == 1
     assert tally.detected["kill-9"] == 1, tally.problems
     assert tally.clean, tally.problems
@@ -218,8 +234,20 @@ def test_bounded_soak_over_every_preset(tmp_path: Path) -> None:
     tally = run_soak(SoakPlan(games=2, seed=11, kills=3), tmp_path)
     report = tally.table()
     assert set(tally.games) == set(RULES_NAMES), report
-    assert sum(tally.injected[k] for k in ("wrong-column", "two-discs", "pop-opponent",
-                                           "slider", "wrong-colour", "out-of-turn")) >= 30
+    assert (
+        sum(
+            tally.injected[k]
+            for k in (
+                "wrong-column",
+                "two-discs",
+                "pop-opponent",
+                "slider",
+                "wrong-colour",
+                "out-of-turn",
+            )
+        )
+        >= 30
+    )
     assert tally.injected["stuck-beam"] and tally.injected["glitch"], report
     assert tally.injected["missed-edge"] and tally.injected["chatter"], report
     assert tally.injected["kill-9"] == 3, report

@@ -85,16 +85,14 @@ def test_expire_gives_up_only_the_bytes_held_when_it_is_called() -> None:
 
 
 @given(st.binary(max_size=40), st.lists(st.binary(max_size=20), min_size=1, max_size=4))
-def test_after_expire_every_whole_frame_held_comes_out(
-    noise: bytes, payloads: list[bytes]
-) -> None:
+def test_after_expire_every_whole_frame_held_comes_out(noise: bytes, payloads: list[bytes]) -> None:
     frames = b"".join(wire.encode(i, wire.PING, p) for i, p in enumerate(payloads))
     decoder = wire.Decoder()
     decoder.feed(noise + bytes([wire.SYNC, wire.MAX_PAYLOAD]) + frames)
     got = frames_of(decoder)
     decoder.expire()
     got += frames_of(decoder)
-    assert got[-len(payloads):] == [(i, wire.PING, p) for i, p in enumerate(payloads)]
+    assert got[-len(payloads) :] == [(i, wire.PING, p) for i, p in enumerate(payloads)]
     assert decoder.waiting == 0
 
 

@@ -52,8 +52,9 @@ class KillPlan:
     faults: tuple[str, ...] = ("stuck-beam", "glitch", "missed-edge")
 
 
-def random_script(preset: str, rng: random.Random, columns: int = 7,
-                  rows: int = 6) -> tuple[list[str], list[Move]]:
+def random_script(
+    preset: str, rng: random.Random, columns: int = 7, rows: int = 6
+) -> tuple[list[str], list[Move]]:
     """Script lines of random legal moves for a new game, and those moves."""
     rules = Referee(Table(columns=columns, rows=rows), preset).rules_for(preset)
     game = new_game(rules)
@@ -67,8 +68,9 @@ def random_script(preset: str, rng: random.Random, columns: int = 7,
         assert mover is not None
         move = rng.choice(list(game.legal_moves()))
         column = move.column - offset
-        lines.append(f"drop {column} {mover.value}" if move.kind is MoveKind.DROP
-                     else f"pop {column}")
+        lines.append(
+            f"drop {column} {mover.value}" if move.kind is MoveKind.DROP else f"pop {column}"
+        )
         moves.append(move)
         game.play(move)
     return lines, moves
@@ -97,11 +99,19 @@ def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Ta
     lines, moves = random_script(plan.preset, rng)
     script = state.parent / f"{state.name}.script"
     script.write_text("\n".join(lines) + "\n")
-    command = [str(POPREF), "simulate", "--script", str(script), "--json",
-               "--state-dir", str(state), "--config", str(config)]
+    command = [
+        str(POPREF),
+        "simulate",
+        "--script",
+        str(script),
+        "--json",
+        "--state-dir",
+        str(state),
+        "--config",
+        str(config),
+    ]
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "STATE_DIRECTORY")}
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=env)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert process.stdout is not None
     for _ in range(plan.kill_after):
         if not process.stdout.readline():
@@ -109,8 +119,11 @@ def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Ta
     process.send_signal(signal.SIGKILL)
     _, errors = process.communicate(timeout=30)
     if process.returncode not in (0, -signal.SIGKILL):
-        tally.fail("crashes", f"popref simulate exited {process.returncode}: "
-                              f"{errors.decode(errors='replace').strip()[-300:]}")
+        tally.fail(
+            "crashes",
+            f"popref simulate exited {process.returncode}: "
+            f"{errors.decode(errors='replace').strip()[-300:]}",
+        )
         return
     tally.injected["kill-9"] += 1
     torn = plan.tear and tear_journal(state / "journal", rng)
@@ -129,8 +142,7 @@ def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Ta
         table.close()
 
 
-def _resume(table: SoakTable, plan: KillPlan, moves: list[Move], torn: bool,
-            tally: Tally) -> None:
+def _resume(table: SoakTable, plan: KillPlan, moves: list[Move], torn: bool, tally: Tally) -> None:
     played = list(table.referee.game.moves)
     resumed = played == moves[: len(played)]
     if not resumed:
@@ -142,8 +154,7 @@ def _resume(table: SoakTable, plan: KillPlan, moves: list[Move], torn: bool,
             tally.torn_by_kill += 1
             table.sim.grid.load([[d for d in c if d is not None] for c in belief])
         else:
-            tally.fail("divergences", f"after kill -9 the grid is {physical}, the journal "
-                                      f"{belief}")
+            tally.fail("divergences", f"after kill -9 the grid is {physical}, the journal {belief}")
     good = resumed and table.check("restart")
     tally.detected["kill-9"] += good
     tally.detected["torn-journal"] += good and torn
@@ -168,4 +179,5 @@ def _one_action_apart(a: list[list[Colour]], b: list[list[Colour | None]]) -> bo
     x, y = a[differ[0]], b[differ[0]]
     longer, shorter = (x, y) if len(x) > len(y) else (y, x)
     return len(longer) == len(shorter) + 1 and (
-        list(longer[:-1]) == list(shorter) or list(longer[1:]) == list(shorter))
+        list(longer[:-1]) == list(shorter) or list(longer[1:]) == list(shorter)
+    )

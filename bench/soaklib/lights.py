@@ -86,8 +86,11 @@ def expected_reading(display: Display) -> Reading:
     if len(errors) + len(chosen) == 1:
         if chosen:
             return Reading("drop", chosen, display.turn)
-        return Reading("pop", errors) if display.turn is None else Reading("unclear", errors,
-                                                                            display.turn)
+        return (
+            Reading("pop", errors)
+            if display.turn is None
+            else Reading("unclear", errors, display.turn)
+        )
     if errors or chosen:
         return Reading("unclear", tuple(sorted(errors + chosen)), display.turn)
     lit = tuple(i for i, lamp in enumerate(lamps, 1) if lamp is not Lamp.OFF)
@@ -137,6 +140,11 @@ def strip_look(display: Display) -> ShownLights:
         columns.append(name)
         if light.lamp in (Lamp.POP, Lamp.CHOSEN, Lamp.ERROR):
             blinking.add(column)
-    return ShownLights(columns=tuple(columns), blinking=frozenset(blinking),
-                       turn_red=display.turn is Colour.RED,
-                       turn_yellow=display.turn is Colour.YELLOW, scores=None, buzzer=False)
+    return ShownLights(
+        columns=tuple(columns),
+        blinking=frozenset(blinking),
+        turn_red=display.turn is Colour.RED,
+        turn_yellow=display.turn is Colour.YELLOW,
+        scores=None,
+        buzzer=False,
+    )

@@ -53,8 +53,7 @@ class SoakPlan:
     serial_faults: tuple[str, ...] = SERIAL_FAULTS
 
 
-def run_soak(plan: SoakPlan, workdir: Path,
-             progress: Callable[[str], None] | None = None) -> Tally:
+def run_soak(plan: SoakPlan, workdir: Path, progress: Callable[[str], None] | None = None) -> Tally:
     """Run ``plan`` with state directories under ``workdir``."""
     # The daemon logs every move; a soak makes thousands of them.
     logging.getLogger("popref").setLevel(logging.ERROR)
@@ -70,8 +69,10 @@ def run_soak(plan: SoakPlan, workdir: Path,
                     kind = (game + index + round_number) % (3 if plan.serial else 2)
                     _one_game(plan, preset, kind, tables, rngs[preset], workdir, tally)
                 if progress is not None:
-                    progress(f"round {round_number + 1}: {preset} done, "
-                             f"{sum(tally.games.values())} games so far")
+                    progress(
+                        f"round {round_number + 1}: {preset} done, "
+                        f"{sum(tally.games.values())} games so far"
+                    )
             round_number += 1
             if deadline is None or time.monotonic() >= deadline:
                 break
@@ -82,8 +83,13 @@ def run_soak(plan: SoakPlan, workdir: Path,
     rng = random.Random(f"{plan.seed}/kills")
     for number in range(plan.kills):
         preset = plan.presets[number % len(plan.presets)]
-        kill = KillPlan(preset, kill_after=rng.randint(0, 12), tear=number % 2 == 1,
-                        seed=plan.seed * 1000 + number, faults=plan.faults)
+        kill = KillPlan(
+            preset,
+            kill_after=rng.randint(0, 12),
+            tear=number % 2 == 1,
+            seed=plan.seed * 1000 + number,
+            faults=plan.faults,
+        )
         try:
             kill_and_resume(kill, workdir, rng, tally)
         except Diverged:
@@ -93,18 +99,29 @@ def run_soak(plan: SoakPlan, workdir: Path,
     return tally
 
 
-def _one_game(plan: SoakPlan, preset: str, kind: int, tables: dict[tuple[str, int], SoakTable],
-              rng: random.Random, workdir: Path, tally: Tally) -> None:
+def _one_game(
+    plan: SoakPlan,
+    preset: str,
+    kind: int,
+    tables: dict[tuple[str, int], SoakTable],
+    rng: random.Random,
+    workdir: Path,
+    tally: Tally,
+) -> None:
     key = (preset, kind)
     table = tables.get(key)
     try:
         if table is None:
             if kind == SERIAL:
-                setup = TableSetup(preset, seed=plan.seed, faults=plan.serial_faults,
-                                   link="serial")
+                setup = TableSetup(preset, seed=plan.seed, faults=plan.serial_faults, link="serial")
             else:
-                setup = TableSetup(preset, colour_sensing=kind == 1, rough=kind == 1,
-                                   seed=plan.seed, faults=plan.faults)
+                setup = TableSetup(
+                    preset,
+                    colour_sensing=kind == 1,
+                    rough=kind == 1,
+                    seed=plan.seed,
+                    faults=plan.faults,
+                )
             state = workdir / f"{preset.replace('+', '-')}-{kind}-{len(tally.problems)}"
             table = tables[key] = SoakTable(setup, state, rng, tally)
         table.play_game()
@@ -122,6 +139,7 @@ def _one_game(plan: SoakPlan, preset: str, kind: int, tables: dict[tuple[str, in
 
 def _last_line() -> str:
     lines = traceback.format_exc().strip().splitlines()
-    where = next((line.strip() for line in reversed(lines) if line.strip().startswith('File "')),
-                 "")
+    where = next(
+        (line.strip() for line in reversed(lines) if line.strip().startswith('File "')), ""
+    )
     return f"{lines[-1]} ({where})"

@@ -53,11 +53,15 @@ UNPLUGGED = (2.0, 4.0)  # seconds a board stays unplugged
 RECONNECT = 12.0  # seconds the host may take to find a replugged board (backoff)
 LIGHTS_BACK = 6.0  # seconds the strip may take to show the display again after a fault
 
-MISTAKES = ("wrong-column", "out-of-turn", "wrong-colour", "two-discs", "pop-opponent",
-            "slider")
-EXPECTED = {"wrong-column": "illegal-drop", "out-of-turn": "wrong-colour",
-            "wrong-colour": "wrong-colour", "two-discs": "two-discs",
-            "pop-opponent": "illegal-pop", "slider": "slider"}
+MISTAKES = ("wrong-column", "out-of-turn", "wrong-colour", "two-discs", "pop-opponent", "slider")
+EXPECTED = {
+    "wrong-column": "illegal-drop",
+    "out-of-turn": "wrong-colour",
+    "wrong-colour": "wrong-colour",
+    "two-discs": "two-discs",
+    "pop-opponent": "illegal-pop",
+    "slider": "slider",
+}
 
 
 class Diverged(Exception):
@@ -100,17 +104,24 @@ class _Expect:
 class SoakTable:
     """A :class:`Simulation` and its players for one rules preset."""
 
-    def __init__(self, setup: TableSetup, state_dir: Path, rng: random.Random,
-                 tally: Tally) -> None:
+    def __init__(
+        self, setup: TableSetup, state_dir: Path, rng: random.Random, tally: Tally
+    ) -> None:
         self.setup = setup
         self.rng = rng
         self.tally = tally
-        config = parse_config({
-            "board": {"columns": setup.columns, "rows": setup.rows,
-                      "colour_sensing": setup.colour_sensing},
-            "game": {"rules": setup.preset},
-            "sim": {"seed": setup.seed, "link": setup.link},
-        }, "soak")
+        config = parse_config(
+            {
+                "board": {
+                    "columns": setup.columns,
+                    "rows": setup.rows,
+                    "colour_sensing": setup.colour_sensing,
+                },
+                "game": {"rules": setup.preset},
+                "sim": {"seed": setup.seed, "link": setup.link},
+            },
+            "soak",
+        )
         self.sim = Simulation(config, state_dir, physics=setup.physics())
         self.board: BoardTimeline | None = self.sim.board
         self.wires: EdgeDropper | None = None
@@ -180,13 +191,18 @@ class SoakTable:
                 self.replica = self._fresh()
         good = True
         if accepted != expect.moves:
-            self.tally.fail("divergences", f"{self.setup.preset} {what}: accepted {accepted}, "
-                                           f"expected {expect.moves}")
+            self.tally.fail(
+                "divergences",
+                f"{self.setup.preset} {what}: accepted {accepted}, expected {expect.moves}",
+            )
             raise Diverged(what)
         wanted = [expect.mistake] if expect.mistake else []
         if mistakes != wanted:
-            counter = "undetected" if expect.mistake and expect.mistake not in mistakes \
+            counter = (
+                "undetected"
+                if expect.mistake and expect.mistake not in mistakes
                 else "false_alarms"
+            )
             self.tally.fail(counter, f"{what}: mistakes {mistakes}, expected {wanted}")
             good = False
         good = self.check(what) and good
@@ -211,8 +227,9 @@ class SoakTable:
         if referee.game.moves != self.replica.moves:
             problems.append("the referee's moves differ from the players' game")
         if problems:
-            self.tally.fail("divergences", f"{self.setup.preset} after {what}: "
-                                           + "; ".join(problems))
+            self.tally.fail(
+                "divergences", f"{self.setup.preset} after {what}: " + "; ".join(problems)
+            )
             raise Diverged(what)
         return True
 
@@ -238,8 +255,9 @@ class SoakTable:
         if reading.kind != "drop" or reading.colour is not self.replica.to_move:
             return reading
         grid = [list(c) for c in self.sim.grid.columns_content()]
-        game = [list(self.replica.column(c + self.offset))
-                for c in range(1, self.setup.columns + 1)]
+        game = [
+            list(self.replica.column(c + self.offset)) for c in range(1, self.setup.columns + 1)
+        ]
         pop = Move.pop(reading.columns[0] + self.offset)
         if grid == game and self.replica.is_legal(pop):
             return Reading("steady", reading.columns, reading.colour)
@@ -310,8 +328,7 @@ class SoakTable:
             outcome = self.act("pop", column)
         good = self.absorb(outcome.verdicts, _Expect(moves=[move]), str(move))
         if missed_edge and self.wires is not None:
-            self.tally.inject("missed-edge", detected=good and not self.wires.armed,
-                              repaired=good)
+            self.tally.inject("missed-edge", detected=good and not self.wires.armed, repaired=good)
 
     # -- mistakes ------------------------------------------------------------
 
@@ -335,8 +352,9 @@ class SoakTable:
             return False
         columns = range(1, self.setup.columns + 1)
         if kind == "wrong-column":
-            return any(self._room(c) and not game.is_legal(Move.drop(c + self.offset))
-                       for c in columns)
+            return any(
+                self._room(c) and not game.is_legal(Move.drop(c + self.offset)) for c in columns
+            )
         if kind in ("out-of-turn", "wrong-colour"):
             return self.setup.colour_sensing and any(self._room(c) for c in columns)
         if kind == "two-discs":
@@ -359,8 +377,9 @@ class SoakTable:
             after = self.replica.copy()
             after.play(move)
             first = self.physical(move)
-            room = [c for c in range(1, self.setup.columns + 1)
-                    if self._room(c, 1 if c == first else 0)]
+            room = [
+                c for c in range(1, self.setup.columns + 1) if self._room(c, 1 if c == first else 0)
+            ]
             if not after.is_over() and room:
                 quiet.append((move, self.rng.choice(room)))
         return quiet
@@ -371,10 +390,12 @@ class SoakTable:
     def _wrong_column(self) -> bool:
         mover = self.replica.to_move
         assert mover is not None
-        columns = [c for c in range(1, self.setup.columns + 1)
-                   if self._room(c) and not self.replica.is_legal(Move.drop(c + self.offset))]
-        return self._one(self.act("drop", self.rng.choice(columns), mover).verdicts,
-                         "wrong-column")
+        columns = [
+            c
+            for c in range(1, self.setup.columns + 1)
+            if self._room(c) and not self.replica.is_legal(Move.drop(c + self.offset))
+        ]
+        return self._one(self.act("drop", self.rng.choice(columns), mover).verdicts, "wrong-column")
 
     def _out_of_turn(self) -> bool:
         return self._coloured_drop("out-of-turn")
@@ -402,8 +423,11 @@ class SoakTable:
         # can know.
         after = self.replica.copy()
         after.play(first)
-        second = (self.rng.choice(list(Colour)) if self.setup.colour_sensing
-                  else after.to_move or mover.other)
+        second = (
+            self.rng.choice(list(Colour))
+            if self.setup.colour_sensing
+            else after.to_move or mover.other
+        )
         now = self.sim.clock()
         self.tally.actions += 1
         self._rough = "chatter" if self.setup.rough else None
@@ -414,8 +438,7 @@ class SoakTable:
     def _pop_opponent(self) -> bool:
         mover = self.replica.to_move
         assert mover is not None
-        columns = [c for c in range(1, self.setup.columns + 1)
-                   if self._bottom(c) is mover.other]
+        columns = [c for c in range(1, self.setup.columns + 1) if self._bottom(c) is mover.other]
         return self._one(self.act("pop", self.rng.choice(columns)).verdicts, "pop-opponent")
 
     def _slider(self) -> bool:
@@ -504,16 +527,16 @@ class SoakTable:
             finally:
                 stream.outgoing = stream.incoming = None
                 self._link_fault = False
-            self.tally.inject(kind, detected=good,
-                              repaired=good and self._lights_back(mismatches))
+            self.tally.inject(kind, detected=good, repaired=good and self._lights_back(mismatches))
             return
         if kind == "board-reset":
             resets = self.sim.daemon.backend.resets_seen  # type: ignore[attr-defined]
             board.reset(self._boot_id())
             good = self._one_move(f"{kind}: ")
             seen = self.sim.daemon.backend.resets_seen == resets + 1  # type: ignore[attr-defined]
-            self.tally.inject(kind, detected=good and seen,
-                              repaired=good and self._lights_back(mismatches))
+            self.tally.inject(
+                kind, detected=good and seen, repaired=good and self._lights_back(mismatches)
+            )
             return
         board.unplug()
         quiet = self.absorb(self.sim.advance(self.rng.uniform(*UNPLUGGED)), _Expect(), kind)
@@ -529,8 +552,11 @@ class SoakTable:
         if not cleared:
             self.tally.fail("undetected", f"the replugged board still faulted after {waited} s")
         good = self._one_move(f"{kind}: ")
-        self.tally.inject(kind, detected=flagged,
-                          repaired=quiet and cleared and good and self._lights_back(mismatches))
+        self.tally.inject(
+            kind,
+            detected=flagged,
+            repaired=quiet and cleared and good and self._lights_back(mismatches),
+        )
 
     def _boot_id(self) -> int:
         self._boots += 1

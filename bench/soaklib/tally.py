@@ -54,8 +54,17 @@ class Tally:
     def merge(self, other: Tally) -> None:
         for name in ("games", "links", "finished", "archived", "injected", "detected", "repaired"):
             getattr(self, name).update(getattr(other, name))
-        for name in ("moves", "actions", "checks", "divergences", "undetected", "false_alarms",
-                     "light_mismatches", "crashes", "torn_by_kill"):
+        for name in (
+            "moves",
+            "actions",
+            "checks",
+            "divergences",
+            "undetected",
+            "false_alarms",
+            "light_mismatches",
+            "crashes",
+            "torn_by_kill",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.lights_back = max(self.lights_back, other.lights_back)
         self.problems += other.problems
@@ -68,23 +77,39 @@ class Tally:
     def clean(self) -> bool:
         """Whether the run proved what it must: nothing diverged, crashed,
         went unnoticed or was lost."""
-        return not (self.divergences or self.crashes or self.undetected or self.false_alarms
-                    or self.light_mismatches or self.missing_archives)
+        return not (
+            self.divergences
+            or self.crashes
+            or self.undetected
+            or self.false_alarms
+            or self.light_mismatches
+            or self.missing_archives
+        )
 
     def table(self) -> str:
-        lines = ["games per rules preset",
-                 f"  {'preset':<14}{'games':>7}{'finished':>10}{'archived':>10}"]
+        lines = [
+            "games per rules preset",
+            f"  {'preset':<14}{'games':>7}{'finished':>10}{'archived':>10}",
+        ]
         for preset in sorted(self.games):
-            lines.append(f"  {preset:<14}{self.games[preset]:>7}{self.finished[preset]:>10}"
-                         f"{self.archived[preset]:>10}")
+            lines.append(
+                f"  {preset:<14}{self.games[preset]:>7}{self.finished[preset]:>10}"
+                f"{self.archived[preset]:>10}"
+            )
         if self.links:
-            lines.append("  by link: " + ", ".join(f"{link} {self.links[link]}"
-                                                   for link in sorted(self.links)))
-        lines += ["mistakes and faults by kind",
-                  f"  {'kind':<22}{'injected':>9}{'detected':>10}{'repaired':>10}"]
+            lines.append(
+                "  by link: "
+                + ", ".join(f"{link} {self.links[link]}" for link in sorted(self.links))
+            )
+        lines += [
+            "mistakes and faults by kind",
+            f"  {'kind':<22}{'injected':>9}{'detected':>10}{'repaired':>10}",
+        ]
         for kind in sorted(self.injected):
-            lines.append(f"  {kind:<22}{self.injected[kind]:>9}{self.detected[kind]:>10}"
-                         f"{self.repaired[kind]:>10}")
+            lines.append(
+                f"  {kind:<22}{self.injected[kind]:>9}{self.detected[kind]:>10}"
+                f"{self.repaired[kind]:>10}"
+            )
         lines += [
             "totals",
             f"  actions {self.actions}, accepted moves {self.moves}, settled checks {self.checks}",

@@ -45,8 +45,12 @@ class Ticks:
 
     def module(self) -> SimpleNamespace:
         """What the board's modules see as ``time``."""
-        return SimpleNamespace(ticks_ms=self.ticks_ms, ticks_add=self.ticks_add,
-                               ticks_diff=self.ticks_diff, sleep_ms=self.sleep_ms)
+        return SimpleNamespace(
+            ticks_ms=self.ticks_ms,
+            ticks_add=self.ticks_add,
+            ticks_diff=self.ticks_diff,
+            sleep_ms=self.sleep_ms,
+        )
 
 
 class FakeTicks(Ticks):

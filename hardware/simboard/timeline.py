@@ -79,8 +79,9 @@ class BoardTimeline:
     in place. ``firmware.stream.outgoing``/``incoming`` corrupt bytes.
     """
 
-    def __init__(self, grid: SimGrid, firmware: Firmware, backend: ObservedSerialBackend,
-                 clock: Clock) -> None:
+    def __init__(
+        self, grid: SimGrid, firmware: Firmware, backend: ObservedSerialBackend, clock: Clock
+    ) -> None:
         assert isinstance(firmware.ticks, ClockTicks)
         self.grid = grid
         self.firmware = firmware
