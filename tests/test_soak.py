@@ -33,8 +33,8 @@ R, Y = Colour.RED, Colour.YELLOW
 
 def _table(tmp_path: Path, preset: str = "popout", **setup: object) -> SoakTable:
     return SoakTable(
-        TableSetup(preset, **setup),
-        tmp_path / "state",  # type: ignore[arg-type]
+        TableSetup(preset, **setup),  # type: ignore[arg-type]
+        tmp_path / "state",
         random.Random(5),
         Tally(),
     )
