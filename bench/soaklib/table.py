@@ -449,6 +449,7 @@ class SoakTable:
             self.absorb(self.act("hold").verdicts, _Expect(), "abandon")
             if not self.referee.game.moves:
                 self.tally.games[self.setup.preset] += 1
+                self.tally.links[self.setup.link] += 1
         return detected
 
     # -- repairs, as the lights ask --------------------------------------------
