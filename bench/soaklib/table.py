@@ -25,10 +25,12 @@ and an unplug.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from bench.soaklib.faults import EdgeDropper, corrupt_some
+from bench.soaklib.expect import Expect
+from bench.soaklib.faultplay import inject_fault, serial_fault
+from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
 from bench.soaklib.tally import Tally
 from controller.config import parse_config
@@ -37,7 +39,6 @@ from controller.script import Action
 from controller.simulation import Outcome, Simulation
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
-from hardware.serial_backend import BOARD
 from hardware.simboard import BoardTimeline
 from hardware.simgrid import Physics
 from hardware.simpins import MockWires
@@ -47,11 +48,6 @@ LOOK = 1.3  # seconds a player watches before acting: longer than a blink window
 SETTLE = 1.5  # as Simulation.act: discs land, players think
 MAX_ACTIONS = 600  # per game: Pop 10 can wander; a cap keeps a soak bounded
 MAX_REPAIR = 120  # steps to follow before the table gives up on a repair
-STUCK = (4.0, 6.0)  # seconds a jammed beam stays blocked (the fault needs 3 s)
-GLITCH = (0.0003, 0.002)  # an IR glitch: shorter than the 3 ms a disc needs
-UNPLUGGED = (2.0, 4.0)  # seconds a board stays unplugged
-RECONNECT = 12.0  # seconds the host may take to find a replugged board (backoff)
-LIGHTS_BACK = 6.0  # seconds the strip may take to show the display again after a fault
 
 MISTAKES = ("wrong-column", "out-of-turn", "wrong-colour", "two-discs", "pop-opponent", "slider")
 EXPECTED = {
@@ -93,14 +89,6 @@ class TableSetup:
         return Physics.rough() if self.rough else Physics()
 
 
-@dataclass
-class _Expect:
-    """What one action should lead to."""
-
-    mistake: str | None = None
-    moves: list[Move] = field(default_factory=list)
-
-
 class SoakTable:
     """A :class:`Simulation` and its players for one rules preset."""
 
@@ -129,8 +117,8 @@ class SoakTable:
         if isinstance(inner, MockWires):
             self.wires = EdgeDropper(inner)
             self.sim.grid.wires = self.wires
-        self._boots = 0
-        self._link_fault = False  # bytes are being corrupted: the board may go dark
+        self.boots = 0
+        self.link_fault = False  # bytes are being corrupted: the board may go dark
         self._rough: str | None = None  # the bounce kind of the action in progress
         self.replica = self._replay_referee()
 
@@ -168,7 +156,7 @@ class SoakTable:
             self._rough = "switch-bounce" if verb in ("open", "close", "hold") else "chatter"
         return self.sim.act(Action(0, f"{verb} {column or ''}".strip(), verb, column, colour))
 
-    def absorb(self, verdicts: list[Verdict], expect: _Expect, what: str) -> bool:
+    def absorb(self, verdicts: list[Verdict], expect: Expect, what: str) -> bool:
         """Check ``verdicts`` against ``expect`` and follow them on the
         replica; returns whether they were exactly as expected."""
         accepted: list[Move] = []
@@ -244,7 +232,7 @@ class SoakTable:
         else:
             reading = read_strip(self.sim.lights.shown())
             expected = read_strip(strip_look(display))
-        if not self.referee.faults and not self._link_fault and reading != expected:
+        if not self.referee.faults and not self.link_fault and reading != expected:
             self.tally.fail("light_mismatches", f"lights read {reading}, display says {expected}")
         return reading if self.board is None else self._seen_with_the_grid(reading)
 
@@ -282,9 +270,9 @@ class SoakTable:
         """Check the result shown, then open and close the slider for a new game."""
         if not self.replica.is_over():
             # the cap was reached: empty the grid, then abandon the game
-            self.absorb(self.act("open").verdicts, _Expect("slider"), "open at the cap")
-            self.absorb(self.act("close").verdicts, _Expect(), "close at the cap")
-            self.absorb(self.act("hold").verdicts, _Expect(), "abandon at the cap")
+            self.absorb(self.act("open").verdicts, Expect("slider"), "open at the cap")
+            self.absorb(self.act("close").verdicts, Expect(), "close at the cap")
+            self.absorb(self.act("hold").verdicts, Expect(), "abandon at the cap")
             return
         reading = self.look()
         result = self.replica.result
@@ -294,7 +282,7 @@ class SoakTable:
         if reading.kind not in ("steady", "dark") or reading.colour is not winner:
             self.tally.fail("light_mismatches", f"result {result} shown as {reading}")
         for verb in ("open", "close"):
-            self.absorb(self.act(verb).verdicts, _Expect(), verb)
+            self.absorb(self.act(verb).verdicts, Expect(), verb)
 
     def turn(self) -> None:
         reading = self.look()
@@ -326,7 +314,7 @@ class SoakTable:
             outcome = self.act("drop", column, mover)
         else:
             outcome = self.act("pop", column)
-        good = self.absorb(outcome.verdicts, _Expect(moves=[move]), str(move))
+        good = self.absorb(outcome.verdicts, Expect(moves=[move]), str(move))
         if missed_edge and self.wires is not None:
             self.tally.inject("missed-edge", detected=good and not self.wires.armed, repaired=good)
 
@@ -385,7 +373,7 @@ class SoakTable:
         return quiet
 
     def _one(self, verdicts: list[Verdict], kind: str, moves: list[Move] | None = None) -> bool:
-        return self.absorb(verdicts, _Expect(EXPECTED[kind], moves or []), kind)
+        return self.absorb(verdicts, Expect(EXPECTED[kind], moves or []), kind)
 
     def _wrong_column(self) -> bool:
         mover = self.replica.to_move
@@ -443,10 +431,10 @@ class SoakTable:
 
     def _slider(self) -> bool:
         detected = self._one(self.act("open").verdicts, "slider")
-        self.absorb(self.act("close").verdicts, _Expect(), "close after slider")
+        self.absorb(self.act("close").verdicts, Expect(), "close after slider")
         if self.rng.random() < self.setup.abandon_rate:
             # abandon instead of rebuilding: the game ends, a new one begins
-            self.absorb(self.act("hold").verdicts, _Expect(), "abandon")
+            self.absorb(self.act("hold").verdicts, Expect(), "abandon")
             if not self.referee.game.moves:
                 self.tally.games[self.setup.preset] += 1
                 self.tally.links[self.setup.link] += 1
@@ -464,136 +452,33 @@ class SoakTable:
             elif reading.kind == "pop":
                 outcome = self.act("pop", reading.columns[0])
             elif reading.kind == "slider":
-                self.absorb(self.act("open").verdicts, _Expect(), f"repair {what}: open")
+                self.absorb(self.act("open").verdicts, Expect(), f"repair {what}: open")
                 outcome = self.act("close")
             else:
                 break
-            self.absorb(outcome.verdicts, _Expect(), f"repair {what}: {outcome.action}")
+            self.absorb(outcome.verdicts, Expect(), f"repair {what}: {outcome.action}")
         if not self.referee.in_step():
             self.tally.fail("divergences", f"{what} not repaired; lights {self.look()}")
             raise Diverged(what)
         return self.check(f"repair of {what}")
 
-    # -- sensor faults ----------------------------------------------------------
+    # -- faults -----------------------------------------------------------------
 
     def sensor_fault(self) -> None:
-        if not self.setup.faults:
-            self.legal_move(self.look())
-            return
-        kind = self.rng.choice(self.setup.faults)
-        if kind == "missed-edge":
-            self.legal_move(self.look(), missed_edge=True)
-            return
-        if kind in ("corrupt-bytes", "board-reset", "unplug"):
-            self.serial_fault(kind)
-            return
-        beam = self.rng.choice(list(Beam))
-        column = self.rng.randint(1, self.setup.columns)
-        name = f"{beam.value} {column}"
-        if kind == "glitch":
-            start = self.sim.clock()
-            for _ in range(self.rng.randint(1, 4)):
-                start += self.rng.uniform(0.02, 0.2)
-                self.sim.grid.stick_beam(beam, column, at=start, duration=self.rng.uniform(*GLITCH))
-            good = self.absorb(self.sim.advance(SETTLE), _Expect(), f"glitch on {name}")
-            self.tally.inject("glitch", detected=good, repaired=good)
-            return
-        duration = self.rng.uniform(*STUCK)
-        self.sim.grid.stick_beam(beam, column, duration=duration)
-        quiet = self.absorb(self.sim.advance(duration - 0.5), _Expect(), f"stuck {name}")
-        flagged = name in self.referee.faults and column in self.sim.lights.shown().blinking
-        if not flagged:
-            self.tally.fail("undetected", f"stuck beam {name} not shown as a fault")
-        cleared = self.absorb(self.sim.advance(SETTLE), _Expect(), f"unstuck {name}")
-        cleared = cleared and not self.referee.faults
-        self.tally.inject("stuck-beam", detected=flagged, repaired=quiet and cleared)
-
-    # -- serial faults (sensor-board tables) --------------------------------------------
+        """One sensor or serial fault from this table's kinds, then the check."""
+        inject_fault(self)
 
     def serial_fault(self, kind: str) -> None:
-        """A fault on the link to the sensor board, then the next move: it
-        must count exactly once, and the lights must come back."""
-        board = self.board
-        assert board is not None, "serial faults need a sensor-board table"
-        mismatches = self.tally.light_mismatches
-        if kind == "corrupt-bytes":
-            stream = board.firmware.stream
-            stream.outgoing = corrupt_some(self.rng, 0.3)
-            stream.incoming = corrupt_some(self.rng, 0.3)
-            # A board that hears nothing good for 2 s goes dark on purpose
-            # (four keepalives lost in a row): the lights are checked after.
-            self._link_fault = True
-            try:
-                good = self._one_move(f"{kind}: ")
-            finally:
-                stream.outgoing = stream.incoming = None
-                self._link_fault = False
-            self.tally.inject(kind, detected=good, repaired=good and self._lights_back(mismatches))
-            return
-        if kind == "board-reset":
-            resets = self.sim.daemon.backend.resets_seen  # type: ignore[attr-defined]
-            board.reset(self._boot_id())
-            good = self._one_move(f"{kind}: ")
-            seen = self.sim.daemon.backend.resets_seen == resets + 1  # type: ignore[attr-defined]
-            self.tally.inject(
-                kind, detected=good and seen, repaired=good and self._lights_back(mismatches)
-            )
-            return
-        board.unplug()
-        quiet = self.absorb(self.sim.advance(self.rng.uniform(*UNPLUGGED)), _Expect(), kind)
-        flagged = BOARD in self.referee.faults
-        if not flagged:
-            self.tally.fail("undetected", "an unplugged sensor board was not shown as a fault")
-        board.replug(self._boot_id())
-        waited = 0.0
-        while BOARD in self.referee.faults and waited < RECONNECT:
-            quiet = self.absorb(self.sim.advance(1.0), _Expect(), f"{kind}: replug") and quiet
-            waited += 1.0
-        cleared = BOARD not in self.referee.faults
-        if not cleared:
-            self.tally.fail("undetected", f"the replugged board still faulted after {waited} s")
-        good = self._one_move(f"{kind}: ")
-        self.tally.inject(
-            kind,
-            detected=flagged,
-            repaired=quiet and cleared and good and self._lights_back(mismatches),
-        )
+        """One fault on the link to the sensor board, then the next move."""
+        serial_fault(self, kind)
 
-    def _boot_id(self) -> int:
-        self._boots += 1
-        return self.rng.getrandbits(32) ^ self._boots
-
-    def _one_move(self, what: str) -> bool:
+    def one_move(self, what: str) -> bool:
         """The mover's next legal move (nothing if the game is over), checked."""
         if self.replica.is_over():
             return True
         before = self.tally.divergences + self.tally.undetected + self.tally.false_alarms
         self.legal_move(self.look())
         return self.tally.divergences + self.tally.undetected + self.tally.false_alarms == before
-
-    def _lights_back(self, mismatches: int) -> bool:
-        """Watch the strip for ``LIGHTS_BACK`` seconds after a fault, noting
-        the last moment it did not show the display (in the tally), then
-        check it as usual.
-
-        The strip may go dark *after* the fault: a garbled length byte makes
-        the board's decoder wait for that many bytes before it can see the
-        frame was bad, and at idle the host sends only a 6-byte keepalive
-        every 0.5 s, so the board can go dark for want of the host (2 s)
-        before the host's next display gets through (docs/soak.md)."""
-        start = self.sim.clock()
-        last_wrong = start
-        while self.sim.clock() - start < LIGHTS_BACK:
-            self.sim.advance(0.25)
-            if not self._lights_match():
-                last_wrong = self.sim.clock()
-        self.tally.lights_back = max(self.tally.lights_back, last_wrong - start)
-        self.look()
-        return self.tally.light_mismatches == mismatches
-
-    def _lights_match(self) -> bool:
-        shown = read_strip(self.sim.lights.shown())
-        return bool(self.referee.faults) or shown == read_strip(strip_look(self.sim.display()))
 
     def close(self) -> None:
         self.sim.close()
