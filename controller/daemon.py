@@ -25,7 +25,7 @@ from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.view import display as view
 from engine import Game, write_record
-from hardware.backend import Backend
+from hardware.backend import Backend, Counting
 from hardware.clock import Clock
 from hardware.display import Alert, Display
 from hardware.events import Event
@@ -64,6 +64,8 @@ class Daemon:
         self._wake = threading.Event()
         self._status = ""
         self.storage_fault: str | None = None
+        # the sensor board's counters consumed so far (see hardware.backend.Counting)
+        self.board_mark: dict[str, Any] | None = None
 
     # -- start-up ---------------------------------------------------------------
 
@@ -104,6 +106,8 @@ class Daemon:
 
     def _replay(self, line: int, record: dict[str, Any], pending: Game | None) -> Game | None:
         """Apply one journal record; returns the finished game not yet archived."""
+        if "board" in record:
+            self.board_mark = record["board"]
         if line == 1:
             self.referee = restore(self.table, record["snapshot"])
         elif "archived" in record:
@@ -117,6 +121,8 @@ class Daemon:
         return pending
 
     def open(self) -> None:
+        if self.board_mark is not None and isinstance(self.backend, Counting):
+            self.backend.resume(self.board_mark)
         self.backend.open(self._wake.set)
         self._show()
         self.notifier.ready()
@@ -124,13 +130,19 @@ class Daemon:
 
     # -- the loop -----------------------------------------------------------------
 
-    def feed(self, event: Event) -> Verdict:
-        """Hand one event to the referee and make its outcome durable."""
+    def feed(self, event: Event, mark: dict[str, Any] | None = None) -> Verdict:
+        """Hand one event to the referee and make its outcome durable.
+
+        ``mark`` is the sensor board's counters consumed up to this event; an
+        event with a mark is journalled even when it changed nothing, so a
+        restart neither counts it again nor misses what followed."""
         verdict = self.referee.handle(event)
+        if mark is not None:
+            self.board_mark = mark
         for sentence in verdict.log:
             log.info("%s", sentence)
         try:
-            self._record(event, verdict)
+            self._record(event, verdict, mark)
         except OSError as error:
             if self.storage_fault is None:
                 log.error("Cannot save the game in %s: %s.", self.state_dir, error.strerror)
@@ -140,10 +152,10 @@ class Daemon:
             )
         return verdict
 
-    def _record(self, event: Event, verdict: Verdict) -> None:
+    def _record(self, event: Event, verdict: Verdict, mark: dict[str, Any] | None) -> None:
         """Make the verdict durable. After a failed write, the next one writes
         the whole state again, so a full disk that is emptied loses nothing."""
-        if self.storage_fault is not None and (verdict.changed or verdict.new_game):
+        if self.storage_fault is not None and (verdict.changed or verdict.new_game or mark):
             if verdict.finished is not None:
                 self._archive(verdict.finished)
             self.journal.replace([self._snapshot()])
@@ -154,8 +166,11 @@ class Daemon:
             if verdict.finished is not None:
                 self._archive(verdict.finished)
             self.journal.replace([self._snapshot()])
-        elif verdict.changed:
-            self.journal.append(encode(event))
+        elif verdict.changed or mark is not None:
+            record = encode(event)
+            if mark is not None:
+                record["board"] = mark
+            self.journal.append(record)
             if verdict.finished is not None:
                 self._archive(verdict.finished)
                 self.journal.append({"archived": self.referee.game_number})
@@ -164,7 +179,10 @@ class Daemon:
         """Run everything due at ``now``: the timeline, the backend, the display."""
         if self.timeline is not None:
             self.timeline.run_until(now)
-        verdicts = [self.feed(event) for event in self.backend.poll(now)]
+        events = self.backend.poll(now)
+        backend = self.backend
+        marks = backend.marks() if isinstance(backend, Counting) else [None] * len(events)
+        verdicts = [self.feed(event, mark) for event, mark in zip(events, marks, strict=True)]
         if verdicts or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
@@ -227,7 +245,10 @@ class Daemon:
             self.notifier.status(status)
 
     def _snapshot(self) -> dict[str, Any]:
-        return {"snapshot": snapshot(self.referee)}
+        record: dict[str, Any] = {"snapshot": snapshot(self.referee)}
+        if self.board_mark is not None:
+            record["board"] = self.board_mark
+        return record
 
     def _archive(self, game: Game) -> None:
         result = game.result

@@ -17,7 +17,7 @@ the daemon's thread, against the injected clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from hardware.display import Display
 from hardware.events import Event
@@ -64,4 +64,22 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Turn every output to its safe idle state and release the hardware."""
+        ...
+
+
+@runtime_checkable
+class Counting(Protocol):
+    """A backend whose board keeps cumulative counters (the sensor board).
+
+    The daemon journals each event with its mark, the counters consumed up to
+    it, and hands the last one back before :meth:`Backend.open` after a
+    restart, so nothing the board counted meanwhile is lost or doubled.
+    """
+
+    def marks(self) -> list[dict[str, Any] | None]:
+        """One mark (or ``None``) per event of the last ``poll``, in order."""
+        ...
+
+    def resume(self, mark: dict[str, Any]) -> None:
+        """Count on from ``mark``."""
         ...

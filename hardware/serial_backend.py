@@ -30,7 +30,7 @@ from hardware.display import Alert, ColumnLight, Display, Lamp
 from hardware.errors import ConfigError
 from hardware.events import Event, SensorCleared, SensorFault
 from hardware.serial_config import SerialConfig, parse_serial_config
-from hardware.serial_counts import CounterTracker
+from hardware.serial_counts import CounterTracker, Mark
 from hardware.serial_port import Inbox, PortLink
 
 log = logging.getLogger("popref.serial")
@@ -118,6 +118,8 @@ class SerialBackend:
         self._link: PortLink | None = None
         self._generation = 0
         self._counts = CounterTracker(columns)
+        self._marks: list[Mark | None] = []
+        self._mark_of: dict[int, Mark] = {}
         self._up = False  # a good hello arrived on this connection
         self._incompatible: str | None = None
         self._faulted = False
@@ -236,7 +238,21 @@ class SerialBackend:
             else:
                 events += self._frame(frame, now)
         events += self._timers(now)
+        # events are fresh objects, so identity pairs each with its mark
+        self._marks = [self._mark_of.get(id(event)) for event in events]
+        self._mark_of.clear()
         return events
+
+    def marks(self) -> list[Mark | None]:
+        """The counters consumed up to each event of the last :meth:`poll`,
+        in order (``None`` for events that are not counts)."""
+        return list(self._marks)
+
+    def resume(self, mark: Mark) -> None:
+        """Count on from a mark the daemon journalled: whatever the board
+        counted since (the daemon was down, or crashed before its journal
+        write) arrives as events instead of being taken as a baseline."""
+        self._counts.resume(mark)
 
     def _expire_partial(self, now: float) -> None:
         """Give up a partial frame that has waited ``frame_gap`` since the
@@ -358,7 +374,10 @@ class SerialBackend:
             self._backoff = self.config.reconnect_min
             log.warning("the sensor board answers again")
             events.append(SensorCleared(BOARD, at=now))
-        events += self._counts.update(hb, now)
+        for event, mark in self._counts.update_marked(hb, now):
+            events.append(event)
+            if mark is not None:
+                self._mark_of[id(event)] = mark
         if hb.shown != self._display_id and self._display is not None:
             self._acked = False  # it reset or went dark: show it again
         return events

@@ -23,6 +23,8 @@ a lost disc, which the referee notices anyway and guides the players through.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hardware import wire
 from hardware.events import (
     ButtonHeld,
@@ -40,8 +42,47 @@ def _delta(new: int, old: int) -> int:
     return (new - old) & 0xFFFF
 
 
+Mark = dict[str, Any]
+"""The counters consumed up to and including one event: what the daemon
+journals with that event, so a restart counts exactly what it missed."""
+
+
+class _Cursor:
+    """Counters consumed so far, advanced one event at a time."""
+
+    def __init__(self, hb: wire.Heartbeat) -> None:
+        self.boot = hb.boot_id
+        self.drops = list(hb.drops)
+        self.pops = list(hb.pops)
+        self.slider_changes = hb.slider_changes
+        self.slider = hb.slider
+        self.presses = hb.presses
+        self.holds = hb.holds
+
+    def mark(self) -> Mark:
+        return {
+            "boot": self.boot,
+            "drops": list(self.drops),
+            "pops": list(self.pops),
+            "slider_changes": self.slider_changes,
+            "slider": self.slider,
+            "presses": self.presses,
+            "holds": self.holds,
+        }
+
+
+def _from_mark(mark: Mark) -> wire.Heartbeat:
+    """A heartbeat that says exactly what ``mark`` consumed (no faults: a
+    restarted daemon must hear about any that are still there)."""
+    return wire.Heartbeat(
+        int(mark["boot"]), 0, wire.NO_DISPLAY, bool(mark["slider"]), int(mark["slider_changes"]),
+        False, int(mark["presses"]), int(mark["holds"]), 0, 0,
+        [int(d) for d in mark["drops"]], [int(p) for p in mark["pops"]],
+    )  # fmt: skip
+
+
 class CounterTracker:
-    """The host's memory of the last heartbeat it turned into events."""
+    """The host's memory of the counters it has turned into events."""
 
     def __init__(self, columns: int) -> None:
         self.columns = columns
@@ -49,49 +90,86 @@ class CounterTracker:
         self.last: wire.Heartbeat | None = None
         self.resets = 0
 
+    def resume(self, mark: Mark) -> None:
+        """Continue from a journalled mark instead of taking the first
+        heartbeat as a baseline: what the board counted while the daemon was
+        down (or between an event and its journal record) becomes events."""
+        hb = _from_mark(mark)
+        if len(hb.drops) != self.columns or len(hb.pops) != self.columns:
+            return  # a mark from another grid: start from a baseline instead
+        self.last = hb
+        self.boot_id = hb.boot_id
+
     def update(self, hb: wire.Heartbeat, now: float) -> list[Event]:
         """The events between the last heartbeat and ``hb``, oldest first as
         far as the counters can tell (slider opening first, closing last)."""
+        return [event for event, _ in self.update_marked(hb, now)]
+
+    def update_marked(self, hb: wire.Heartbeat, now: float) -> list[tuple[Event, Mark | None]]:
+        """As :meth:`update`, each event with the counters consumed up to it
+        (``None`` for sensor faults, which are levels, not counts)."""
         if self.last is None:
             self.last = hb  # first contact: what happened before is not ours to count
             self.boot_id = hb.boot_id
             return []
+        old = self.last
         if hb.boot_id != self.boot_id:
             self.resets += 1
             self.boot_id = hb.boot_id
             zero = [0] * len(hb.drops)
-            base = wire.Heartbeat(
-                hb.boot_id, 0, wire.NO_DISPLAY, self.last.slider, 0, False, 0, 0,
-                self.last.entry_faults, self.last.exit_faults, zero, list(zero),
+            old = wire.Heartbeat(
+                hb.boot_id, 0, wire.NO_DISPLAY, old.slider, 0, False, 0, 0,
+                old.entry_faults, old.exit_faults, zero, list(zero),
             )  # fmt: skip
-            events = self._diff(base, hb, now)
-            self.last = hb
-            return events
-        events = self._diff(self.last, hb, now)
+        events = self._diff(old, hb, now)
         self.last = hb
         return events
 
-    def _diff(self, old: wire.Heartbeat, new: wire.Heartbeat, now: float) -> list[Event]:
-        opening: list[Event] = []
-        closing: list[Event] = []
+    def _diff(
+        self, old: wire.Heartbeat, new: wire.Heartbeat, now: float
+    ) -> list[tuple[Event, Mark | None]]:
+        cursor = _Cursor(old)
+        cursor.boot = new.boot_id
+        events: list[tuple[Event, Mark | None]] = []
+
+        def slider(state: bool, counted: bool) -> tuple[Event, Mark]:
+            if counted:
+                cursor.slider_changes = (cursor.slider_changes + 1) & 0xFFFF
+            cursor.slider = state
+            return SliderMoved(open=state, at=now), cursor.mark()
+
+        # the slider's changes in the order they happened (a mark must be a
+        # true prefix of them); discs go after the last opening, which emptied
+        # the grid, and before any closing that follows it
+        flips: list[tuple[bool, bool]] = []
         state = old.slider
         for _ in range(_delta(new.slider_changes, old.slider_changes)):
             state = not state
-            (opening if state else closing).append(SliderMoved(open=state, at=now))
+            flips.append((state, True))
         if state != new.slider:  # after a reset the count cannot tell: trust the level
-            state = new.slider
-            (opening if state else closing).append(SliderMoved(open=state, at=now))
-        events: list[Event] = list(opening)
+            flips.append((new.slider, False))
+        opened = [i for i, (is_open, _) in enumerate(flips) if is_open]
+        split = opened[-1] + 1 if opened else 0
+        events += [slider(*flip) for flip in flips[:split]]
         columns = min(self.columns, len(new.drops), len(old.drops))
         for c in range(columns):
-            events += [DiscEntered(c + 1, at=now)] * _delta(new.drops[c], old.drops[c])
+            for _ in range(_delta(new.drops[c], old.drops[c])):
+                cursor.drops[c] = (cursor.drops[c] + 1) & 0xFFFF
+                events.append((DiscEntered(c + 1, at=now), cursor.mark()))
         for c in range(columns):
-            events += [DiscLeft(c + 1, at=now)] * _delta(new.pops[c], old.pops[c])
-        events += closing
-        events += [ButtonPressed(at=now)] * _delta(new.presses, old.presses)
-        events += [ButtonHeld(at=now)] * _delta(new.holds, old.holds)
-        events += self._faults("entry", old.entry_faults, new.entry_faults, now)
-        events += self._faults("exit", old.exit_faults, new.exit_faults, now)
+            for _ in range(_delta(new.pops[c], old.pops[c])):
+                cursor.pops[c] = (cursor.pops[c] + 1) & 0xFFFF
+                events.append((DiscLeft(c + 1, at=now), cursor.mark()))
+        events += [slider(*flip) for flip in flips[split:]]
+        for _ in range(_delta(new.presses, old.presses)):
+            cursor.presses = (cursor.presses + 1) & 0xFFFF
+            events.append((ButtonPressed(at=now), cursor.mark()))
+        for _ in range(_delta(new.holds, old.holds)):
+            cursor.holds = (cursor.holds + 1) & 0xFFFF
+            events.append((ButtonHeld(at=now), cursor.mark()))
+        faults = self._faults("entry", old.entry_faults, new.entry_faults, now)
+        faults += self._faults("exit", old.exit_faults, new.exit_faults, now)
+        events += [(fault, None) for fault in faults]
         return events
 
     def _faults(self, beam: str, old: int, new: int, now: float) -> list[Event]:

@@ -91,3 +91,100 @@ def test_button_and_beam_faults() -> None:
     assert fault.sensor == "entry 3"
     assert "column 3" in fault.message
     assert tracker.update(beat(presses=1, holds=1), 2.0) == [SensorCleared("entry 3", at=2.0)]
+
+
+# -- marks: what a restarted daemon counts on from -----------------------------------
+
+
+@given(
+    st.integers(0, 0xFFFF),
+    st.lists(st.integers(0, 2), min_size=3, max_size=3),
+    st.lists(st.integers(0, 2), min_size=3, max_size=3),
+    st.integers(0, 3),
+    st.booleans(),
+    st.integers(0, 2),
+    st.data(),
+)
+def test_resuming_from_any_mark_gives_exactly_the_rest(
+    start: int,
+    drops: list[int],
+    pops: list[int],
+    changes: int,
+    slider: bool,
+    presses: int,
+    data: st.DataObject,
+) -> None:
+    """Whatever event of a heartbeat the daemon journalled last before it
+    died, a tracker resumed from that event's mark emits the events after it
+    and nothing else."""
+    old = beat(drops=(start,) * 3, pops=(start,) * 3, slider=slider, changes=start, presses=start)
+    new = beat(
+        drops=tuple((start + d) & 0xFFFF for d in drops),
+        pops=tuple((start + p) & 0xFFFF for p in pops),
+        slider=slider != (changes % 2 == 1),
+        changes=(start + changes) & 0xFFFF,
+        presses=(start + presses) & 0xFFFF,
+    )
+    tracker = CounterTracker(3)
+    tracker.update(old, 0.0)
+    marked = tracker.update_marked(new, 1.0)
+    assert all(mark is not None for _, mark in marked)
+    cut = data.draw(st.integers(0, len(marked) - 1)) if marked else None
+    if cut is None:
+        return
+    resumed = CounterTracker(3)
+    mark = marked[cut][1]
+    assert mark is not None
+    resumed.resume(mark)
+    rest = resumed.update(new, 1.0)
+    assert rest == [event for event, _ in marked[cut + 1 :]]
+
+
+def test_the_last_mark_of_a_heartbeat_is_that_heartbeat() -> None:
+    tracker = CounterTracker(3)
+    tracker.update(beat(slider=True), 0.0)
+    # closed and opened again between two heartbeats, a disc dropped meanwhile
+    new = beat(drops=(0, 1, 0), slider=True, changes=2, presses=1)
+    marked = tracker.update_marked(new, 1.0)
+    assert [event for event, _ in marked] == [
+        SliderMoved(open=False, at=1.0),
+        SliderMoved(open=True, at=1.0),  # the grid is empty after the last opening
+        DiscEntered(2, at=1.0),
+        ButtonPressed(at=1.0),
+    ]
+    assert marked[-1][1] == {
+        "boot": 1,
+        "drops": [0, 1, 0],
+        "pops": [0, 0, 0],
+        "slider_changes": 2,
+        "slider": True,
+        "presses": 1,
+        "holds": 0,
+    }
+
+
+def test_a_mark_from_another_boot_counts_the_new_boot_from_zero() -> None:
+    tracker = CounterTracker(3)
+    tracker.resume({"boot": 1, "drops": [4, 0, 0], "pops": [0, 0, 0], "slider_changes": 0,
+                    "slider": False, "presses": 0, "holds": 0})  # fmt: skip
+    # the board rebooted while the daemon was down, then counted one drop
+    assert tracker.update(beat(boot=2, drops=(0, 0, 1)), 5.0) == [DiscEntered(3, at=5.0)]
+    assert tracker.resets == 1
+
+
+def test_a_mark_for_another_grid_is_ignored() -> None:
+    tracker = CounterTracker(3)
+    tracker.resume({"boot": 1, "drops": [0] * 7, "pops": [0] * 7, "slider_changes": 0,
+                    "slider": False, "presses": 0, "holds": 0})  # fmt: skip
+    assert tracker.update(beat(drops=(2, 0, 0)), 1.0) == []  # a baseline, as at first contact
+
+
+def test_sensor_faults_carry_no_mark_and_are_told_again_after_a_restart() -> None:
+    tracker = CounterTracker(3)
+    tracker.update(beat(), 0.0)
+    marked = tracker.update_marked(beat(entry_faults=0b010), 1.0)
+    assert [(type(e), m) for e, m in marked] == [(SensorFault, None)]
+    resumed = CounterTracker(3)
+    resumed.resume({"boot": 1, "drops": [0] * 3, "pops": [0] * 3, "slider_changes": 0,
+                    "slider": False, "presses": 0, "holds": 0})  # fmt: skip
+    assert [type(e) for e in resumed.update(beat(entry_faults=0b010), 2.0)] == [SensorFault]

@@ -13,6 +13,7 @@ import pytest
 
 from controller.cli import main
 from controller.config import parse_config
+from controller.daemon import Daemon
 from controller.journal import Journal
 from controller.script import Action
 from controller.simulation import Simulation
@@ -23,6 +24,7 @@ from hardware.serial_backend import BOARD
 from hardware.simboard import BoardTimeline, Firmware
 from hardware.simboard.schedule import due_in
 from hardware.simboard.ticks import FakeTicks
+from hardware.simboard.timeline import ObservedSerialBackend
 from hardware.simgrid import Physics
 from hardware.simwires import Beam
 
@@ -419,3 +421,53 @@ def test_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_daemon_restart_counts_what_the_board_counted_meanwhile(tmp_path: Path) -> None:
+    """The Pi's daemon dies (kill -9) while the Pico keeps counting; a disc
+    dropped before the new daemon is up is a move, counted once."""
+    state = tmp_path / "state"
+    sim = Simulation(_config("classic"), state)
+    assert isinstance(sim.board, BoardTimeline)
+    old = sim.daemon
+    try:
+        for text in ("drop 4", "drop 4"):
+            act(sim, text)
+        link = old.backend.port_link  # type: ignore[attr-defined]
+        link.close()  # the process died: its port closed, nothing else was said
+        sim.grid.drop(5, Colour.RED)  # the board counts it; no host hears
+        sim.board.run_until(sim.clock() + 1.0)
+        sim.clock.set(sim.clock() + 1.0)
+        assert sim.grid.columns_content()[4] == (Colour.RED,)
+        config = old.backend.config  # type: ignore[attr-defined]
+        backend = ObservedSerialBackend(config, columns=7, rows=6)
+        sim.board.backend = backend
+        sim.daemon = Daemon(old.table, "classic", backend, sim.clock, state, timeline=sim.board)
+        sim.daemon.resume()
+        sim.daemon.open()
+        sim.advance(3.0)
+        state_now = sim.state("after the restart")
+        assert state_now["moves"] == ["4", "4", "5"]
+        assert model_is_grid(sim) and state_now["fault"] is None
+        assert journal_moves(sim) == ["4", "4", "5"]
+        assert act(sim, "drop 5") == []
+        assert sim.state("end")["moves"] == ["4", "4", "5", "5"]
+    finally:
+        sim.close()
+        old.journal.close()
+
+
+def test_without_a_journalled_mark_the_first_heartbeat_is_a_baseline(tmp_path: Path) -> None:
+    """A board already holding counts when popref first meets it (a fresh
+    state directory) is not a burst of moves."""
+    sim = Simulation(_config("classic"), tmp_path / "state")
+    try:
+        records = Journal(sim.state_dir / "journal").load().records
+        assert "board" not in records[0]
+        act(sim, "drop 4")
+        records = Journal(sim.state_dir / "journal").load().records
+        drop = next(r for r in records if r.get("e") == "drop")
+        assert drop["board"]["drops"][3] == 1
+        assert sim.state("end")["moves"] == ["4"]
+    finally:
+        sim.close()

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 import threading
@@ -196,7 +197,7 @@ def build_simulated_serial(
     *,
     directory: Path | None = None,
     serial: Mapping[str, object] | None = None,
-    boot_id: int = 0x5EED0001,
+    boot_id: int | None = None,
 ) -> tuple[ObservedSerialBackend, SimGrid, FirmwareLights, BoardTimeline]:
     """A whole simulated sensor board: the backend the daemon uses, the grid
     that drives the firmware's pins, a reader of its LED strip, and the
@@ -213,6 +214,10 @@ def build_simulated_serial(
     owned = directory is None
     where = Path(tempfile.mkdtemp(prefix="popref-board-")) if directory is None else directory
     config = parse_serial_config({**(serial or {}), "port": str(where / "ttyPOPREF")})
+    if boot_id is None:
+        # a real board picks a random boot id at power-up; so does this one,
+        # so a board simulated again after a restart is a board that rebooted
+        boot_id = int.from_bytes(os.urandom(4), "big")
     firmware = Firmware(where, boot_id=boot_id, columns=columns, clock=clock)
     firmware.start()
     backend = ObservedSerialBackend(config, columns=columns, rows=rows)
