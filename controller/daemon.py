@@ -207,7 +207,8 @@ class Daemon:
             if interval is not None and now >= next_ping:
                 self.notifier.watchdog()
                 next_ping = now + interval
-            wake_at = [t for t in (self.next_deadline(), next_ping if interval else None) if t]
+            due = (self.next_deadline(), next_ping if interval is not None else None)
+            wake_at = [t for t in due if t is not None]
             timeout = max(0.0, min(wake_at) - self.clock()) if wake_at else 60.0
             self._wake.wait(min(timeout, 60.0))
         self.notifier.stopping()
