@@ -32,7 +32,7 @@ from engine import (
     new_game,
     rules_named,
 )
-from engine.colour import Colour
+from engine.colour import Colour, picture
 from hardware.events import (
     ButtonHeld,
     ButtonPressed,
@@ -390,21 +390,10 @@ class Referee:
 
     def _rows_with_strips(self, empty: Game) -> list[str]:
         """The physical grid as engine rows (top first), edge strips included."""
-        width = empty.rules.width
-        offset = 1 if empty.rules.strips else 0
-        rows = []
-        for row in range(self.table.rows, 0, -1):
-            cells = []
-            for column in range(1, width + 1):
-                physical = column - offset
-                if 1 <= physical <= self.table.columns:
-                    colour = self.grid[physical - 1][row - 1]
-                    assert colour is not None
-                    cells.append(colour.letter)
-                else:
-                    cells.append(empty.column(column)[row - 1].letter)
-            rows.append("".join(cells))
-        return rows
+        known = [[d for d in column if d is not None] for column in self.grid]
+        strips = [empty.column(1)] if empty.rules.strips else []
+        right = [empty.column(empty.rules.width)] if empty.rules.strips else []
+        return picture([*strips, *known, *right], self.table.rows)
 
     # -- descriptions -----------------------------------------------------------
 

@@ -21,7 +21,7 @@ from controller.assembly import assemble
 from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
-from engine.colour import Colour
+from engine.colour import Colour, picture
 from hardware.clock import FakeClock
 from hardware.display import Display
 from hardware.simboard import BoardTimeline, FirmwareLights
@@ -156,12 +156,7 @@ class Simulation:
     def _model_rows(self) -> list[str]:
         """The referee's model of the physical grid (5-in-a-Row's edge strips
         are card beside the grid, so they are left out), top row first."""
-        columns = self.daemon.referee.model_grid()
-        rows = self.daemon.table.rows
-        return [
-            "".join(c[r].letter if r < len(c) else "." for c in columns)
-            for r in reversed(range(rows))
-        ]
+        return picture(self.daemon.referee.model_grid(), self.daemon.table.rows)
 
     def close(self) -> None:
         self._save_grid()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 
@@ -39,3 +40,16 @@ class Colour(StrEnum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def picture(columns: Sequence[Sequence[Colour]], height: int) -> list[str]:
+    """Columns of discs (bottom up) as a board picture: rows top first, one
+    character a cell, ``.`` empty.
+
+    >>> picture([[Colour.RED, Colour.YELLOW], [], [Colour.YELLOW]], 2)
+    ['Y..', 'R.Y']
+    """
+    return [
+        "".join(c[r].letter if r < len(c) else "." for c in columns)
+        for r in reversed(range(height))
+    ]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from engine.colour import Colour
+from engine.colour import Colour, picture
 from hardware.clock import Clock, FakeClock
 from hardware.gpio_backend import GpioBackend
 from hardware.pinmap import PinMap
@@ -306,10 +306,7 @@ class SimGrid:
 
     def rows(self) -> list[str]:
         """The grid now, top row first, ``.``/``R``/``Y``."""
-        return [
-            "".join(c[r].letter if r < len(c) else "." for c in self._content)
-            for r in reversed(range(self.rows_count))
-        ]
+        return picture(self._content, self.rows_count)
 
 
 def build_simulated_gpio(
