@@ -155,25 +155,24 @@ class Daemon:
     def _record(self, event: Event, verdict: Verdict, mark: dict[str, Any] | None) -> None:
         """Make the verdict durable. After a failed write, the next one writes
         the whole state again, so a full disk that is emptied loses nothing."""
-        if self.storage_fault is not None and (verdict.changed or verdict.new_game or mark):
-            if verdict.finished is not None:
-                self._archive(verdict.finished)
-            self.journal.replace([self._snapshot()])
-            self.storage_fault = None
-            log.info("The game is being saved again.")
+        if not (verdict.changed or verdict.new_game or mark is not None):
             return
-        if verdict.new_game:
+        if verdict.new_game or self.storage_fault is not None:
+            # a new game, or the first write since one failed: the whole state
             if verdict.finished is not None:
                 self._archive(verdict.finished)
             self.journal.replace([self._snapshot()])
-        elif verdict.changed or mark is not None:
-            record = encode(event)
-            if mark is not None:
-                record["board"] = mark
-            self.journal.append(record)
-            if verdict.finished is not None:
-                self._archive(verdict.finished)
-                self.journal.append({"archived": self.referee.game_number})
+            if self.storage_fault is not None:
+                self.storage_fault = None
+                log.info("The game is being saved again.")
+            return
+        record = encode(event)
+        if mark is not None:
+            record["board"] = mark
+        self.journal.append(record)
+        if verdict.finished is not None:
+            self._archive(verdict.finished)
+            self.journal.append({"archived": self.referee.game_number})
 
     def step(self, now: float) -> list[Verdict]:
         """Run everything due at ``now``: the timeline, the backend, the display."""

@@ -309,3 +309,41 @@ def test_a_journal_for_another_board_stops_start_up_and_is_kept(
         name="d.txt",
     )
     assert states[0]["moves"] == ["3"] and states[0]["fault"] is None
+
+
+def test_a_journal_that_cannot_be_written_is_shown_and_caught_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk mid-game: the board says so, play goes on, and the whole
+    state is written as soon as writing works again, so a restart loses
+    nothing."""
+    import errno
+
+    from controller.config import parse_config
+    from controller.journal import Journal
+    from controller.script import parse_line
+    from controller.simulation import Simulation
+
+    def full(self: Journal, record: dict[str, Any]) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    state = tmp_path / "state"
+    sim = Simulation(parse_config({}, "test"), state)
+    try:
+        sim.act(parse_line("drop 4", 1, "t"))
+        with monkeypatch.context() as patch:
+            patch.setattr(Journal, "append", full)
+            sim.act(parse_line("drop 5", 2, "t"))
+            shown = sim.display()
+            assert shown.fault is not None
+            assert shown.fault.startswith("Cannot save the game (No space left on device)")
+            assert sim.state("x")["moves"] == ["4", "5"]  # play goes on
+        sim.act(parse_line("drop 3", 3, "t"))
+        assert sim.display().fault is None
+    finally:
+        sim.close()
+    again = Simulation(parse_config({}, "test"), state)
+    try:
+        assert again.state("resumed")["moves"] == ["4", "5", "3"]
+    finally:
+        again.close()
