@@ -321,8 +321,12 @@ def test_a_journal_that_cannot_be_written_is_shown_and_caught_up(
 
     from controller.config import parse_config
     from controller.journal import Journal
-    from controller.script import parse_line
+    from controller.script import parse_script
     from controller.simulation import Simulation
+
+    def act(text: str) -> None:
+        (action,) = parse_script(text, "test")
+        sim.act(action)
 
     def full(self: Journal, record: dict[str, Any]) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -330,15 +334,15 @@ def test_a_journal_that_cannot_be_written_is_shown_and_caught_up(
     state = tmp_path / "state"
     sim = Simulation(parse_config({}, "test"), state)
     try:
-        sim.act(parse_line("drop 4", 1, "t"))
+        act("drop 4")
         with monkeypatch.context() as patch:
             patch.setattr(Journal, "append", full)
-            sim.act(parse_line("drop 5", 2, "t"))
+            act("drop 5")
             shown = sim.display()
             assert shown.fault is not None
             assert shown.fault.startswith("Cannot save the game (No space left on device)")
             assert sim.state("x")["moves"] == ["4", "5"]  # play goes on
-        sim.act(parse_line("drop 3", 3, "t"))
+        act("drop 3")
         assert sim.display().fault is None
     finally:
         sim.close()
