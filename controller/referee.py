@@ -224,11 +224,19 @@ class Referee:
             return
         out.changed = True
         playing = self.in_step() and not self.game.is_over()
-        colour = event.colour if self.table.colour_sensing else self.expected_colour(column)
         simultaneous = (
             self.last_entry_at is not None
             and event.at - self.last_entry_at < self.table.simultaneous
         )
+        if self.table.colour_sensing:
+            colour = event.colour
+        elif simultaneous:
+            # Nobody was asked for a disc that follows another this closely:
+            # its colour is unknown, so a repair must take it out of the grid
+            # rather than trust a guess (docs/soak.md, "Two discs at once").
+            colour = None
+        else:
+            colour = self.expected_colour(column)
         self.last_entry_at = event.at
         self.grid[column - 1].append(colour)
         if not playing:

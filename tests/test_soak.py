@@ -16,7 +16,7 @@ from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.kills import KillPlan, _one_action_apart, kill_and_resume, random_script
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
 from bench.soaklib.run import SoakPlan, run_soak
-from bench.soaklib.table import Diverged, SoakTable, TableSetup
+from bench.soaklib.table import Diverged, SoakTable, TableSetup, believed
 from bench.soaklib.tally import Tally
 from engine import RULES_NAMES, Move
 from engine.colour import Colour
@@ -148,6 +148,14 @@ def test_a_move_the_referee_did_not_accept_is_caught(tmp_path: Path) -> None:
         table.legal_move(Reading("steady", (4,), R))  # popout: Red drops somewhere
     assert table.tally.divergences == 1
     table.close()
+
+
+def test_a_disc_of_unknown_colour_matches_any_disc_but_not_a_missing_one() -> None:
+    assert believed([[R, None], []], [[R, Y], []])
+    assert believed([[R, None], []], [[R, R], []])
+    assert not believed([[R, None], []], [[R], []])  # the unknown disc is not there
+    assert not believed([[Y, None], []], [[R, Y], []])  # a known colour is wrong
+    assert not believed([[R], [None]], [[R], []])
 
 
 def test_grids_one_action_apart() -> None:
