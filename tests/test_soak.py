@@ -7,6 +7,7 @@ restarts, seeded, in well under a minute.
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -236,6 +237,33 @@ def test_a_kill_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
 
 
 # -- the bounded soak --------------------------------------------------------------------
+
+
+def _fresh_seed() -> int:
+    """The seed tests/conftest.py drew for this run, or the one given in
+    ``POPREF_SOAK_SEED`` to repeat a failure."""
+    text = os.environ.get("POPREF_SOAK_SEED", "")
+    try:
+        return int(text)
+    except ValueError:
+        raise pytest.UsageError(
+            f"POPREF_SOAK_SEED={text!r} is not a whole number; unset it or give a seed like 4711"
+        ) from None
+
+
+FRESH_SEED = _fresh_seed()
+
+
+@pytest.mark.parametrize("seed", [FRESH_SEED], ids=[f"seed-{FRESH_SEED}"])
+def test_bounded_soak_on_a_fresh_seed(seed: int, tmp_path: Path) -> None:
+    """A new seed on every run (the report header prints it): issue 14 was a
+    divergence that seed 11 never met."""
+    tally = run_soak(SoakPlan(games=1, seed=seed, kills=1), tmp_path)
+    report = f"POPREF_SOAK_SEED={seed}\n{tally.table()}"
+    assert set(tally.games) == set(RULES_NAMES), report
+    assert tally.injected["kill-9"] == 1, report
+    assert tally.injected == tally.detected == tally.repaired, report
+    assert tally.clean, report
 
 
 def test_bounded_soak_over_every_preset(tmp_path: Path) -> None:
