@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shutil
 import sys
 import tempfile
 import time
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = args.state_dir or Path(scratch)
         workdir.mkdir(parents=True, exist_ok=True)
         if args.seeds is not None:
-            tally, failed = _sweep(plan, args.seeds, workdir)
+            tally, failed = _sweep(plan, args.seeds, workdir, keep=args.state_dir is not None)
         else:
             tally = run_soak(plan, workdir, progress=lambda line: print(line, file=sys.stderr))
     elapsed = time.monotonic() - started
@@ -153,14 +154,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if tally.clean else 1
 
 
-def _sweep(plan: SoakPlan, seeds: range, workdir: Path) -> tuple[Tally, list[int]]:
-    """One soak per seed, each in its own directory; a line per seed as it
-    ends (with its problems, so a long sweep shows a failure at once)."""
+def _sweep(plan: SoakPlan, seeds: range, workdir: Path, keep: bool) -> tuple[Tally, list[int]]:
+    """One soak per seed, each in its own directory (removed after it unless
+    ``keep``); a line per seed as it ends, with its problems, so a long sweep
+    shows a failure at once."""
     total = Tally()
     failed: list[int] = []
     for seed in seeds:
         started = time.monotonic()
-        tally = run_soak(dataclasses.replace(plan, seed=seed), workdir / f"seed-{seed}")
+        seed_dir = workdir / f"seed-{seed}"
+        tally = run_soak(dataclasses.replace(plan, seed=seed), seed_dir)
+        if not keep:
+            shutil.rmtree(seed_dir, ignore_errors=True)
         tally.problems = [f"seed {seed}: {p}" for p in tally.problems]
         total.merge(tally)
         if not tally.clean:

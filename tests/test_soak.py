@@ -129,6 +129,17 @@ def test_a_sensor_board_table_survives_every_serial_fault(tmp_path: Path) -> Non
     assert tally.moves == 6 and tally.clean, tally.table()
 
 
+def test_the_cap_reached_just_after_an_abandon_expects_no_slider_mistake(tmp_path: Path) -> None:
+    """Found by the seed sweep (issue 14, seed 11): when the last turn before
+    the action cap abandoned the game, the cap met a new game with no move,
+    where opening the slider is no mistake; the harness counted it as one
+    the referee missed."""
+    table = _table(tmp_path, "classic")
+    table.finish()  # the cap, on a game with no move yet
+    assert table.tally.clean and table.tally.problems == [], table.tally.problems
+    table.close()
+
+
 # -- the checks can fail ----------------------------------------------------------------
 
 
