@@ -231,6 +231,31 @@ def test_a_missed_falling_edge_does_not_lose_the_next_disc() -> None:
     inputs.close()
 
 
+@pytest.mark.parametrize("second", [R, Y])
+def test_two_discs_in_one_column_without_colour_sensing_are_repaired(
+    second: Colour, tmp_path: Path
+) -> None:
+    """Issue 14 on the whole daemon: Red drops into column 3, and 60 ms later
+    a second disc of either colour follows it. The referee cannot know that
+    disc's colour, so the board has the column emptied and rebuilt; the grid
+    then matches the game whatever the second disc was."""
+    table = _table(tmp_path, "classic")
+    for column in (3, 5, 3):
+        table.act("drop", column, table.replica.to_move)
+        table.replica.play(Move.drop(column))
+    now = table.sim.clock()
+    first = table.replica.to_move
+    assert first is not None
+    table.sim.grid.drop(3, first, at=now)
+    table.sim.grid.drop(3, second, at=now + 0.06)
+    assert table._one(table.sim.advance(1.5), "two-discs", [Move.drop(3)])
+    assert table.referee.grid[2][-1] is None
+    assert table.repair("two-discs")
+    assert table.referee.in_step()
+    assert table.tally.clean, table.tally.problems
+    table.close()
+
+
 # -- kill -9 -------------------------------------------------------------------------
 
 
