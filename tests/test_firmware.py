@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from hardware import timing
 from hardware.simboard import Firmware
 from hardware.simwires import Beam
 
@@ -94,9 +95,9 @@ def test_a_disc_counts_when_the_beam_clears_not_when_it_is_blocked(fw: Firmware)
     run(fw, 100)
     assert fw.board.drops[3] == 0  # still in the beam: maybe a jam
     fw.wires.beam(Beam.ENTRY, 4, False)
-    run(fw, 5)
+    run(fw, timing.BEAM_SETTLE_MS - 1)
     assert fw.board.drops[3] == 0  # not settled yet
-    run(fw, 2)
+    run(fw, 1)
     assert fw.board.drops[3] == 1
 
 
@@ -141,13 +142,13 @@ def test_silent_host_sends_the_outputs_to_safe_idle(fw: Firmware) -> None:
     shown = fw.lights.shown()
     assert shown.columns == ("red",) * 7
     assert shown.turn_red and shown.scores == (3, 4)
-    assert fw.board.dials[0].angle == 54  # 3 of 10 points
+    assert fw.board.dials[0].pulse_us == 1300  # 3 of 10 points on 1000-2000 us
     run(fw, 2000)  # two seconds without a frame from the host
     assert fw.board.idle and fw.board.shown == wire.NO_DISPLAY
     run(fw, 1000)
     dark = fw.lights.shown()
     assert dark.columns == (None,) * 7 and not dark.turn_red and dark.scores is None
-    assert [d.angle for d in fw.board.dials] == [0, 0]
+    assert [d.pulse_us for d in fw.board.dials] == [1500, 1500]  # pinmap's rest
     assert all(d.pwm.duty_u16() == 0 for d in fw.board.dials)  # detached after moving
 
 
