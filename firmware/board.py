@@ -81,9 +81,9 @@ class SensorBoard:
         if not self._hello_sent:
             return 1
         wait = max(0, HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
-        for group in (self.entries, self.exits):
-            for source in group:
-                wait = _sooner(wait, source.due_in(now))
+        for c in range(self.columns):  # no tuple of the two lists: that allocates
+            wait = _sooner(wait, self.entries[c].due_in(now))
+            wait = _sooner(wait, self.exits[c].due_in(now))
         wait = _sooner(wait, self.slider.due_in(now))
         wait = _sooner(wait, self.button.due_in(now))
         wait = _sooner(wait, self.link.due_in(now))

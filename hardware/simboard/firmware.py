@@ -1,8 +1,9 @@
 """The sensor board's firmware, run under CPython on stand-in pins and a pty.
 
 :class:`Firmware` loads ``firmware/*.py`` (and the shared ``hardware/wire.py``
-and ``hardware/timing.py`` as the board's ``wire`` and ``timing``) with the stand-ins in :mod:`hardware.simboard.standins` for
-``machine``, ``neopixel`` and ``micropython``, and connects the board's stream
+and ``hardware/timing.py`` as the board's ``wire`` and ``timing``) with the
+stand-ins in :mod:`hardware.simboard.standins` for ``machine``, ``neopixel``
+and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
 loads them (under a lock, and ``sys.modules`` is put back at once), so every
