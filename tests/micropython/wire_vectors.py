@@ -59,7 +59,7 @@ def main():
                 frame = decoder.next_frame()
                 if frame is None:
                     break
-                out.append("{}/{}/{}".format(frame[0], frame[1], hexed(frame[2])))
+                out.append(f"{frame[0]}/{frame[1]}/{hexed(frame[2])}")
         decoder.expire()
         tail = decoder.next_frame()
         print("chunks", chunk, len(out), ";".join(out), decoder.garbage, decoder.bad, tail)
