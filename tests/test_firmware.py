@@ -232,3 +232,55 @@ def test_a_false_sync_then_silence_holds_the_host_back_one_frame_gap(fw: Firmwar
         assert fw.board.link.decoder.waiting == 0
     finally:
         os.close(host)
+
+
+def test_a_burst_of_every_beam_loses_no_disc(fw: Firmware) -> None:
+    """All 14 beams change at once, faster than soft IRQs are serviced (the
+    RP2040's scheduler queue holds 8): hard IRQs and the level backstop keep
+    every disc."""
+    machine, pinmap = fw.module("machine"), fw.module("pinmap")
+    pins = (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS)
+    run(fw, 10)
+    for _ in range(3):
+        machine.burst([(n, 1 if pinmap.BEAM_BLOCKED_HIGH else 0) for n in pins])
+        run(fw, 30)
+        machine.burst([(n, 0 if pinmap.BEAM_BLOCKED_HIGH else 1) for n in pins])
+        run(fw, 30)
+    assert (fw.board.drops, fw.board.pops) == ([3] * 7, [3] * 7)
+
+
+def test_the_stand_in_drops_soft_irqs_beyond_the_rp2040_queue(fw: Firmware) -> None:
+    machine = fw.module("machine")
+    seen: list[int] = []
+    for n in range(300, 314):
+        machine.Pin(n, machine.Pin.IN).irq(lambda pin: seen.append(pin.id), 12)
+    machine.burst([(n, 1) for n in range(300, 314)])
+    assert len(seen) == fw.module("micropython").DEPTH == 8
+    assert machine.dropped == 6
+
+
+def test_every_input_pin_has_a_hard_irq(fw: Firmware) -> None:
+    pinmap = fw.module("pinmap")
+    pins = (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS, pinmap.SLIDER_PIN, pinmap.BUTTON_PIN)
+    assert all(fw.pin(n).hard for n in pins)
+    assert fw.module("micropython").emergency_buf >= 100
+
+
+def test_uptime_stays_right_past_the_ticks_period(fw: Firmware) -> None:
+    """Ticks wrap every 2**30 ms (12.4 days) and ticks_diff is wrong beyond
+    half of that; the heartbeat's uptime is 32 bits of milliseconds."""
+    start = fw.board.uptime_ms
+    fw.step(0)
+    for _ in range(12):
+        fw.step(100_000_000)  # 1.16 days a pass: a heartbeat each time
+    assert fw.board.uptime_ms - start == 1_200_000_000  # 13.9 days
+
+
+def test_servos_rest_mid_travel_from_boot(fw: Firmware) -> None:
+    pinmap = fw.module("pinmap")
+    rest = pinmap.SERVO_REST_US
+    assert pinmap.SERVO_MIN_US < rest < pinmap.SERVO_MAX_US
+    for dial in fw.board.dials:
+        assert dial.pulse_us == rest
+        assert dial.pwm.history[-1] == rest * 65535 // 20000  # at 50 Hz
+        assert min(dial.pwm.history[1:]) >= pinmap.SERVO_MIN_US * 65535 // 20000
