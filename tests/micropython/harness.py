@@ -47,11 +47,12 @@ class Ticks:
 
 class Line:
     """The board's end of the USB line, in memory: ``incoming`` is what the
-    host sent, ``sent`` what the board wrote."""
+    host sent, ``sent`` what the board wrote (unless ``keep`` is False)."""
 
     def __init__(self):
         self.incoming = bytearray()
         self.sent = bytearray()
+        self.keep = True
 
     def read(self):
         if not self.incoming:
@@ -61,7 +62,8 @@ class Line:
         return data
 
     def write(self, data):
-        self.sent.extend(data)
+        if self.keep:
+            self.sent.extend(data)
 
     def wait(self, ms):
         pass
