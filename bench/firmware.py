@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MEASURE = ROOT / "tests" / "micropython" / "measure.py"
-STANDINS = ROOT / "hardware" / "simboard" / "standins"
+STANDINS = ROOT / "hardware" / "sim" / "board" / "standins"
 LINE_BYTES_PER_S = 115200 // 10  # 8N1: ten bits a byte
 
 

@@ -77,7 +77,7 @@ class SensorBoard:
     def due_in(self, now):
         """Milliseconds from ``now`` until a pass can change anything (at least
         1: a pass has just run), bytes from the host apart; ``run`` waits this
-        long, and the simulated board (``hardware/simboard``) steps by it."""
+        long, and the simulated board (``hardware/sim/board``) steps by it."""
         if not self._hello_sent:
             return 1
         wait = max(0, HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKS = ROOT / "tests" / "micropython"
-STANDINS = ROOT / "hardware" / "simboard" / "standins"
+STANDINS = ROOT / "hardware" / "sim" / "board" / "standins"
 SHARED = ("wire", "timing")  # hardware/NAME.py, deployed as NAME.py
 
 

@@ -2,7 +2,7 @@
 
 :class:`Firmware` loads ``firmware/*.py`` (and the shared ``hardware/wire.py``
 and ``hardware/timing.py`` as the board's ``wire`` and ``timing``) with the
-stand-ins in :mod:`hardware.simboard.standins` for ``machine``, ``neopixel``
+stand-ins in :mod:`hardware.sim.board.standins` for ``machine``, ``neopixel``
 and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
@@ -34,14 +34,14 @@ from typing import Any
 
 from hardware.clock import Clock
 from hardware.errors import HardwareError
-from hardware.simboard.stream import PtyStream
-from hardware.simboard.ticks import ClockTicks, FakeTicks, Ticks
-from hardware.simboard.wires import FirmwareLights, FirmwareWires
-from hardware.simwires import Beam
+from hardware.sim.board.pins import FirmwareLights, FirmwareWires
+from hardware.sim.board.stream import PtyStream
+from hardware.sim.board.ticks import ClockTicks, FakeTicks, Ticks
+from hardware.sim.seam import Beam
 
 HERE = Path(__file__).resolve().parent
 STANDINS = HERE / "standins"
-ROOT = HERE.parent.parent
+ROOT = HERE.parents[2]  # hardware/sim/board -> the checkout
 FIRMWARE = ROOT / "firmware"
 SHARED = ("wire", "timing")  # hardware/NAME.py, deployed to the board as NAME.py
 FAKES = ("machine", "neopixel", "micropython")

@@ -2,7 +2,7 @@
 each ``write()`` with the tick it happened at.
 
 ``time`` here is rebound to the board's own tick source when a
-:class:`~hardware.simboard.firmware.Firmware` loads this module.
+:class:`~hardware.sim.board.firmware.Firmware` loads this module.
 ``on_write``, when set, is called after each write (benchmarks time it).
 Like the real driver, setting pixels allocates nothing (a ``bytearray``);
 ``record = False`` stops the record of writes too, so that a measurement of
