@@ -57,9 +57,15 @@ def maintenance():
     return Pin(pinmap.BUTTON_PIN, Pin.IN, Pin.PULL_UP).value() == 0
 
 
-if __name__ == "__main__":
+def start():
+    """Run the board, or with the button held, give Ctrl-C back and return
+    to the REPL (maintenance mode)."""
     if maintenance():
         micropython.kbd_intr(3)
         print("popref sensor board: maintenance mode (button held at power-up)")
-    else:
-        build(UsbStream(), random.getrandbits(32)).run()
+        return
+    build(UsbStream(), random.getrandbits(32)).run()
+
+
+if __name__ == "__main__":
+    start()

@@ -36,6 +36,12 @@ def test_boot_disables_ctrl_c_and_feeds_the_watchdog(fw: Firmware) -> None:
     assert fw.board.wdt.timeout <= 8388
 
 
+def test_maintenance_mode_gives_ctrl_c_back(fw: Firmware) -> None:
+    fw.wires.button(True)  # held at power-up
+    fw.module("main").start()
+    assert fw.module("micropython").kbd_intr_char == 3
+
+
 def test_chattering_beam_counts_one_drop(fw: Firmware) -> None:
     for _ in range(3):  # 3 ms of chatter at the disc's leading edge
         fw.wires.beam(Beam.ENTRY, 2, True)
