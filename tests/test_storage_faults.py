@@ -236,6 +236,17 @@ def test_a_real_full_disk_at_the_end_of_a_game(
         sim.close()
 
 
+def test_the_soaks_storage_faults_run_clean(tmp_path: Path) -> None:
+    from bench.soaklib.storagefaults import storage_faults
+    from bench.soaklib.tally import Tally
+
+    tally = Tally()
+    storage_faults(("classic", "popout"), seed=5, rounds=2, workdir=tmp_path, tally=tally)
+    assert tally.problems == [] and tally.clean
+    assert tally.injected["disk-full"] == tally.repaired["disk-full"] >= 1
+    assert tally.injected["board-size"] == tally.repaired["board-size"] == 2
+
+
 @pytest.mark.parametrize(
     "name",
     [
