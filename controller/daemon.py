@@ -12,6 +12,7 @@ import dataclasses
 import errno
 import hashlib
 import logging
+import os
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -118,7 +119,7 @@ class Daemon:
                 # the clock starts again after a restart: replay must forget
                 # the old time base at this same point
                 self.referee.restarted()
-                with self._storing():
+                with self._storing(fatal=(PermissionError,)):
                     self._archive_unarchived()
                     if self.storage_fault is None:
                         self.journal.append({"resumed": True})
@@ -126,7 +127,7 @@ class Daemon:
                 log.info("Resumed the game from the journal (%d moves).", moves)
                 return
         self.journal_id = secrets.token_hex(8)
-        with self._storing():
+        with self._storing(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
         log.info("New game: %s.", self.referee.game.rules.name)
 
@@ -149,7 +150,9 @@ class Daemon:
                 self._replay(line, record)
             except BoardChanged:
                 raise
-            except (ValueError, KeyError, TypeError, IndexError, RecursionError) as error:
+            except Exception as error:
+                # replay is pure code over the daemon's own records: whatever
+                # fails, this record does not describe a state of this board
                 moved = move_aside(self.journal.path)
                 raise JournalDamaged(self.journal.path, line, str(error), moved) from None
 
@@ -225,20 +228,28 @@ class Daemon:
             log.info("The game is being saved again.")
 
     @contextmanager
-    def _storing(self) -> Iterator[None]:
+    def _storing(self, fatal: tuple[type[OSError], ...] = ()) -> Iterator[None]:
         """Turn a failed write (journal or archive) into a storage fault: shown
-        on the board, logged once, retried every ``STORAGE_RETRY`` seconds."""
+        on the board, logged once, retried every ``STORAGE_RETRY`` seconds.
+        Errors of the ``fatal`` kinds are raised instead (at start-up, a
+        state directory popref may not write to is a mistake to fix first)."""
         try:
             yield
+        except fatal:
+            raise
         except (OSError, ArchiveError) as error:
+            full = False
             if isinstance(error, OSError):
                 reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
+                full = error.errno in (errno.ENOSPC, errno.EDQUOT)
             else:
                 reason = error.reason
+                full = reason == os.strerror(errno.ENOSPC)
             if self.storage_fault is None:
                 log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
+            fix = "free space in" if full else "let popref write to"
             self.storage_fault = (
-                f"Cannot save the game ({reason}); play on, but free space in "
+                f"Cannot save the game ({reason}); play on, but {fix} "
                 f"{self.state_dir} so a restart does not lose it."
             )
             self._retry_at = self.clock() + STORAGE_RETRY

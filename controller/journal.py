@@ -254,7 +254,6 @@ class Journal:
         If :meth:`load` has not been called yet it is called first, so that a
         record never lands on the end of a torn one.
         """
-        encode(record)  # a bad record is refused before anything is touched
         if not self._checked:
             self.load()
         line = encode(record, self._next)
