@@ -190,3 +190,17 @@ def test_a_full_disk_is_an_archive_error_with_the_systems_reason(tmp_path: Path)
     assert caught.value.reason == "No space left on device"
     assert "\n" not in str(caught.value)
     assert archive.games() == []
+
+
+def test_a_symbolic_link_in_place_of_a_temporary_file_is_not_followed(tmp_path: Path) -> None:
+    victim = tmp_path / "precious"
+    victim.write_text("keep me\n")
+    games = tmp_path / "games"
+    games.mkdir()
+    stem = "0001-2026-11-29T1705-pop10"
+    for suffix in ("json", "txt"):
+        (games / f".{stem}.{suffix}.{os.getpid()}.tmp").symlink_to(victim)
+    game = GameArchive(games).save(RECORD, rules="pop10", result="red", finished=FINISHED)
+    assert victim.read_text() == "keep me\n"
+    assert game.path.read_text() == RECORD
+    assert sorted(p.name for p in games.iterdir()) == [f"{stem}.json", f"{stem}.txt"]
