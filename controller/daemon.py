@@ -154,7 +154,8 @@ class Daemon:
                 # replay is pure code over the daemon's own records: whatever
                 # fails, this record does not describe a state of this board
                 moved = move_aside(self.journal.path)
-                raise JournalDamaged(self.journal.path, line, str(error), moved) from None
+                reason = str(error) or type(error).__name__
+                raise JournalDamaged(self.journal.path, line, reason, moved) from None
 
     def _replay(self, line: int, record: dict[str, Any]) -> None:
         """Apply one journal record."""
