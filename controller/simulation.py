@@ -177,7 +177,8 @@ class Simulation:
             return
         data = json.loads(self._grid_file.read_text())
         columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
-        if len(columns) != self.daemon.table.columns:
+        table = self.daemon.table
+        if len(columns) != table.columns or any(len(c) > table.rows for c in columns):
             log.warning("The saved simulated grid is for another board size; starting it empty.")
             return
         self.grid.load(columns)

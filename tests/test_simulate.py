@@ -293,7 +293,8 @@ def test_a_journal_for_another_board_size_is_kept_aside_and_a_new_game_begins(
     """A row change used to replay the old moves on the new grid and archive
     a game that never happened; any size change keeps the old game aside."""
     state = tmp_path / "state"
-    simulate(tmp_path, script("drop 4", "drop 4", "drop 3"), capsys, "--state-dir", str(state))
+    full = script(*["drop 4"] * 6, "drop 3")  # column 4 full (R, Y, R, ...), no line
+    simulate(tmp_path, full, capsys, "--state-dir", str(state))
     saved = (state / "journal").read_bytes()
     config = tmp_path / "other.toml"
     config.write_text(f"[board]\n{board}\n")
