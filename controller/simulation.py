@@ -169,8 +169,13 @@ class Simulation:
     def _save_grid(self) -> None:
         content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
         temporary = self._grid_file.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"columns": content}))
-        os.replace(temporary, self._grid_file)
+        try:
+            temporary.write_text(json.dumps({"columns": content}))
+            os.replace(temporary, self._grid_file)
+        except OSError as error:
+            # a real grid keeps its discs without a disk: the daemon's own
+            # storage fault is what the players see
+            log.debug("Cannot save the simulated grid: %s.", error.strerror)
 
     def _restore_grid(self) -> None:
         if not self._grid_file.exists():

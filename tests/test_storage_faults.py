@@ -214,12 +214,7 @@ def fill(directory: Path) -> Path:
     return filler
 
 
-def test_a_real_full_disk_at_the_end_of_a_game(
-    tiny_filesystem: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the simulated grid's own file stands for the physical grid, which needs
-    # no disk: keep it out of the way of the daemon's writes
-    monkeypatch.setattr(Simulation, "_save_grid", lambda self: None)
+def test_a_real_full_disk_at_the_end_of_a_game(tiny_filesystem: Path) -> None:
     state = tiny_filesystem / "state"
     sim = start(state)
     try:
