@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
+import signal
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +25,7 @@ from controller.persist import restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.view import display as view
+from controller.wakeup import Wakeup
 from engine import Game, write_record
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
@@ -61,7 +63,7 @@ class Daemon:
         self.archive = GameArchive(self.state_dir / "games")
         self.referee = Referee(self.table, self.rules)
         self.shown: Display | None = None
-        self._wake = threading.Event()
+        self._wakeup = Wakeup()
         self._status = ""
         self.storage_fault: str | None = None
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
@@ -123,7 +125,7 @@ class Daemon:
     def open(self) -> None:
         if self.board_mark is not None and isinstance(self.backend, Counting):
             self.backend.resume(self.board_mark)
-        self.backend.open(self._wake.set)
+        self.backend.open(self._wakeup.set)
         self._show()
         self.notifier.ready()
         self._notify_status()
@@ -195,12 +197,12 @@ class Daemon:
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
-    def run(self, stop: threading.Event) -> None:
-        """Serve until ``stop`` is set (SIGTERM), pinging the watchdog."""
+    def run(self) -> None:
+        """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),
+        pinging the watchdog."""
         interval = self.notifier.watchdog_interval()
         next_ping = self.clock()
-        while not stop.is_set():
-            self._wake.clear()
+        while not self._wakeup.stopping:
             now = self.clock()
             self.step(now)
             if interval is not None and now >= next_ping:
@@ -209,15 +211,22 @@ class Daemon:
             due = (self.next_deadline(), next_ping if interval is not None else None)
             wake_at = [t for t in due if t is not None]
             timeout = max(0.0, min(wake_at) - self.clock()) if wake_at else 60.0
-            self._wake.wait(min(timeout, 60.0))
+            self._wakeup.wait(min(timeout, 60.0))
         self.notifier.stopping()
 
-    def stop_waiting(self) -> None:
-        self._wake.set()
+    def stop(self) -> None:
+        """End :meth:`run` soon; safe from any thread."""
+        self._wakeup.stop()
+
+    def stop_on(self, *signals: signal.Signals) -> AbstractContextManager[None]:
+        """Within the block, ``signals`` end :meth:`run`, whenever they come
+        (before it starts, or while it is busy between waits)."""
+        return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
         self.backend.close()
         self.journal.close()
+        self._wakeup.close()
 
     # -- helpers -------------------------------------------------------------------
 
