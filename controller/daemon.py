@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from controller.archive import GameArchive
 from controller.eventcodec import decode, encode
@@ -35,15 +35,6 @@ from hardware.events import Event
 log = logging.getLogger("popref")
 
 
-class Timeline(Protocol):
-    """Something with its own schedule that the loop must run (the simulated
-    grid in real time)."""
-
-    def next_time(self) -> float | None: ...
-
-    def run_until(self, now: float) -> None: ...
-
-
 @dataclass
 class Daemon:
     """One referee, its backend and its durable state."""
@@ -54,7 +45,6 @@ class Daemon:
     clock: Clock
     state_dir: Path
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
-    timeline: Timeline | None = None
     on_display: Callable[[Display], None] | None = None
 
     def __post_init__(self) -> None:
@@ -177,13 +167,13 @@ class Daemon:
             self.journal.append({"archived": self.referee.game_number})
 
     def step(self, now: float) -> list[Verdict]:
-        """Run everything due at ``now``: the timeline, the backend, the display."""
-        if self.timeline is not None:
-            self.timeline.run_until(now)
-        events = self.backend.poll(now)
+        """Run everything due at ``now``: the backend, then the display."""
         backend = self.backend
-        marks = backend.marks() if isinstance(backend, Counting) else [None] * len(events)
-        verdicts = [self.feed(event, mark) for event, mark in zip(events, marks, strict=True)]
+        if isinstance(backend, Counting):
+            polled = backend.poll_marked(now)
+        else:
+            polled = [(event, None) for event in backend.poll(now)]
+        verdicts = [self.feed(event, mark) for event, mark in polled]
         if verdicts or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
@@ -191,11 +181,7 @@ class Daemon:
         return verdicts
 
     def next_deadline(self) -> float | None:
-        times = [self.backend.next_deadline()]
-        if self.timeline is not None:
-            times.append(self.timeline.next_time())
-        known = [t for t in times if t is not None]
-        return min(known) if known else None
+        return self.backend.next_deadline()
 
     def run(self) -> None:
         """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),

@@ -22,10 +22,10 @@ from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
 from engine.colour import Colour, picture
+from hardware.backend import Backend
 from hardware.clock import FakeClock
 from hardware.display import Display
-from hardware.sim.board import BoardTimeline, FirmwareLights
-from hardware.sim.gpio import PinLightReader
+from hardware.sim.board import BoardTimeline
 from hardware.sim.grid import Physics, SimGrid
 from hardware.sim.seam import LightReader
 
@@ -62,17 +62,13 @@ class Simulation:
         self.state_dir = state_dir
         assembled = assemble(None, rules, state_dir, self.clock, config=config, physics=physics)
         self.daemon = assembled.daemon
-        # Over the serial link the daemon's timeline is the sensor board's,
-        # which runs the grid too; players still act on the grid.
-        self.board: BoardTimeline | None = None
-        if isinstance(assembled.sim, BoardTimeline):
-            self.board = assembled.sim
-            self.grid = self.board.grid
-        else:
-            assert isinstance(assembled.sim, SimGrid)
-            self.grid = assembled.sim
-        assert isinstance(assembled.lights, PinLightReader | FirmwareLights)
-        self.lights: LightReader = assembled.lights
+        assert assembled.sim is not None
+        self.grid: SimGrid = assembled.sim.grid
+        self.lights: LightReader = assembled.sim.lights
+        # the simulated sensor board (over the serial link), for its faults
+        self.board: BoardTimeline | None = assembled.sim.board
+        # the real backend the daemon reads through the simulation
+        self.backend: Backend = assembled.sim.backend.inner
         self._grid_file = state_dir / "sim-grid.json"
         self._restore_grid()
         self.daemon.open()
@@ -161,8 +157,6 @@ class Simulation:
     def close(self) -> None:
         self._save_grid()
         self.daemon.close()
-        if self.board is not None:
-            self.board.close()
 
     # -- the physical grid survives restarts ------------------------------------------
 
