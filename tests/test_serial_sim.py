@@ -22,10 +22,9 @@ from hardware.errors import ConfigError
 from hardware.events import DiscEntered
 from hardware.serial_backend import BOARD
 from hardware.sim.backend import SimulatedBackend
-from hardware.sim.board import BoardTimeline, Firmware
+from hardware.sim.board import BoardTimeline, Firmware, ObservedSerialBackend
 from hardware.sim.board.schedule import due_in
 from hardware.sim.board.ticks import FakeTicks
-from hardware.sim.board.timeline import ObservedSerialBackend
 from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
 
