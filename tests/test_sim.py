@@ -1,17 +1,23 @@
-"""The simulated grid as a backend: the daemon sees only backends."""
+"""The simulator (hardware/sim/): a backend to the daemon, and a player who
+sees only the lights."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
+from pathlib import Path
 
 import pytest
 
+from controller.config import parse_config
+from controller.script import parse_script
+from controller.simulation import Simulation
 from engine.colour import Colour
 from hardware.backend import Counting
 from hardware.clock import FakeClock
 from hardware.events import DiscEntered
 from hardware.sim.backend import build_simulated
+from hardware.sim.gpio import PinLightReader
 
 
 def test_the_grid_runs_before_each_poll_and_its_times_are_deadlines() -> None:
@@ -53,3 +59,25 @@ def test_the_serial_link_closes_its_board_with_the_backend() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
+
+
+# -- the simulated player ----------------------------------------------------------
+
+
+def test_the_simulated_player_goes_by_the_lights_not_the_referee(tmp_path: Path) -> None:
+    sim = Simulation(parse_config({"game": {"rules": "popout"}}, "test"), tmp_path)
+    try:
+        for text in ("drop 1", "drop 2", "pop 1"):
+            (action,) = parse_script(text, "test")
+            assert sim.act(action).mistakes == []
+        assert sim.daemon.referee.game.to_move is Colour.YELLOW
+        assert sim.asked_colour(3) is Colour.YELLOW  # the yellow turn light is lit
+        assert isinstance(sim.lights, PinLightReader)
+        sim.lights.dead.update({"turn red", "turn yellow"})
+        # with both turn lamps broken, all they know is that they dropped yellow last
+        assert sim.asked_colour(3) is Colour.RED
+        (action,) = parse_script("slider open", "test")
+        sim.act(action)
+        assert sim.asked_colour(3) is Colour.RED  # an empty grid: Red starts
+    finally:
+        sim.close()
