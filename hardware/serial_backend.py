@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 
 import serial
 
+from engine.colour import Colour
 from hardware import wire
 from hardware.backend import Marked
 from hardware.clock import Clock
@@ -81,10 +82,10 @@ def _unmarked(events: list[Event]) -> list[Marked]:
     return [(event, None) for event in events]
 
 
-def _colour_code(colour: object) -> int:
+def _colour_code(colour: Colour | None) -> int:
     if colour is None:
         return wire.COLOUR_NONE
-    return wire.COLOUR_RED if str(colour) == "red" else wire.COLOUR_YELLOW
+    return wire.COLOUR_RED if colour is Colour.RED else wire.COLOUR_YELLOW
 
 
 def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
