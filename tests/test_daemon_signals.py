@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 CHILD = r"""
-import signal, sys, threading, types
+import argparse, signal, sys, threading, types
 from pathlib import Path
 
 from controller import daemon as daemon_module
@@ -52,7 +52,7 @@ def serve(on_line: types.FunctionType) -> int:
 
         return local
 
-    args = run_cmd.argparse.Namespace(config=config, rules=None, state_dir=work / "state")
+    args = argparse.Namespace(config=config, rules=None, state_dir=work / "state")
     sys.settrace(tracer)
     try:
         return run_cmd.run(args)
