@@ -117,9 +117,14 @@ class SerialBackend:
         self._inbox: Inbox = queue.SimpleQueue()
         self._link: PortLink | None = None
         self._generation = 0
-        self._counts = CounterTracker(columns)
+        self._counts = CounterTracker(columns, rows)
         self._marks: list[Mark | None] = []
         self._mark_of: dict[int, Mark] = {}
+        # At most a grid's worth of events per poll, so no loop step runs
+        # long: the rest wait here for the next poll, which is due at once.
+        self._budget = max(1, columns * rows)
+        self._backlog: list[Event] = []
+        self._behind = False  # the last poll left frames in the inbox
         self._up = False  # a good hello arrived on this connection
         self._incompatible: str | None = None
         self._faulted = False
@@ -201,6 +206,8 @@ class SerialBackend:
         return 0 if nid == wire.NO_DISPLAY else nid
 
     def next_deadline(self) -> float | None:
+        if self._backlog or self._behind:
+            return self._now  # a poll stopped at its budget: the rest are due now
         deadlines: list[float] = []
         if self._link is None:
             if self._reconnect_at is not None:
@@ -224,8 +231,8 @@ class SerialBackend:
             self._started = now
         self._now = now
         self._expire_partial(now)
-        events: list[Event] = []
-        while True:
+        events = self._backlog
+        while len(events) < self._budget:
             try:
                 generation, frame = self._inbox.get_nowait()
             except queue.Empty:
@@ -237,10 +244,11 @@ class SerialBackend:
                 events += self._fault(now, GONE)
             else:
                 events += self._frame(frame, now)
+        self._behind = len(events) >= self._budget
         events += self._timers(now)
+        events, self._backlog = events[: self._budget], events[self._budget :]
         # events are fresh objects, so identity pairs each with its mark
-        self._marks = [self._mark_of.get(id(event)) for event in events]
-        self._mark_of.clear()
+        self._marks = [self._mark_of.pop(id(event), None) for event in events]
         return events
 
     def marks(self) -> list[Mark | None]:
@@ -324,14 +332,14 @@ class SerialBackend:
     # -- input ------------------------------------------------------------
 
     def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Event]:
-        _, kind, payload = frame
+        seq, kind, payload = frame
         self.frames_in += 1
         self._last_rx = now
         try:
             if kind == wire.HELLO:
                 return self._hello(payload, now)
             if kind == wire.HEARTBEAT and self._up and self._incompatible is None:
-                return self._heartbeat(wire.unpack_heartbeat(payload), now)
+                return self._heartbeat(wire.unpack_heartbeat(payload), now, seq)
             if kind == wire.ACK and wire.unpack_ack(payload) == self._display_id:
                 self._acked = True
         except ValueError as error:
@@ -359,6 +367,7 @@ class SerialBackend:
             self._faulted = False  # report this, not a silent board
             return self._fault(now, problem)
         self._incompatible = None
+        self._counts.announce(boot_id)
         if not self._up:
             self._up = True
             self._acked = self._display is None
@@ -367,14 +376,14 @@ class SerialBackend:
             log.info("the sensor board restarted (boot id %08x)", boot_id)
         return []
 
-    def _heartbeat(self, hb: wire.Heartbeat, now: float) -> list[Event]:
+    def _heartbeat(self, hb: wire.Heartbeat, now: float, seq: int) -> list[Event]:
         events: list[Event] = []
         if self._faulted:
             self._faulted = False
             self._backoff = self.config.reconnect_min
             log.warning("the sensor board answers again")
             events.append(SensorCleared(BOARD, at=now))
-        for event, mark in self._counts.update_marked(hb, now):
+        for event, mark in self._counts.update_marked(hb, now, seq):
             events.append(event)
             if mark is not None:
                 self._mark_of[id(event)] = mark
