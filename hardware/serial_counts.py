@@ -202,12 +202,18 @@ class CounterTracker:
         why = self._why_not(trusted, seen)
         if why is None:
             return self._trust(seen, self._diff(trusted.hb, hb, now))
-        if hb.boot_id == self._announced and self._fresh(hb.boot_id):
+        new_boot = hb.boot_id != trusted.hb.boot_id
+        if new_boot and hb.boot_id == self._announced and self._fresh(hb.boot_id):
             restarted = self._restart(seen)
             if restarted is not None:
                 return restarted
         pending = self._pending
-        if pending is not None and self._fresh(hb.boot_id) and self._why_not(pending, seen) is None:
+        if (
+            pending is not None
+            and self._fresh(hb.boot_id)
+            and self._why_not(pending, seen) is None
+            and not self._replayed(trusted, seen)
+        ):
             return self._rebaseline(seen)
         self._pending = seen
         return self._reject(why, now)
@@ -250,6 +256,20 @@ class CounterTracker:
         if (new.entry_faults | new.exit_faults) >> self.columns:
             return "it reports beam faults in columns the grid does not have"
         return None
+
+    def _replayed(self, trusted: _Seen, seen: _Seen) -> bool:
+        """Whether ``seen`` is behind the last trusted heartbeat of its boot
+        without a newer frame number: older frames replayed, which must not
+        become a baseline (what was counted since would count again)."""
+        if seen.hb.boot_id != trusted.hb.boot_id:
+            return False
+        if seen.seq is not None and trusted.seq is not None and _newer(seen.seq, trusted.seq):
+            return False  # the trusted heartbeat itself was wrong
+        old, new = trusted.hb, seen.hb
+        pairs = [*zip(new.drops, old.drops, strict=True), *zip(new.pops, old.pops, strict=True)]
+        pairs += [(new.slider_changes, old.slider_changes), (new.presses, old.presses),
+                  (new.holds, old.holds)]  # fmt: skip
+        return any(_delta(value, before) >= 0x8000 for value, before in pairs)
 
     def _fresh(self, boot_id: int) -> bool:
         """Whether ``boot_id`` may still be taken up (it is not an earlier boot)."""
