@@ -387,6 +387,12 @@ class SerialBackend:
             events.append(event)
             if mark is not None:
                 self._mark_of[id(event)] = mark
+        if self._counts.wants_hello:
+            # a boot id no hello announced: a reset whose hello was lost, or
+            # damage; the board's answer to a host hello says which
+            self._counts.wants_hello = False
+            self._up = False
+            self._hello_at = float("-inf")
         if hb.shown != self._display_id and self._display is not None:
             self._acked = False  # it reset or went dark: show it again
         return events

@@ -16,7 +16,8 @@ heartbeat follows the last trusted one after all (the bad one was a one-off),
 or when two heartbeats in a row follow each other (a new baseline: what was
 counted across the fault becomes events only if it is physically plausible).
 A new boot id is taken as a board reset only when the board announced it in
-its hello, or two heartbeats in a row carry it.
+its hello; an unannounced one asks for a hello (:attr:`CounterTracker.wants_hello`),
+and the board's answer names its boot.
 
 What is not recoverable: inputs the board counted after its last heartbeat
 that reached the host and before it reset (at most one heartbeat interval,
@@ -147,6 +148,7 @@ class CounterTracker:
         self._trusted: _Seen | None = None
         self._pending: _Seen | None = None  # a candidate for a new baseline
         self._announced: int | None = None  # the boot id of the board's last hello
+        self.wants_hello = False  # a boot id no hello announced: ask the board to say hello
         self._retired: list[int] = []
 
     def bound(self, elapsed: float | None) -> int:
@@ -202,8 +204,12 @@ class CounterTracker:
         why = self._why_not(trusted, seen)
         if why is None:
             return self._trust(seen, self._diff(trusted.hb, hb, now))
-        new_boot = hb.boot_id != trusted.hb.boot_id
-        if new_boot and hb.boot_id == self._announced and self._fresh(hb.boot_id):
+        if hb.boot_id != trusted.hb.boot_id:
+            if hb.boot_id != self._announced or not self._fresh(hb.boot_id):
+                # a reset whose hello was lost, or damage: the board's answer
+                # to a new host hello tells which
+                self.wants_hello = True
+                return self._reject(why, now)
             restarted = self._restart(seen)
             if restarted is not None:
                 return restarted
@@ -315,7 +321,7 @@ class CounterTracker:
         trusted = self._trusted
         assert trusted is not None and seen.at is not None
         if seen.hb.boot_id != trusted.hb.boot_id:
-            restarted = self._restart(seen)  # a reset whose hello was lost
+            restarted = self._restart(seen)  # announced, but counting since long ago
             if restarted is not None:
                 return restarted
             self._retire(trusted.hb.boot_id)
