@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from hardware import wire
 from hardware.events import DiscEntered, DiscLeft, Event, SensorCleared, SensorFault
 from hardware.serial_counts import LINK, CounterTracker
-from hardware.simboard import Firmware, Pair
-from hardware.simwires import Beam
+from hardware.sim.board import Firmware, Pair
+from hardware.sim.seam import Beam
 
 
 @dataclasses.dataclass
@@ -465,7 +465,7 @@ def test_frame_numbers_wrapping_over_the_pty_lose_nothing(tmp_path: Path) -> Non
 
 def test_a_reset_whose_hello_is_lost_is_followed_over_the_pty(pair: Pair) -> None:
     drop(pair, 1)
-    lost = []
+    lost: list[bytes] = []
 
     def lose_the_hello(data: bytes) -> bytes:
         if data[3] == wire.HELLO and not lost:
