@@ -174,6 +174,11 @@ class SerialBackend:
         return self._link
 
     @property
+    def heartbeats_rejected(self) -> int:
+        """How many heartbeats could not be trusted (stale or damaged)."""
+        return self._counts.rejected
+
+    @property
     def resets_seen(self) -> int:
         """How many board resets (new boot ids) this backend has followed."""
         return self._counts.resets

@@ -97,7 +97,7 @@ def corrupt_some(rng: random.Random, share: float) -> Callable[[bytes], bytes]:
 
 class ForgedHeartbeats:
     """An ``outgoing`` filter (the board writes one frame at a time) that,
-    for about ``share`` of the board's heartbeats, sends in its place or just
+    for its first heartbeat and about ``share`` of the rest, sends in its place or just
     before it a heartbeat that passes the CRC but cannot be right: an older
     heartbeat replayed, or this one with a counter one lower, a huge jump, a
     boot id one bit off, another column count, or a slider position its
@@ -129,7 +129,7 @@ class ForgedHeartbeats:
         if frame is None or frame[1] != wire.HEARTBEAT:
             return data
         self._sent = [*self._sent[-40:], data]
-        if self.rng.random() >= self.share:
+        if self.forged and self.rng.random() >= self.share:
             return data
         self.forged += 1
         seq, _, payload = frame
