@@ -152,17 +152,21 @@ class CounterTracker:
         self._retired: list[int] = []
 
     def bound(self, elapsed: float | None) -> int:
-        """The most any counter can move in ``elapsed`` seconds: the discs
-        that fit in a column plus one per :data:`DISC_GAP`; with the time not
-        known (after a restart), what a column holds twice over (filled,
-        emptied, filled again).
+        """The most any counter can move between two heartbeats ``elapsed``
+        seconds apart: the discs that fit in a column plus one per
+        :data:`DISC_GAP`, and never more than a column holds twice over
+        (filled, emptied, filled again), which is also the bound when the
+        time is not known (after a restart). More than that, the referee
+        could not place anyway: popref counts on from there instead.
 
-        >>> CounterTracker(7, rows=6).bound(0.2), CounterTracker(7, rows=6).bound(None)
-        (16, 12)
+        >>> tracker = CounterTracker(7, rows=6)
+        >>> tracker.bound(0.0), tracker.bound(0.1), tracker.bound(0.2), tracker.bound(None)
+        (6, 11, 12, 12)
         """
+        most = 2 * self.rows
         if elapsed is None:
-            return 2 * self.rows
-        return self.rows + int(max(0.0, elapsed) / DISC_GAP)
+            return most
+        return min(most, self.rows + int(max(0.0, elapsed) / DISC_GAP))
 
     def resume(self, mark: Mark) -> None:
         """Continue from a journalled mark instead of taking the first
@@ -252,7 +256,7 @@ class CounterTracker:
         ]
         for name, value, before in counters:
             step = _delta(value, before)
-            if step >= 0x8000:
+            if step >= 0x8000 and value < before:
                 return f"its {name} went back from {before} to {value}"
             if step > limit:
                 return f"its {name} jumped from {before} to {value}"

@@ -36,7 +36,7 @@ def test_first_contact_is_a_baseline() -> None:
 
 @given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), max_size=30), st.data())
 def test_lost_heartbeats_cost_nothing(steps: list[list[int]], data: st.DataObject) -> None:
-    tracker = CounterTracker(3)
+    tracker = CounterTracker(3, rows=50)  # room for 90 drops across lost heartbeats
     start = data.draw(st.integers(0, 0xFFFF))  # counters may wrap during the run
     counts = [start] * 3
     tracker.update(beat(drops=tuple(counts)), 0.0)

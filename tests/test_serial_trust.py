@@ -16,10 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.config import parse_config
+from controller.script import Action
+from controller.simulation import Simulation
 from hardware import wire
 from hardware.events import DiscEntered, DiscLeft, Event, SensorCleared, SensorFault
 from hardware.serial_counts import LINK, CounterTracker
-from hardware.sim.board import Firmware, Pair
+from hardware.sim.board import BoardTimeline, Firmware, Pair
+from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
 
 
@@ -272,7 +276,7 @@ def damage(kind: str, good: list[tuple[wire.Heartbeat, int]], now: State, seq: i
         n = (0, 1, 2, 4, 16)[pick % 5]
         hb.drops, hb.pops = [7] * n, [0] * n
     elif kind == "jump":
-        hb.pops[pick % 3] = (hb.pops[pick % 3] + 100 + pick) & 0xFFFF
+        hb.pops[pick % 3] = (hb.pops[pick % 3] + 1000 + pick) & 0xFFFF
     elif kind == "seq":
         hb = now.beat()
         hb.drops[pick % 3] = (hb.drops[pick % 3] + 1) & 0xFFFF  # looks like a disc
@@ -303,7 +307,8 @@ def test_no_event_from_a_bad_frame_and_good_frames_unaffected(
     """Bad heartbeats one at a time (two damaged alike in a row would agree
     with each other, which no check can tell from the truth)."""
     state = State(drops=(start,) * 3, pops=(start,) * 3, changes=start, slider=start % 2 == 1)
-    clean, tested = CounterTracker(3), CounterTracker(3)
+    # a column tall enough for every change across a run of lost heartbeats
+    clean, tested = CounterTracker(3, rows=64), CounterTracker(3, rows=64)
     seq, now = seq0, 0.0
     good = [(state.beat(), seq)]
     for tracker in (clean, tested):
@@ -463,6 +468,31 @@ def test_frame_numbers_wrapping_over_the_pty_lose_nothing(tmp_path: Path) -> Non
         pair.close()
 
 
+def test_a_damaged_first_heartbeat_after_a_restart_invents_nothing_over_the_pty(
+    tmp_path: Path,
+) -> None:
+    with Firmware(tmp_path, boot_id=0x1111) as fw:
+        fw.board.drops = [2] * 7  # what the board counted before the daemon died
+        damaged: list[bytes] = []
+
+        def one_lower(data: bytes) -> bytes:
+            if data[3] != wire.HEARTBEAT or damaged:
+                return data
+            hb = wire.unpack_heartbeat(data[4:-2])
+            hb.drops[0] -= 1  # 65,535 drops before
+            damaged.append(data)
+            return wire.encode(data[2], wire.HEARTBEAT, wire.pack_heartbeat(hb))
+
+        fw.stream.outgoing = one_lower
+        pair = Pair(fw)
+        pair.backend.resume({**MARK, "boot": 0x1111, "drops": [2] * 7, "pops": [0] * 7})
+        assert pair.run_until(lambda: bool(damaged), ms=500)
+        pair.run(20)
+        assert moves(pair.events) == [] and len(link_faults(pair.events)) == 1
+        assert moves(drop(pair, 1)) == ["1"]
+        pair.close()
+
+
 def test_a_reset_whose_hello_is_lost_is_followed_over_the_pty(pair: Pair) -> None:
     drop(pair, 1)
     lost: list[bytes] = []
@@ -500,3 +530,40 @@ def test_a_poll_returns_at_most_a_grids_worth_of_events(tmp_path: Path) -> None:
         assert sizes[:2] == [42, 42]
         assert pair.backend.marks()[-1]["drops"] == [12] * 7  # type: ignore[index]
         pair.close()
+
+
+# -- through the whole daemon ---------------------------------------------------------
+
+
+def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path) -> None:
+    """The bug report: 58,000 journal records in 14 s from one heartbeat."""
+    config = parse_config({"board": {"columns": 7, "rows": 6}, "game": {"rules": "popout"},
+                           "sim": {"link": "serial"}}, "test")  # fmt: skip
+    sim = Simulation(config, tmp_path / "state", physics=Physics())
+    try:
+        assert isinstance(sim.board, BoardTimeline)
+        for column in (4, 3):
+            sim.act(Action(0, f"drop {column}", "drop", column, None))
+        journal = tmp_path / "state" / "journal"
+        records = len(journal.read_text().splitlines())
+        damaged: list[bytes] = []
+
+        def jump(data: bytes) -> bytes:
+            if data[3] != wire.HEARTBEAT or damaged:
+                return data
+            hb = wire.unpack_heartbeat(data[4:-2])
+            hb.pops[6] += 50_000
+            damaged.append(data)
+            return wire.encode(data[2], wire.HEARTBEAT, wire.pack_heartbeat(hb))
+
+        sim.board.firmware.stream.outgoing = jump
+        sim.advance(1.0)
+        assert damaged
+        sim.board.firmware.stream.outgoing = None
+        sim.advance(1.0)
+        assert [str(m) for m in sim.daemon.referee.game.moves] == ["4", "3"]
+        assert LINK not in sim.daemon.referee.faults  # shown, then cleared
+        # at most the fault and its clearing, no event from the damaged heartbeat
+        assert len(journal.read_text().splitlines()) <= records + 2
+    finally:
+        sim.close()
