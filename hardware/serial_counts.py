@@ -46,7 +46,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from hardware import wire
+from hardware import timing, wire
 from hardware.events import (
     ButtonHeld,
     ButtonPressed,
@@ -63,9 +63,10 @@ log = logging.getLogger("popref.serial")
 LINK = "sensor board link"
 """The sensor name of a link fault: heartbeats that cannot be trusted."""
 
-DISC_GAP = 0.02
-"""Seconds: a disc blocks a beam for at least 20 ms and the board counts it
-when the beam clears, so no beam counts two discs closer than this."""
+DISC_GAP = 2 * timing.BEAM_SETTLE_MS / 1000
+"""Seconds: the board counts a disc only once its beam was blocked and then
+clear for ``BEAM_SETTLE_MS`` each, so no beam counts two closer than this (a
+real disc blocks a beam for 20 ms or more)."""
 
 _RETIRED = 8  # boot ids of earlier boots remembered, so their frames are never taken for a reset
 
@@ -160,8 +161,8 @@ class CounterTracker:
         could not place anyway: popref counts on from there instead.
 
         >>> tracker = CounterTracker(7, rows=6)
-        >>> tracker.bound(0.0), tracker.bound(0.1), tracker.bound(0.2), tracker.bound(None)
-        (6, 11, 12, 12)
+        >>> tracker.bound(0.0), tracker.bound(0.05), tracker.bound(0.2), tracker.bound(None)
+        (6, 9, 12, 12)
         """
         most = 2 * self.rows
         if elapsed is None:

@@ -123,10 +123,10 @@ def test_a_huge_jump_counts_nothing_even_when_it_persists(tracker: CounterTracke
 
 
 def test_a_jump_faster_than_discs_fall_counts_nothing(tracker: CounterTracker) -> None:
-    # 6 discs fit, one more per 20 ms: 0.1 s allows 11, not 12
-    assert tracker.bound(0.1) == 11
-    assert counted(tracker.update(with_drops(State(), 5, 5, 17).beat(), 1.1, seq=11)) == []
-    assert len(counted(tracker.update(with_drops(State(), 5, 5, 16).beat(), 1.1, seq=12))) == 11
+    # 6 discs fit, one more per 16 ms (the board's fastest count): 0.05 s allows 9
+    assert tracker.bound(0.05) == 9
+    assert counted(tracker.update(with_drops(State(), 5, 5, 15).beat(), 1.05, seq=11)) == []
+    assert len(counted(tracker.update(with_drops(State(), 5, 5, 14).beat(), 1.05, seq=12))) == 9
 
 
 @pytest.mark.parametrize("seq", [10, 9, 10 - 127 + 256])
