@@ -513,22 +513,26 @@ def test_a_reset_whose_hello_is_lost_is_followed_over_the_pty(pair: Pair) -> Non
 
 def test_a_poll_returns_at_most_a_grids_worth_of_events(tmp_path: Path) -> None:
     """After a restart the board may have counted a lot: a column twice
-    over is plausible, so 7 x 12 drops; they come 42 to a poll."""
+    over is plausible, so 7 x 12 drops; they come 42 to a poll, each with
+    its mark, and the rest are due at once."""
     with Firmware(tmp_path, boot_id=0x1111) as fw:
         pair = Pair(fw)
         fw.board.drops = [12] * 7
         pair.backend.resume({**MARK, "boot": 0x1111, "drops": [0] * 7, "pops": [0] * 7})
-        sizes = []
+        polls: list[list[tuple[Event, Any]]] = []
         for _ in range(300):
-            before = len(pair.events)
-            pair.tick()
-            if len(pair.events) > before:
-                sizes.append(len(pair.events) - before)
-                assert pair.backend.marks()[-1] is not None
-            if len(moves(pair.events)) == 84:
+            pair.lockstep.run_pass(lambda: fw.step(1))
+            pair.clock.advance(0.001)
+            marked = pair.backend.poll_marked(pair.clock())
+            if marked:
+                polls.append(marked)
+                if len(polls) == 1:
+                    assert pair.backend.next_deadline() == pair.clock()
+            if sum(len(p) for p in polls) >= 84:
                 break
-        assert sizes[:2] == [42, 42]
-        assert pair.backend.marks()[-1]["drops"] == [12] * 7  # type: ignore[index]
+        assert [len(p) for p in polls] == [42, 42]
+        assert all(mark is not None for p in polls for _, mark in p)
+        assert polls[-1][-1][1]["drops"] == [12] * 7
         pair.close()
 
 
