@@ -121,15 +121,14 @@ def _forged_heartbeats(self: SoakTable, mismatches: int) -> None:
     moment), the host rejected them, and the link fault it showed clears."""
     board = self.board
     assert board is not None
-    backend = self.sim.daemon.backend
-    rejected = backend.heartbeats_rejected  # type: ignore[attr-defined]
+    rejected = board.backend.heartbeats_rejected
     stream = board.firmware.stream
     stream.outgoing = forge = ForgedHeartbeats(self.rng, 0.3)
     try:
         good = self.one_move("forged-heartbeats: ")
     finally:
         stream.outgoing = None
-    detected = good and backend.heartbeats_rejected > rejected  # type: ignore[attr-defined]
+    detected = good and board.backend.heartbeats_rejected > rejected
     if forge.forged and not detected:
         self.tally.fail("undetected", f"{forge.forged} forged heartbeats, none rejected")
     back = _lights_back(self, mismatches)
