@@ -44,15 +44,6 @@ from hardware.events import (
     SliderMoved,
 )
 
-RULES_TITLES: dict[str, str] = {
-    "classic": "Classic",
-    "popout": "Pop Out",
-    "pop10": "Pop 10",
-    "five": "5-in-a-Row",
-    "five+popout": "5-in-a-Row Pop Out",
-    "five+pop10": "5-in-a-Row Pop 10",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -348,9 +339,9 @@ class Referee:
         if self._not_begun():
             self.game = self._fresh_game(name)
             out.new_game = True
-            out.log.append(f"Rules changed to {RULES_TITLES[name]}.")
+            out.log.append(f"Rules changed to {self.game.rules.title}.")
         else:
-            out.log.append(f"The next game will be {RULES_TITLES[name]}.")
+            out.log.append(f"The next game will be {rules_named(name).title}.")
 
     def _held(self, out: _Outcome) -> None:
         out.changed = True
@@ -373,7 +364,7 @@ class Referee:
         self.rebuilding = False
         self.last_entry_at = None
         out.new_game = True
-        out.log.append(f"New game: {RULES_TITLES[rules]}.")
+        out.log.append(f"New game: {self.game.rules.title}.")
 
     def _fresh_game(self, name: str) -> Game:
         """A new game of ``name``; Pop 10 starts in its pop phase when the grid

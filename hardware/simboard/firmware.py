@@ -1,8 +1,9 @@
 """The sensor board's firmware, run under CPython on stand-in pins and a pty.
 
-:class:`Firmware` loads ``firmware/*.py`` (and ``hardware/wire.py`` as the
-board's ``wire``) with the stand-ins in :mod:`hardware.simboard.standins` for
-``machine``, ``neopixel`` and ``micropython``, and connects the board's stream
+:class:`Firmware` loads ``firmware/*.py`` (and ``hardware/wire.py`` and
+``hardware/looks.py`` as the board's ``wire`` and ``looks``) with the
+stand-ins in :mod:`hardware.simboard.standins` for ``machine``, ``neopixel``
+and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
 loads them (under a lock, and ``sys.modules`` is put back at once), so every
@@ -43,8 +44,19 @@ STANDINS = HERE / "standins"
 ROOT = HERE.parent.parent
 FIRMWARE = ROOT / "firmware"
 WIRE = ROOT / "hardware" / "wire.py"
+LOOKS = ROOT / "hardware" / "looks.py"
 FAKES = ("machine", "neopixel", "micropython")
-FIRMWARE_MODULES = ("wire", "main", "board", "lights", "link", "outputs", "sensors", "pinmap")
+FIRMWARE_MODULES = (
+    "wire",
+    "looks",
+    "main",
+    "board",
+    "lights",
+    "link",
+    "outputs",
+    "sensors",
+    "pinmap",
+)
 
 _loading = threading.Lock()  # sys.path and sys.modules are shared by every thread
 
@@ -62,11 +74,12 @@ def _load_modules() -> dict[str, ModuleType]:
         saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
         sys.path[:0] = [str(FIRMWARE), str(STANDINS)]
         try:
-            spec = importlib.util.spec_from_file_location("wire", WIRE)
-            assert spec is not None and spec.loader is not None
-            wire = importlib.util.module_from_spec(spec)
-            sys.modules["wire"] = wire
-            spec.loader.exec_module(wire)
+            for shared, path in (("wire", WIRE), ("looks", LOOKS)):
+                spec = importlib.util.spec_from_file_location(shared, path)
+                assert spec is not None and spec.loader is not None
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[shared] = module
+                spec.loader.exec_module(module)
             for name in names:
                 modules[name] = importlib.import_module(name)
         finally:
