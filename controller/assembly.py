@@ -117,9 +117,10 @@ def build_backend(
         )
         return backend, grid, lights
     if board.backend == "gpio":
-        from hardware.gpio_backend import gpio_backend_from_config
+        from hardware.gpio_backend import gpio_backend
 
-        return gpio_backend_from_config(config.gpio, board.columns, board.rows, clock), None, None
-    from hardware.serial_backend import serial_backend_from_config
+        return gpio_backend(config.pin_map(), board.rows, clock), None, None
+    from hardware.serial_backend import SerialBackend
 
-    return serial_backend_from_config(config.serial, board.columns, board.rows, clock), None, None
+    assert config.serial is not None  # the config module requires [serial] for this backend
+    return SerialBackend(config.serial, board.columns, board.rows), None, None

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from engine.colour import Colour
+from hardware.configtable import ConfigTable
 from hardware.debounce import BeamTiming, SwitchTiming
 from hardware.errors import ConfigError
 
@@ -197,7 +198,7 @@ class _Parser:
     def __init__(self, table: Mapping[str, object], columns: int, revision: int) -> None:
         if not isinstance(columns, int) or columns < 1:
             raise ConfigError(f"[board] columns: {columns!r} is not a number of columns")
-        self.table = table
+        self.table = ConfigTable("gpio", table)
         self.columns = columns
         self.board = board_info(revision)
         self.revision = revision
@@ -205,11 +206,7 @@ class _Parser:
         self.custom = any(k in table for k in _PIN_LISTS + _PIN_KEYS + ("column_rgb",))
 
     def build(self) -> PinMap:
-        for key in self.table:
-            if key not in KNOWN_KEYS:
-                raise ConfigError(
-                    f"[gpio] {key}: unknown key; known keys are " + ", ".join(sorted(KNOWN_KEYS))
-                )
+        self.table.only(sorted(KNOWN_KEYS))
         levels = {
             k: self._level(k)
             for k in ("entry_active", "exit_active", "slider_active", "button_active")
@@ -325,6 +322,10 @@ class _Parser:
 
     def _column_pins(self, key: str, *, required: bool) -> tuple[str, ...]:
         value = self._value(key)
+        if value is None and required:
+            raise ConfigError(
+                f"[gpio] {key}: required: list one sensor pin per column (see docs/wiring.md)"
+            )
         if value is None:
             return ()
         if isinstance(value, list) and len(value) != self.columns:
@@ -336,7 +337,7 @@ class _Parser:
         return self._pin_list(key, value)
 
     def _rgb(self) -> tuple[tuple[str, str, str], ...]:
-        value = self.table["column_rgb"]
+        value = self.table.get("column_rgb")
         if "column_lights" in self.table:
             raise ConfigError("[gpio] column_rgb: give column_lights or column_rgb, not both")
         if not isinstance(value, list) or len(value) != self.columns:
@@ -374,45 +375,16 @@ class _Parser:
                     )
 
     def _level(self, key: str) -> str:
-        value = self.table.get(key, "low")
-        if value not in LEVELS:
-            raise ConfigError(
-                f'[gpio] {key}: {value!r} is not a level; write "low" or '
-                '"high" (the level at which the sensor is active)'
-            )
-        assert isinstance(value, str)
-        return value
+        why = "the level at which the sensor is active"
+        return self.table.choice(key, "low", LEVELS, "a level", why)
 
     def _colour_high(self) -> Colour:
-        value = self.table.get("colour_high", "red")
-        if value not in ("red", "yellow"):
-            raise ConfigError(
-                f'[gpio] colour_high: {value!r} is not a colour; write "red" '
-                'or "yellow" (the disc colour a high colour bit means)'
-            )
-        return Colour(value)
+        why = "the disc colour a high colour bit means"
+        return Colour(self.table.choice("colour_high", "red", ("red", "yellow"), "a colour", why))
 
     def _factory(self) -> str:
-        value = self.table.get("pin_factory", "lgpio")
-        if value not in FACTORIES:
-            raise ConfigError(
-                f"[gpio] pin_factory: {value!r} is not supported; write "
-                '"lgpio" on a Raspberry Pi or "mock" for a laptop'
-            )
-        assert isinstance(value, str)
-        return value
-
-    def _number(self, key: str, default: float, low: float, high: float) -> float:
-        value = self.table.get(key, default)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not low <= value <= high
-        ):
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is out of range; give a number from {low:g} to {high:g}"
-            )
-        return float(value)
+        why = '"lgpio" on a Raspberry Pi, "mock" for a laptop'
+        return self.table.choice("pin_factory", "lgpio", FACTORIES, "a pin factory", why)
 
     def _servo_range(self) -> tuple[float, float]:
         value = self.table.get("servo_range", [-90, 90])
@@ -434,12 +406,12 @@ class _Parser:
 
     def _beam(self) -> BeamTiming:
         return BeamTiming(
-            settle=self._number("beam_settle_ms", 8, 1, 40) / 1000,
-            stuck=self._number("beam_stuck_s", 3, 0.5, 60),
+            settle=self.table.number("beam_settle_ms", 8, low=1, high=40) / 1000,
+            stuck=self.table.number("beam_stuck_s", 3, low=0.5, high=60),
         )
 
     def _switch(self) -> SwitchTiming:
         return SwitchTiming(
-            settle=self._number("switch_settle_ms", 10, 1, 100) / 1000,
-            hold=self._number("hold_s", 2, 0.5, 10),
+            settle=self.table.number("switch_settle_ms", 10, low=1, high=100) / 1000,
+            hold=self.table.number("hold_s", 2, low=0.5, high=10),
         )

@@ -3,6 +3,7 @@
 >>> config = parse_serial_config({"port": "/dev/ttyACM0"})
 >>> config.baud, config.timeout
 (115200, 1.5)
+>>> from hardware.errors import ConfigError
 >>> try:
 ...     parse_serial_config({"port": "/dev/ttyACM0", "baud": "fast"})
 ... except ConfigError as error:
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hardware.errors import ConfigError
+from hardware.configtable import ConfigTable
 
 _BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
 
@@ -48,47 +49,34 @@ _KNOWN = ("port", "baud", *_SECONDS)
 
 def parse_serial_config(table: Mapping[str, object]) -> SerialConfig:
     """Check the ``[serial]`` table; raise :class:`ConfigError` with one line."""
-    for key in table:
-        if key not in _KNOWN:
-            raise ConfigError(f"[serial] {key}: unknown key; the keys are {', '.join(_KNOWN)}")
-    port = table.get("port")
-    if not isinstance(port, str) or not port.strip():
-        raise ConfigError(
-            "[serial] port: set it to the board's device or a pyserial URL, "
-            'for example port = "/dev/ttyACM0"'
+    serial = ConfigTable("serial", table)
+    serial.only(_KNOWN)
+    port = serial.get("port")
+    if not isinstance(port, str) or not port.strip() or "\0" in port:
+        raise serial.error(
+            "port",
+            'set it to the board\'s device or a pyserial URL, for example port = "/dev/ttyACM0"',
         )
-    baud = table.get("baud", 115200)
+    baud = serial.get("baud", 115200)
     if isinstance(baud, bool) or not isinstance(baud, int):
-        raise ConfigError(
-            f"[serial] baud: expected a whole number of bits per second such as 115200, "
-            f"got {baud!r}"
+        raise serial.error(
+            "baud", f"expected a whole number of bits per second such as 115200, got {baud!r}"
         )
     if baud not in _BAUDS:
-        raise ConfigError(
-            f"[serial] baud: {baud} is not a standard rate; use one of "
-            f"{', '.join(map(str, _BAUDS))}"
-        )
-    seconds: dict[str, float] = {}
-    for key in _SECONDS:
-        if key not in table:
-            continue
-        value = table[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise ConfigError(
-                f"[serial] {key}: expected a positive number of seconds, got {value!r}"
-            )
-        if value > 3600:
-            raise ConfigError(f"[serial] {key}: {value} seconds is too long; use at most 3600")
-        seconds[key] = float(value)
+        rates = ", ".join(map(str, _BAUDS))
+        raise serial.error("baud", f"{baud} is not a standard rate; use one of {rates}")
+    seconds = {key: serial.seconds(key, 1.0, high=3600) for key in _SECONDS if key in serial}
     config = SerialConfig(port=port.strip(), baud=baud, **seconds)
     if config.reconnect_min > config.reconnect_max:
-        raise ConfigError(
-            f"[serial] reconnect_min: {config.reconnect_min} is more than reconnect_max "
-            f"({config.reconnect_max}); make it smaller"
+        raise serial.error(
+            "reconnect_min",
+            f"{config.reconnect_min} is more than reconnect_max ({config.reconnect_max}); "
+            "make it smaller",
         )
     if config.keepalive >= 2.0:
-        raise ConfigError(
-            f"[serial] keepalive: {config.keepalive} s is too slow; the board goes dark after "
-            "2 s without the host, so use less than 2"
+        raise serial.error(
+            "keepalive",
+            f"{config.keepalive} s is too slow; the board goes dark after 2 s without the "
+            "host, so use less than 2",
         )
     return config

@@ -45,10 +45,13 @@ def test_bad_values_say_which_key_and_what_to_do(table: dict[str, object], start
     assert "\n" not in message
 
 
-def test_the_backend_is_built_from_the_raw_table() -> None:
-    from hardware.serial_backend import serial_backend_from_config
+def test_the_config_module_hands_the_backend_ready_settings() -> None:
+    from controller.config import parse_config
 
-    backend = serial_backend_from_config({"port": "loop://"}, columns=9, rows=6)
-    assert (backend.columns, backend.rows, backend.config.port) == (9, 6, "loop://")
-    with pytest.raises(ConfigError, match=r"^\[serial\] port:"):
-        serial_backend_from_config({}, columns=7, rows=6)
+    table = {"board": {"backend": "serial", "columns": 9}, "serial": {"port": "loop://"}}
+    config = parse_config(table, "popref.toml")
+    assert config.serial == SerialConfig(port="loop://")
+    with pytest.raises(ConfigError, match=r"^popref.toml: \[serial\] port:"):
+        parse_config({"board": {"backend": "serial"}}, "popref.toml")
+    simulated = parse_config({"sim": {"link": "serial"}, "serial": {"timeout": 3}}, "popref.toml")
+    assert simulated.serial is not None and simulated.serial.timeout == 3.0

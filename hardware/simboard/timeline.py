@@ -35,18 +35,19 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 import tempfile
 import threading
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from hardware.clock import Clock, FakeClock
 from hardware.serial_backend import SerialBackend
-from hardware.serial_config import SerialConfig, parse_serial_config
+from hardware.serial_config import SerialConfig
 from hardware.simboard.firmware import Firmware
 from hardware.simboard.schedule import due_in
 from hardware.simboard.stream import SYNC_TIMEOUT
@@ -196,7 +197,7 @@ def build_simulated_serial(
     colour_sensing: bool = False,
     *,
     directory: Path | None = None,
-    serial: Mapping[str, object] | None = None,
+    serial: SerialConfig | None = None,
     boot_id: int | None = None,
 ) -> tuple[ObservedSerialBackend, SimGrid, FirmwareLights, BoardTimeline]:
     """A whole simulated sensor board: the backend the daemon uses, the grid
@@ -204,8 +205,8 @@ def build_simulated_serial(
     timeline the daemon's loop must run (grid and board together).
 
     ``directory`` holds the board's port name (a temporary directory,
-    removed with the timeline, by default). ``serial`` is the ``[serial]``
-    table for the host's timings; its ``port`` is the simulated board's.
+    removed with the timeline, by default). ``serial`` holds the host's
+    ``[serial]`` timings; its ``port`` is replaced by the simulated board's.
     The sensor board does not sense colour, so ``colour_sensing`` must be
     false.
     """
@@ -213,7 +214,8 @@ def build_simulated_serial(
         raise ValueError("the sensor board does not sense disc colour")
     owned = directory is None
     where = Path(tempfile.mkdtemp(prefix="popref-board-")) if directory is None else directory
-    config = parse_serial_config({**(serial or {}), "port": str(where / "ttyPOPREF")})
+    port = str(where / "ttyPOPREF")
+    config = dataclasses.replace(serial, port=port) if serial else SerialConfig(port)
     if boot_id is None:
         # a real board picks a random boot id at power-up; so does this one,
         # so a board simulated again after a restart is a board that rebooted
