@@ -4,6 +4,7 @@ every backend. Everything that can go wrong here becomes a
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,9 @@ from controller.sdnotify import Notifier
 from hardware.backend import Backend
 from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
+
+log = logging.getLogger("popref")
+CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -70,7 +74,9 @@ def assemble(
             timeline=sim,
         )
         daemon.resume()
-        if rules is not None:
+        if rules is None:
+            configure_rules(daemon, directory, config)
+        else:
             daemon.choose_rules(rules)
     except PermissionError:
         raise StartupError(
@@ -81,6 +87,29 @@ def assemble(
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
     return Assembled(config, daemon, sim, lights)
+
+
+def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[game] rules`` applies from the next game on (or to this one, before
+    its first move) whenever it names other rules than at the last start.
+    Rules chosen with the mode button since then stand until it changes."""
+    marker = directory / CONFIGURED_RULES
+    name = config.game.rules
+    try:
+        last = marker.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        last = None
+    if last == name:
+        return
+    if daemon.choose_rules(name):
+        log.info("(%s says [game] rules = %s.)", config.source, name)
+    try:
+        fresh = marker.with_name(marker.name + ".new")
+        fresh.write_text(name + "\n", encoding="utf-8")
+        fresh.replace(marker)
+    except OSError as error:
+        # not worth refusing to start: it is applied again at the next start
+        log.warning("%s: cannot be written (%s)", marker, error.strerror)
 
 
 def build_backend(

@@ -95,14 +95,16 @@ class Daemon:
         self.journal.append({"resumed": True})
         log.info("Resumed the game from the journal (%d moves).", len(self.referee.game.moves))
 
-    def choose_rules(self, name: str) -> None:
-        """The rules asked for on the command line: for the next game, or for
-        this one if it has not begun."""
+    def choose_rules(self, name: str) -> bool:
+        """The rules asked for on the command line or in the configuration:
+        for the next game, or for this one if it has not begun. True when
+        that changed anything."""
         verdict = self.referee.choose_rules(name)
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
             self.journal.replace([self._snapshot()])
+        return verdict.changed
 
     def _replay(self, line: int, record: dict[str, Any], pending: Game | None) -> Game | None:
         """Apply one journal record; returns the finished game not yet archived."""
