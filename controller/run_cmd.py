@@ -9,8 +9,6 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-HELP = "run the referee daemon on the configured board"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from engine import RULES_NAMES

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from hardware.simpins import PinLightReader
 
 GRACE = 0.1  # seconds to wait after Enter for a passage to settle
-HELP = "check a new board's wiring: light each output, ask for each sensor"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from bench.soaklib.expect import Expect
 from bench.soaklib.faults import corrupt_some
 from bench.soaklib.lights import read_strip, strip_look
+from controller.simulation import SETTLE
 from hardware.serial_backend import BOARD
 from hardware.simwires import Beam
 
 if TYPE_CHECKING:
     from bench.soaklib.table import SoakTable
 
-SETTLE = 1.5  # as Simulation.act: discs land, players think
 STUCK = (4.0, 6.0)  # seconds a jammed beam stays blocked (the fault needs 3 s)
 GLITCH = (0.0003, 0.002)  # an IR glitch: shorter than the 3 ms a disc needs
 UNPLUGGED = (2.0, 4.0)  # seconds a board stays unplugged
