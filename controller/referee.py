@@ -10,7 +10,7 @@ and the board guides the players back until the grids agree again.
 >>> from hardware.events import DiscEntered
 >>> referee = Referee(Table(columns=7, rows=6), "classic")
 >>> referee.handle(DiscEntered(4, at=1.0)).accepted
-Move(kind=<MoveKind.DROP: 'drop'>, column=4)
+Move.drop(4)
 >>> referee.game.to_move
 <Colour.YELLOW: 'yellow'>
 """
