@@ -62,11 +62,15 @@ def _turn(shown: ShownLights) -> Colour | None:
     return None
 
 
+def _glance(shown: ShownLights) -> tuple[tuple[int, ...], tuple[int, ...], Colour | None]:
+    """The lit columns, the blinking ones (1-based) and the lit turn light."""
+    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
+    return lit, tuple(sorted(shown.blinking)), _turn(shown)
+
+
 def read_lights(shown: ShownLights) -> Reading:
     """What the pin readback ``shown`` asks a person to do."""
-    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
-    blinking = tuple(sorted(shown.blinking))
-    turn = _turn(shown)
+    lit, blinking, turn = _glance(shown)
     if not blinking:
         return Reading("steady", lit, turn) if lit else Reading("dark", (), turn)
     if len(blinking) == len(shown.columns):
@@ -106,9 +110,7 @@ _ERROR = looks.BY_NAME[Lamp.ERROR.value][1]  # the colour of a pop repair or a f
 
 def read_strip(shown: ShownLights) -> Reading:
     """What the sensor board's strip ``shown`` asks a person to do."""
-    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
-    blinking = tuple(sorted(shown.blinking))
-    turn = _turn(shown)
+    lit, blinking, turn = _glance(shown)
     if not blinking:
         return Reading("steady", lit, turn) if lit else Reading("dark", (), turn)
     error = tuple(c for c in blinking if shown.columns[c - 1] == _ERROR)
