@@ -15,6 +15,7 @@ example.toml: [board] rows: 40 is out of range; use 4 to 16
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 import tomllib
@@ -146,7 +147,8 @@ def parse_config(
     data: Mapping[str, Any], source: str, env: Mapping[str, str] = os.environ
 ) -> Config:
     """Check a parsed TOML document; errors start with ``source``."""
-    return _named(source, lambda: _parse(data, source, env))
+    config = _named(source, lambda: _parse(data, env))
+    return dataclasses.replace(config, source=source)
 
 
 def _named(source: str, check: Callable[[], T]) -> T:
@@ -156,7 +158,7 @@ def _named(source: str, check: Callable[[], T]) -> T:
         raise ConfigError(f"{source}: {error}") from None
 
 
-def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Config:
+def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     for name in data:
         if name not in _KNOWN and name not in _HARDWARE:
             names = ", ".join(f"[{k}]" for k in (*_KNOWN, *_HARDWARE))
@@ -186,7 +188,7 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
     elif board.backend == "sim" and link == "serial":
         # the simulated board names its own port
         serial = parse_serial_config({"port": "simulated", **tables["serial"].table})
-    return Config(source, game, board, state_dir, seed, link, pins, serial)
+    return Config("", game, board, state_dir, seed, link, pins, serial)
 
 
 def _game(game: ConfigTable) -> GameConfig:
