@@ -28,13 +28,14 @@ from engine import RULES_NAMES
 from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
 from hardware.pinmap import PinMap
-from hardware.serial_config import SerialConfig, parse_serial_config
+from hardware.serial_config import SerialConfig
 
 T = TypeVar("T")
 
 DEFAULT_PATH = Path("/etc/popref/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/popref")
 BACKENDS = ("sim", "gpio", "serial")
+BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
 # The board's size, physical columns and rows: the sensor board's wire format
 # carries 16 columns and a 16-bit mask of rows; rules.md asks for 4x4 to 12x10.
 MIN_SIZE = 4
@@ -49,7 +50,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
-_HARDWARE = ("gpio", "serial")  # tables the hardware's own parsers check, through ConfigTable
+_HARDWARE = ("gpio", "serial")  # [gpio] is resolved by PinMap.parse, through ConfigTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,10 +185,10 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     pins = PinMap.parse(tables["gpio"].table, board.columns) if wired else None
     serial = None
     if board.backend == "serial":
-        serial = parse_serial_config(tables["serial"].table)
+        serial = parse_serial(tables["serial"].table)
     elif board.backend == "sim" and link == "serial":
         # the simulated board names its own port
-        serial = parse_serial_config({"port": "simulated", **tables["serial"].table})
+        serial = parse_serial({"port": "simulated", **tables["serial"].table})
     return Config("", game, board, state_dir, seed, link, pins, serial)
 
 
@@ -208,6 +209,49 @@ def _board(board: ConfigTable) -> BoardConfig:
         rows=board.integer("rows", 6, low=MIN_SIZE, high=MAX_SIZE),
         colour_sensing=board.boolean("colour_sensing", False),
     )
+
+
+_SERIAL_SECONDS = ("timeout", "resend", "keepalive", "reconnect_min", "reconnect_max")
+_SERIAL_KEYS = ("port", "baud", *_SERIAL_SECONDS)
+
+
+def parse_serial(table: Mapping[str, object]) -> SerialConfig:
+    """Check the ``[serial]`` table; raise :class:`ConfigError` with one line.
+
+    >>> parse_serial({"port": "/dev/ttyACM0", "timeout": 3}).timeout
+    3.0
+    """
+    serial = ConfigTable("serial", table)
+    serial.only(_SERIAL_KEYS)
+    port = serial.get("port")
+    if not isinstance(port, str) or not port.strip() or "\0" in port:
+        raise serial.error(
+            "port",
+            'set it to the board\'s device or a pyserial URL, for example port = "/dev/ttyACM0"',
+        )
+    baud = serial.get("baud", 115200)
+    if isinstance(baud, bool) or not isinstance(baud, int):
+        raise serial.error(
+            "baud", f"expected a whole number of bits per second such as 115200, got {baud!r}"
+        )
+    if baud not in BAUDS:
+        rates = ", ".join(map(str, BAUDS))
+        raise serial.error("baud", f"{baud} is not a standard rate; use one of {rates}")
+    seconds = {key: serial.seconds(key, 1.0, high=3600) for key in _SERIAL_SECONDS if key in serial}
+    config = SerialConfig(port=port.strip(), baud=baud, **seconds)
+    if config.reconnect_min > config.reconnect_max:
+        raise serial.error(
+            "reconnect_min",
+            f"{config.reconnect_min} is more than reconnect_max ({config.reconnect_max}); "
+            "make it smaller",
+        )
+    if config.keepalive >= 2.0:
+        raise serial.error(
+            "keepalive",
+            f"{config.keepalive} s is too slow; the board goes dark after 2 s without the "
+            "host, so use less than 2",
+        )
+    return config
 
 
 def default_state_dir(env: Mapping[str, str] = os.environ) -> Path:

@@ -11,7 +11,7 @@ the fault clears when the board answers again.
 
 Example::
 
-    backend = SerialBackend(parse_serial_config({"port": "/dev/ttyACM0"}), columns=7, rows=6)
+    backend = SerialBackend(SerialConfig("/dev/ttyACM0"), columns=7, rows=6)
     backend.open(wake)
     events = backend.poll(clock())
 """
