@@ -78,6 +78,19 @@ def test_every_command_prints_one_line_and_exits_2(
     assert err.startswith(f"popref {command}: {path}: ") and err.count("\n") == 1, err
 
 
+def test_popref_run_with_a_fifo_or_dev_zero_as_its_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        assert main(["run", "--config", path, "--state-dir", str(tmp_path / "state")]) == 2
+        err = capsys.readouterr().err
+        assert err == f"popref run: {path}: cannot be read: not a regular file; " + (
+            "give the path of a TOML file\n"
+        )
+
+
 # -- any bytes at all --------------------------------------------------------------
 
 _TABLES = ["game", "board", "gpio", "serial", "daemon", "sim", "other"]
