@@ -3,11 +3,13 @@ sensor board receives and the lamps the host's display names."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+from engine.colour import Colour
 from hardware import looks, wire
 from hardware.display import ColumnLight, Lamp
 from hardware.outputs import look
+from hardware.sim.board import Firmware
 
 
 def test_rows_follow_the_wire_lamp_codes_and_the_display_lamps() -> None:
@@ -20,13 +22,14 @@ def test_rows_follow_the_wire_lamp_codes_and_the_display_lamps() -> None:
     assert looks.DISC_NAMES[wire.COLOUR_NONE] is None
 
 
-@pytest.mark.parametrize("lamp", list(Lamp))
-def test_gpio_rgb_light_and_strip_agree_on_every_lamp(lamp: Lamp) -> None:
-    firmware_colour = None  # the strip's view: colour by wire code
-    name, blink = looks.rgb_look(looks.CODES[lamp.value], firmware_colour)
-    gpio = look(ColumnLight(lamp), rgb=True)
-    assert (gpio.colour, gpio.blink) == (name, blink)
-    assert name is None or name in looks.PALETTE
+def test_the_gpio_lights_and_the_firmware_strip_show_every_lamp_alike(tmp_path: Path) -> None:
+    with Firmware(tmp_path) as fw:
+        strip_look = fw.module("lights").lamp_look
+        for lamp in Lamp:
+            for colour, code in ((None, wire.COLOUR_NONE), (Colour.RED, wire.COLOUR_RED)):
+                gpio = look(ColumnLight(lamp, colour), rgb=True)
+                rgb = looks.PALETTE[gpio.colour] if gpio.colour else (0, 0, 0)
+                assert strip_look(looks.CODES[lamp.value], code) == (rgb, gpio.blink), lamp
 
 
 def test_an_error_is_the_only_blue_and_blinks_fast_everywhere() -> None:
