@@ -265,37 +265,42 @@ class _Parser:
         if self.custom:
             return self.table.get(key)
         if self.columns != 7:
-            raise ConfigError(
-                f"[gpio] {key}: required: the default pin map is for 7 columns; "
+            raise self.table.error(
+                key,
+                f"required: the default pin map is for 7 columns; "
                 f"list the pins of this {self.columns}-column board "
-                "(see docs/wiring.md)"
+                "(see docs/wiring.md)",
             )
         return DEFAULT_7.get(key)
 
     def _resolve(self, key: str, value: object) -> str:
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is not a pin; write a GPIO number "
-                'such as 17 or a name such as "GPIO17" or "BOARD11"'
+            raise self.table.error(
+                key,
+                f"{value!r} is not a pin; write a GPIO number "
+                'such as 17 or a name such as "GPIO17" or "BOARD11"',
             )
         found = [pin for _header, pin in self.board.find_pin(value)]
         if not found:
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is not a pin on the "
+            raise self.table.error(
+                key,
+                f"{value!r} is not a pin on the "
                 f"{self._header_name()}; use a GPIO number such as 17, "
-                'or "BOARD11" for physical pin 11'
+                'or "BOARD11" for physical pin 11',
             )
         pin = found[0]
         if "gpio" not in pin.interfaces:
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is the {pin.name} pin, not a GPIO; "
-                "pick a pin marked GPIO in docs/wiring.md"
+            raise self.table.error(
+                key,
+                f"{value!r} is the {pin.name} pin, not a GPIO; "
+                "pick a pin marked GPIO in docs/wiring.md",
             )
         name: str = pin.name
         if name in self.used:
-            raise ConfigError(
-                f"[gpio] {key}: {name} is already used by {self.used[name]}; "
-                "give every sensor and light its own pin"
+            raise self.table.error(
+                key,
+                f"{name} is already used by {self.used[name]}; "
+                "give every sensor and light its own pin",
             )
         self.used[name] = key
         return name
@@ -309,47 +314,47 @@ class _Parser:
         value = self._value(key)
         if value is None:
             if required:
-                raise ConfigError(
-                    f"[gpio] {key}: required sensor pin is missing; add it (see docs/wiring.md)"
+                raise self.table.error(
+                    key, "required sensor pin is missing; add it (see docs/wiring.md)"
                 )
             return None
         return self._resolve(key, value)
 
     def _pin_list(self, key: str, value: object) -> tuple[str, ...]:
         if not isinstance(value, list):
-            raise ConfigError(f"[gpio] {key}: expected a list of pins, got {value!r}")
+            raise self.table.error(key, f"expected a list of pins, got {value!r}")
         return tuple(self._resolve(f"{key}[{i}]", v) for i, v in enumerate(value, 1))
 
     def _column_pins(self, key: str, *, required: bool) -> tuple[str, ...]:
         value = self._value(key)
         if value is None and required:
-            raise ConfigError(
-                f"[gpio] {key}: required: list one sensor pin per column (see docs/wiring.md)"
+            raise self.table.error(
+                key, "required: list one sensor pin per column (see docs/wiring.md)"
             )
         if value is None:
             return ()
         if isinstance(value, list) and len(value) != self.columns:
             what = "sensor" if required or key == "colour" else "light"
-            raise ConfigError(
-                f"[gpio] {key}: {len(value)} pins for {self.columns} columns; "
-                f"every column needs its own {what}"
+            raise self.table.error(
+                key,
+                f"{len(value)} pins for {self.columns} columns; every column needs its own {what}",
             )
         return self._pin_list(key, value)
 
     def _rgb(self) -> tuple[tuple[str, str, str], ...]:
         value = self.table.get("column_rgb")
         if "column_lights" in self.table:
-            raise ConfigError("[gpio] column_rgb: give column_lights or column_rgb, not both")
+            raise self.table.error("column_rgb", "give column_lights or column_rgb, not both")
         if not isinstance(value, list) or len(value) != self.columns:
-            raise ConfigError(
-                f"[gpio] column_rgb: expected {self.columns} [red, green, blue] "
-                "pin triples, one per column"
+            raise self.table.error(
+                "column_rgb",
+                f"expected {self.columns} [red, green, blue] pin triples, one per column",
             )
         out = []
         for i, triple in enumerate(value, 1):
             if not isinstance(triple, list) or len(triple) != 3:
-                raise ConfigError(
-                    f"[gpio] column_rgb[{i}]: expected [red, green, blue] pins, got {triple!r}"
+                raise self.table.error(
+                    f"column_rgb[{i}]", f"expected [red, green, blue] pins, got {triple!r}"
                 )
             r, g, b = self._pin_list(f"column_rgb[{i}]", triple)
             out.append((r, g, b))
@@ -360,8 +365,8 @@ class _Parser:
         if value is None:
             return ()
         if isinstance(value, list) and len(value) != 10:
-            raise ConfigError(
-                f"[gpio] {key}: {len(value)} pins; a Pop 10 score bar has exactly 10 LEDs"
+            raise self.table.error(
+                key, f"{len(value)} pins; a Pop 10 score bar has exactly 10 LEDs"
             )
         return self._pin_list(key, value)
 
@@ -369,9 +374,10 @@ class _Parser:
         for name in pins:
             for _header, pin in self.board.find_pin(name):
                 if pin.pull == "up":
-                    raise ConfigError(
-                        f"[gpio] {key}: {name} has a fixed pull-up resistor, so "
-                        "it cannot read an active-high sensor; use another pin"
+                    raise self.table.error(
+                        key,
+                        f"{name} has a fixed pull-up resistor, so "
+                        "it cannot read an active-high sensor; use another pin",
                     )
 
     def _level(self, key: str) -> str:
@@ -394,14 +400,13 @@ class _Parser:
             and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
         )
         if not ok:
-            raise ConfigError(
-                f"[gpio] servo_range: {value!r} is not [min, max] angles in "
-                "degrees, such as [-90, 90]"
+            raise self.table.error(
+                "servo_range", f"{value!r} is not [min, max] angles in degrees, such as [-90, 90]"
             )
         assert isinstance(value, list)
         low, high = float(value[0]), float(value[1])
         if low == high:
-            raise ConfigError("[gpio] servo_range: the two angles must differ")
+            raise self.table.error("servo_range", "the two angles must differ")
         return low, high
 
     def _beam(self) -> BeamTiming:
