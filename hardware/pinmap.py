@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from engine.colour import Colour
+from hardware import timing
 from hardware.configtable import ConfigTable
 from hardware.debounce import BeamTiming, SwitchTiming
 from hardware.errors import ConfigError
@@ -411,12 +412,14 @@ class _Parser:
 
     def _beam(self) -> BeamTiming:
         return BeamTiming(
-            settle=self.table.number("beam_settle_ms", 8, low=1, high=40) / 1000,
-            stuck=self.table.number("beam_stuck_s", 3, low=0.5, high=60),
+            settle=self.table.number("beam_settle_ms", timing.BEAM_SETTLE_MS, low=1, high=40)
+            / 1000,
+            stuck=self.table.number("beam_stuck_s", timing.BEAM_STUCK_MS / 1000, low=0.5, high=60),
         )
 
     def _switch(self) -> SwitchTiming:
         return SwitchTiming(
-            settle=self.table.number("switch_settle_ms", 10, low=1, high=100) / 1000,
-            hold=self.table.number("hold_s", 2, low=0.5, high=10),
+            settle=self.table.number("switch_settle_ms", timing.SWITCH_SETTLE_MS, low=1, high=100)
+            / 1000,
+            hold=self.table.number("hold_s", timing.BUTTON_HOLD_MS / 1000, low=0.5, high=10),
         )

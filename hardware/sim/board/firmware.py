@@ -1,9 +1,9 @@
 """The sensor board's firmware, run under CPython on stand-in pins and a pty.
 
-:class:`Firmware` loads ``firmware/*.py`` (and ``hardware/wire.py`` and
-``hardware/looks.py`` as the board's ``wire`` and ``looks``) with the
-stand-ins in :mod:`hardware.sim.board.standins` for ``machine``,
-``neopixel`` and ``micropython``, and connects the board's stream
+:class:`Firmware` loads ``firmware/*.py`` (and the shared ``hardware/wire.py``,
+``hardware/timing.py`` and ``hardware/looks.py`` as the board's ``wire``,
+``timing`` and ``looks``) with the stand-ins in :mod:`hardware.sim.board.standins`
+for ``machine``, ``neopixel`` and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
 loads them (under a lock, and ``sys.modules`` is put back at once), so every
@@ -43,20 +43,9 @@ HERE = Path(__file__).resolve().parent
 STANDINS = HERE / "standins"
 ROOT = HERE.parents[2]  # hardware/sim/board -> the checkout
 FIRMWARE = ROOT / "firmware"
-WIRE = ROOT / "hardware" / "wire.py"
-LOOKS = ROOT / "hardware" / "looks.py"
+SHARED = ("wire", "timing", "looks")  # hardware/NAME.py, deployed to the board as NAME.py
 FAKES = ("machine", "neopixel", "micropython")
-FIRMWARE_MODULES = (
-    "wire",
-    "looks",
-    "main",
-    "board",
-    "lights",
-    "link",
-    "outputs",
-    "sensors",
-    "pinmap",
-)
+FIRMWARE_MODULES = (*SHARED, "main", "board", "lights", "link", "outputs", "sensors", "pinmap")
 
 _loading = threading.Lock()  # sys.path and sys.modules are shared by every thread
 
@@ -74,12 +63,13 @@ def _load_modules() -> dict[str, ModuleType]:
         saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
         sys.path[:0] = [str(FIRMWARE), str(STANDINS)]
         try:
-            for shared, path in (("wire", WIRE), ("looks", LOOKS)):
-                spec = importlib.util.spec_from_file_location(shared, path)
+            for name in SHARED:
+                path = ROOT / "hardware" / (name + ".py")
+                spec = importlib.util.spec_from_file_location(name, path)
                 assert spec is not None and spec.loader is not None
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[shared] = module
-                spec.loader.exec_module(module)
+                shared = importlib.util.module_from_spec(spec)
+                sys.modules[name] = shared
+                spec.loader.exec_module(shared)
             for name in names:
                 modules[name] = importlib.import_module(name)
         finally:
