@@ -37,7 +37,7 @@ WIN = 100_000
 INFINITY = WIN + 1
 MAX_DEPTH = 64
 CHECK_EVERY = 256  # nodes between calls of the caller's stop check
-TABLE_LIMIT = 400_000  # entries; a few tens of MB of Python objects at most
+TABLE_LIMIT = 100_000  # entries, about 30 MB of Python objects: the Pi's budget is 100 MB
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -214,6 +214,7 @@ class GameSearch:
         self, game: Game, moves: list[Move], me: Any, ply: int, keep_first: bool
     ) -> list[Move] | int:
         """An immediate win's value, or the moves, best-looking first."""
+        self.nodes += len(moves)  # each is played and judged: work the stop check must see
         judged = []
         for index, move in enumerate(moves):
             game.play(move)
