@@ -16,6 +16,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +69,11 @@ class Tally:
         )
 
 
+def past(deadline: float) -> Callable[[], bool]:
+    """A stop check that turns true at ``deadline`` (``time.perf_counter``)."""
+    return lambda: time.perf_counter() >= deadline
+
+
 def play_game(name: str, strong_colour: Colour, other: Opponent | None, seed: str,
               movetime: float, tally: Tally) -> None:  # fmt: skip
     rules = rules_named(name)
@@ -77,8 +83,7 @@ def play_game(name: str, strong_colour: Colour, other: Opponent | None, seed: st
     while not game.is_over() and len(game.moves) < MAX_PLIES:
         if game.to_move == strong_colour:
             start = time.perf_counter()
-            deadline = start + movetime
-            limits = Limits(should_stop=lambda: time.perf_counter() >= deadline)
+            limits = Limits(should_stop=past(start + movetime))
             move = strong.choose(game, limits).move
             tally.times.append(time.perf_counter() - start)
         elif other is None:

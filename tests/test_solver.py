@@ -156,6 +156,7 @@ def test_positions_that_do_not_fit_are_refused() -> None:
 @pytest.mark.parametrize(
     "name",
     [
+        "engine.solver",
         "engine.solver.classic",
         "engine.solver.limits",
         "engine.solver.book",
