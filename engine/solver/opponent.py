@@ -54,8 +54,10 @@ class Choice:
     """A move and why: ``scores`` per legal move for the player to move.
 
     ``source`` is ``book``, ``solver`` (exact Classic scores in the test-set
-    convention), or ``search`` (:mod:`engine.solver.search` units). ``exact``:
-    the chosen move's score is the game value.
+    convention), ``outcome`` (Classic when only the outcome was solved in
+    time: 1 win, 0 draw, -1 loss; the move keeps it), or ``search``
+    (:mod:`engine.solver.search` units). ``exact``: the chosen move's score
+    is the game value.
     """
 
     move: Move
@@ -142,10 +144,15 @@ class Opponent:
                 return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
         start = solver.nodes
         stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        # the outcome first: far cheaper, and it already never throws a game away
+        try:
+            column, outcome = solver.best_move_for_outcome(position, stop)
+        except SearchStopped:
+            return self._fallback(game)
         try:
             column, score = solver.best_move_and_score(position, stop)
         except SearchStopped:
-            return self._fallback(game)
+            return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
         return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
 
     def _fallback(self, game: Game) -> Choice:
