@@ -33,7 +33,7 @@ from engine.solver.limits import Limits, SearchStopped
 from engine.solver.search import GameSearch
 
 MAX_LEVEL = 10
-FALLBACK_NODES = 1500  # a few tens of ms in Python: the deadline has passed already
+FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
 # level: (plies looked ahead, softmax temperature in evaluation units; a
 # threat, one disc short of a line, is worth 2 * 4 ** (line - 2))
 LEVELS: dict[int, tuple[int, float]] = {

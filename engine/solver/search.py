@@ -36,7 +36,7 @@ from engine.solver.limits import Limits, SearchStopped
 WIN = 100_000
 INFINITY = WIN + 1
 MAX_DEPTH = 64
-CHECK_EVERY = 256  # nodes between calls of the caller's stop check
+CHECK_EVERY = 64  # nodes (moves judged count too) between calls of the stop check
 TABLE_LIMIT = 100_000  # entries, about 30 MB of Python objects: the Pi's budget is 100 MB
 EXACT, LOWER, UPPER = 0, 1, 2
 
