@@ -95,6 +95,7 @@ class GameSearch:
         self.nodes = 0
         self._limits = Limits()
         self._next_check = 0
+        self._start_nodes = 0
         self._horizon = False
         centre = (rules.width + 1) / 2
         self._order = {column: abs(column - centre) for column in range(1, rules.width + 1)}
@@ -146,7 +147,7 @@ class GameSearch:
 
     def _check(self) -> None:
         self._next_check = self.nodes + CHECK_EVERY
-        if self._limits.stopped(self.nodes):
+        if self._limits.stopped(self.nodes - self._start_nodes):
             raise SearchStopped
 
     def _child_value(self, game: Game, me: Any, ply: int, depth: int, alpha: int, beta: int) -> int:
@@ -256,7 +257,7 @@ class GameSearch:
         game = game.copy()
         self._limits = limits or Limits()
         self._next_check = self.nodes + CHECK_EVERY
-        start_nodes = self.nodes
+        start_nodes = self._start_nodes = self.nodes
         moves = self._ordered(game, None)
         result: SearchResult | None = None
         for depth in range(1, max_depth + 1):
@@ -271,7 +272,7 @@ class GameSearch:
             result = SearchResult(best, scores, depth, exact, self.nodes - start_nodes)
             if exact or (len(moves) == 1 and not solve):  # a forced move needs no thought
                 break
-            if checking and self._limits.stopped(self.nodes):
+            if checking and self._limits.stopped(self.nodes - start_nodes):
                 break
             moves = sorted(moves, key=lambda m: -scores[m])  # stable: ties keep order
         assert result is not None
