@@ -34,6 +34,8 @@ from engine.solver.search import GameSearch
 
 MAX_LEVEL = 10
 FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
+FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
+FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
 # level: (plies looked ahead, softmax temperature in evaluation units (a
 # threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
 # budget). The budgets keep every level below what full strength searches in
@@ -147,13 +149,20 @@ class Opponent:
             if known is not None:
                 column, score = known
                 return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
+        floor = None
+        if position.moves < FLOOR_BEFORE:
+            # early on the solver rarely finishes in time: first a move at
+            # least as good as the best lower level's, within the same limits
+            budget = Limits(limits.should_stop, FLOOR_NODES)
+            found = self.search.search(game, budget, max_depth=LEVELS[MAX_LEVEL - 1][0] + 2)
+            floor = Choice(found.move, found.scores, "search", found.exact, found.depth)
         start = solver.nodes
         stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
         # the outcome first: far cheaper, and it already never throws a game away
         try:
             column, outcome = solver.best_move_for_outcome(position, stop)
         except SearchStopped:
-            return self._fallback(game)
+            return floor or self._fallback(game)
         try:
             column, score = solver.best_move_and_score(position, stop)
         except SearchStopped:
