@@ -36,6 +36,7 @@ MAX_LEVEL = 10
 FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
 FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
 FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
+DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
 # level: (plies looked ahead, softmax temperature in evaluation units (a
 # threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
 # budget). The budgets keep every level below what full strength searches in
@@ -116,15 +117,19 @@ class Opponent:
                 self.book = book
 
     def choose(self, game: Game, limits: Limits | None = None) -> Choice:
-        """The move to play in ``game`` (which is left as it was)."""
+        """The move to play in ``game`` (which is left as it was).
+
+        ``limits`` bound full strength's thinking; without them the Classic
+        solver runs to the end and the search of other games looks at
+        :data:`DEFAULT_NODES` positions. Lower levels ignore them.
+        """
         if game.is_over():
             raise ValueError("the game is over: there is no move to choose")
-        limits = limits or Limits()
         if self.level < MAX_LEVEL:
             return self._human_like(game)
         if self.solver is not None:
-            return self._perfect(game, limits)
-        result = self.search.search(game, limits)
+            return self._perfect(game, limits or Limits())
+        result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
 
     def _human_like(self, game: Game) -> Choice:
