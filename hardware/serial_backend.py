@@ -24,7 +24,9 @@ from collections.abc import Callable, Mapping
 
 import serial
 
+from engine.colour import Colour
 from hardware import wire
+from hardware.backend import Marked
 from hardware.clock import Clock
 from hardware.display import Alert, ColumnLight, Display, Lamp
 from hardware.errors import ConfigError
@@ -76,10 +78,14 @@ def _due(now: float, then: float, period: float) -> bool:
     return now >= _deadline(then, period)
 
 
-def _colour_code(colour: object) -> int:
+def _unmarked(events: list[Event]) -> list[Marked]:
+    return [(event, None) for event in events]
+
+
+def _colour_code(colour: Colour | None) -> int:
     if colour is None:
         return wire.COLOUR_NONE
-    return wire.COLOUR_RED if str(colour) == "red" else wire.COLOUR_YELLOW
+    return wire.COLOUR_RED if colour is Colour.RED else wire.COLOUR_YELLOW
 
 
 def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
@@ -117,9 +123,12 @@ class SerialBackend:
         self._inbox: Inbox = queue.SimpleQueue()
         self._link: PortLink | None = None
         self._generation = 0
-        self._counts = CounterTracker(columns)
-        self._marks: list[Mark | None] = []
-        self._mark_of: dict[int, Mark] = {}
+        self._counts = CounterTracker(columns, rows)
+        # At most a grid's worth of events per poll, so no loop step runs
+        # long: the rest wait here for the next poll, which is due at once.
+        self._budget = max(1, columns * rows)
+        self._backlog: list[Marked] = []
+        self._behind = False  # the last poll left frames in the inbox
         self._up = False  # a good hello arrived on this connection
         self._incompatible: str | None = None
         self._faulted = False
@@ -169,6 +178,11 @@ class SerialBackend:
         return self._link
 
     @property
+    def heartbeats_rejected(self) -> int:
+        """How many heartbeats could not be trusted (stale or damaged)."""
+        return self._counts.rejected
+
+    @property
     def resets_seen(self) -> int:
         """How many board resets (new boot ids) this backend has followed."""
         return self._counts.resets
@@ -201,6 +215,8 @@ class SerialBackend:
         return 0 if nid == wire.NO_DISPLAY else nid
 
     def next_deadline(self) -> float | None:
+        if self._backlog or self._behind:
+            return self._now  # a poll stopped at its budget: the rest are due now
         deadlines: list[float] = []
         if self._link is None:
             if self._reconnect_at is not None:
@@ -220,12 +236,17 @@ class SerialBackend:
         return min(deadlines) if deadlines else None
 
     def poll(self, now: float) -> list[Event]:
+        return [event for event, _ in self.poll_marked(now)]
+
+    def poll_marked(self, now: float) -> list[Marked]:
+        """:meth:`poll`, each event with the counters consumed up to it
+        (``None`` for events that are not counts)."""
         if self._started is None:
             self._started = now
         self._now = now
         self._expire_partial(now)
-        events: list[Event] = []
-        while True:
+        events = self._backlog
+        while len(events) < self._budget:
             try:
                 generation, frame = self._inbox.get_nowait()
             except queue.Empty:
@@ -234,19 +255,13 @@ class SerialBackend:
                 continue  # from a connection already given up
             if frame is None:
                 self._drop_link(now, "the port closed")
-                events += self._fault(now, GONE)
+                events += _unmarked(self._fault(now, GONE))
             else:
                 events += self._frame(frame, now)
-        events += self._timers(now)
-        # events are fresh objects, so identity pairs each with its mark
-        self._marks = [self._mark_of.get(id(event)) for event in events]
-        self._mark_of.clear()
+        self._behind = len(events) >= self._budget
+        events += _unmarked(self._timers(now))
+        events, self._backlog = events[: self._budget], events[self._budget :]
         return events
-
-    def marks(self) -> list[Mark | None]:
-        """The counters consumed up to each event of the last :meth:`poll`,
-        in order (``None`` for events that are not counts)."""
-        return list(self._marks)
 
     def resume(self, mark: Mark) -> None:
         """Count on from a mark the daemon journalled: whatever the board
@@ -323,15 +338,15 @@ class SerialBackend:
 
     # -- input ------------------------------------------------------------
 
-    def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Event]:
-        _, kind, payload = frame
+    def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Marked]:
+        seq, kind, payload = frame
         self.frames_in += 1
         self._last_rx = now
         try:
             if kind == wire.HELLO:
-                return self._hello(payload, now)
+                return _unmarked(self._hello(payload, now))
             if kind == wire.HEARTBEAT and self._up and self._incompatible is None:
-                return self._heartbeat(wire.unpack_heartbeat(payload), now)
+                return self._heartbeat(wire.unpack_heartbeat(payload), now, seq)
             if kind == wire.ACK and wire.unpack_ack(payload) == self._display_id:
                 self._acked = True
         except ValueError as error:
@@ -359,6 +374,7 @@ class SerialBackend:
             self._faulted = False  # report this, not a silent board
             return self._fault(now, problem)
         self._incompatible = None
+        self._counts.announce(boot_id)
         if not self._up:
             self._up = True
             self._acked = self._display is None
@@ -367,17 +383,20 @@ class SerialBackend:
             log.info("the sensor board restarted (boot id %08x)", boot_id)
         return []
 
-    def _heartbeat(self, hb: wire.Heartbeat, now: float) -> list[Event]:
-        events: list[Event] = []
+    def _heartbeat(self, hb: wire.Heartbeat, now: float, seq: int) -> list[Marked]:
+        events: list[Marked] = []
         if self._faulted:
             self._faulted = False
             self._backoff = self.config.reconnect_min
             log.warning("the sensor board answers again")
-            events.append(SensorCleared(BOARD, at=now))
-        for event, mark in self._counts.update_marked(hb, now):
-            events.append(event)
-            if mark is not None:
-                self._mark_of[id(event)] = mark
+            events.append((SensorCleared(BOARD, at=now), None))
+        events += self._counts.update_marked(hb, now, seq)
+        if self._counts.wants_hello:
+            # a boot id no hello announced: a reset whose hello was lost, or
+            # damage; the board's answer to a host hello says which
+            self._counts.wants_hello = False
+            self._up = False
+            self._hello_at = float("-inf")
         if hb.shown != self._display_id and self._display is not None:
             self._acked = False  # it reset or went dark: show it again
         return events
