@@ -26,6 +26,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "controller.wiring_cmd",
         "check a new board's wiring: light each output, ask for each sensor",
     ),
+    "solve": ("controller.solve_cmd", "print the exact score of positions read from stdin"),
+    "bestmove": ("controller.bestmove_cmd", "print the computer's move for positions from stdin"),
+    "book": ("controller.book_cmd", "build the Classic opening book (resumable, reproducible)"),
 }
 
 
