@@ -111,6 +111,9 @@ def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Ta
         str(config),
     ]
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "STATE_DIRECTORY")}
+    # a process killed with -9 cannot remove its temporary directory: keep
+    # it in the soak's own directory, which goes when the soak ends
+    env["TMPDIR"] = str(state.parent)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert process.stdout is not None
     for _ in range(plan.kill_after):
