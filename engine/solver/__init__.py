@@ -1,0 +1,1 @@
+"""Computer opponents: exact solvers and searches over the rules engine."""

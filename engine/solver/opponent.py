@@ -1,0 +1,153 @@
+"""The computer opponent: a level, a seed, and a move for any game.
+
+Level :data:`MAX_LEVEL` is full strength: in Classic (lines of four, a board
+that fits the exact solver) the opening book, then the exact solver, so every
+move keeps the position's game value; in every other game the anytime search
+for as long as the caller allows. Lower levels look a fixed number of moves
+ahead and choose by a softmax over the moves' scores at a temperature, so
+they make the mistakes of a player who sees less far and misjudges close
+calls, not random moves. A choice depends only on the position, the level
+and the seed (lower levels never read a clock).
+
+>>> from engine import new_game
+>>> game = new_game("classic")
+>>> for move in "4 5 4 5 4".split():
+...     game.play(move)
+>>> str(Opponent(game.rules, level=2, seed=7).choose(game).move)  # blocks
+'4'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.game import Game
+from engine.move import Move
+from engine.rules import Rules
+from engine.solver.book import Book, packaged_book
+from engine.solver.classic import ClassicSolver, CoreName, Position, fits
+from engine.solver.limits import Limits, SearchStopped
+from engine.solver.search import GameSearch
+
+MAX_LEVEL = 10
+# level: (plies looked ahead, softmax temperature in evaluation units; a
+# threat, one disc short of a line, is worth 2 * 4 ** (line - 2))
+LEVELS: dict[int, tuple[int, float]] = {
+    1: (1, 60.0),
+    2: (2, 40.0),
+    3: (2, 15.0),
+    4: (3, 12.0),
+    5: (3, 5.0),
+    6: (4, 4.0),
+    7: (4, 1.5),
+    8: (5, 1.0),
+    9: (6, 0.3),
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A move and why: ``scores`` per legal move for the player to move.
+
+    ``source`` is ``book``, ``solver`` (exact Classic scores in the test-set
+    convention), or ``search`` (:mod:`engine.solver.search` units). ``exact``:
+    the chosen move's score is the game value.
+    """
+
+    move: Move
+    scores: dict[Move, int]
+    source: str
+    exact: bool
+    depth: int = 0
+
+
+def classic_fits(rules: Rules) -> bool:
+    """Whether ``rules`` are Classic on a board the exact solver handles."""
+    plain = rules.line == 4 and not (rules.pops or rules.pop10 or rules.strips)
+    return plain and rules.repetition is None and fits(rules.width, rules.height)
+
+
+def classic_position(game: Game) -> Position:
+    """The solver's position for a Classic game."""
+    # the engine's bitboards have the solver's layout: column-major, stride height + 1
+    rules = game.rules
+    mine = game._bb[game._side]
+    return Position(rules.width, rules.height, mine, game._bb[0] | game._bb[1], len(game.moves))
+
+
+class Opponent:
+    """Chooses moves for one set of rules at one level.
+
+    ``book`` defaults to the book shipped for the board size (Classic only).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        level: int = MAX_LEVEL,
+        seed: int = 0,
+        book: Book | bool | None = True,
+        core: CoreName = "auto",
+    ) -> None:
+        if not 1 <= level <= MAX_LEVEL:
+            raise ValueError(f"levels are 1 to {MAX_LEVEL}, not {level}")
+        self.rules = rules
+        self.level = level
+        self.seed = seed
+        self.search = GameSearch(rules)
+        self.solver: ClassicSolver | None = None
+        self.book: Book | None = None
+        if level == MAX_LEVEL and classic_fits(rules):
+            self.solver = ClassicSolver(rules.width, rules.height, core=core)
+            if book is True:
+                self.book = packaged_book(rules.width, rules.height)
+            elif isinstance(book, Book):
+                self.book = book
+
+    def choose(self, game: Game, limits: Limits | None = None) -> Choice:
+        """The move to play in ``game`` (which is left as it was)."""
+        if game.is_over():
+            raise ValueError("the game is over: there is no move to choose")
+        limits = limits or Limits()
+        if self.level < MAX_LEVEL:
+            return self._human_like(game)
+        if self.solver is not None:
+            return self._perfect(game, limits)
+        result = self.search.search(game, limits)
+        return Choice(result.move, result.scores, "search", result.exact, result.depth)
+
+    def _human_like(self, game: Game) -> Choice:
+        depth, temperature = LEVELS[self.level]
+        result = self.search.search(game, Limits(), max_depth=depth, all_moves=True)
+        moves = list(game.legal_moves())
+        best = max(result.scores[m] for m in moves)
+        weights = [math.exp((result.scores[m] - best) / temperature) for m in moves]
+        rng = random.Random(f"{self.seed}/{','.join(str(m) for m in game.moves)}")
+        move = rng.choices(moves, weights)[0]
+        exact = result.exact and result.scores[move] == best
+        return Choice(move, result.scores, "search", exact, result.depth)
+
+    def _perfect(self, game: Game, limits: Limits) -> Choice:
+        assert self.solver is not None
+        solver = self.solver
+        position = classic_position(game)
+        if self.book is not None:
+            known = self.book.lookup(position)
+            if known is not None:
+                column, score = known
+                return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
+        start = solver.nodes
+        stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        try:
+            column, score = solver.best_move_and_score(position, stop)
+        except SearchStopped:
+            return self._fallback(game)
+        return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
+
+    def _fallback(self, game: Game) -> Choice:
+        """A move when the exact solver ran out of time: a short look ahead."""
+        result = self.search.search(game, Limits(), max_depth=4)
+        return Choice(result.move, result.scores, "search", result.exact, result.depth)
