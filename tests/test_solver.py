@@ -31,7 +31,7 @@ def position(moves: str, width: int = 7, height: int = 6) -> Position:
 def random_positions(seed: int, count: int, width: int, height: int, plies: int) -> list[Position]:
     """Positions after random moves that neither fill the board nor end the game."""
     rng = random.Random(seed)
-    found = []
+    found: list[Position] = []
     while len(found) < count:
         p = Position.empty(width, height)
         for _ in range(rng.randrange(plies - 6, plies + 1)):

@@ -33,6 +33,7 @@ from engine.solver.limits import Limits, SearchStopped
 from engine.solver.search import GameSearch
 
 MAX_LEVEL = 10
+FALLBACK_NODES = 1500  # a few tens of ms in Python: the deadline has passed already
 # level: (plies looked ahead, softmax temperature in evaluation units; a
 # threat, one disc short of a line, is worth 2 * 4 ** (line - 2))
 LEVELS: dict[int, tuple[int, float]] = {
@@ -149,5 +150,5 @@ class Opponent:
 
     def _fallback(self, game: Game) -> Choice:
         """A move when the exact solver ran out of time: a short look ahead."""
-        result = self.search.search(game, Limits(), max_depth=4)
+        result = self.search.search(game, Limits(max_nodes=FALLBACK_NODES), max_depth=4)
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
