@@ -14,6 +14,7 @@ from controller.daemon import Daemon
 from controller.journal import JournalDamaged
 from controller.referee import Table
 from controller.sdnotify import Notifier
+from controller.thinker import Thinker, ThreadedThinker
 from hardware.backend import Backend
 from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
@@ -39,6 +40,8 @@ def table_of(config: Config) -> Table:
         simultaneous=config.game.simultaneous,
         repetition=config.game.repetition,
         both_lines=config.game.both_lines,
+        computer_level=config.opponent.level,
+        computer_seed=config.opponent.seed,
     )
 
 
@@ -50,6 +53,7 @@ def assemble(
     *,
     config: Config | None = None,
     physics: Any | None = None,
+    thinker: Thinker | None = None,
 ) -> Assembled:
     """A daemon resumed from its journal and ready to ``open()``."""
     try:
@@ -68,6 +72,8 @@ def assemble(
             state_dir=directory,
             notifier=Notifier.from_environment(os.environ),
             timeline=sim,
+            computer=config.opponent.plays,
+            thinker=thinker or ThreadedThinker(clock, config.opponent.think),
         )
         daemon.resume()
         if rules is not None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine import RULES_NAMES
+from engine.colour import Colour
 from hardware.errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/popref/config.toml")
@@ -27,6 +28,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "board": ("backend", "columns", "rows", "colour_sensing"),
     "daemon": ("state_dir",),
     "sim": ("seed", "link"),
+    "opponent": ("plays", "level", "think_ms", "seed"),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
@@ -50,6 +52,18 @@ class BoardConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class OpponentConfig:
+    """The computer opponent: the colour it plays in a new game (``None``:
+    nobody), its level (1 to 10: perfect), its thinking budget in seconds,
+    and the seed its games' seeds are derived from."""
+
+    plays: Colour | None = None
+    level: int = 5
+    think: float = 3.0
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration; ``gpio`` and ``serial`` are the raw tables,
     validated by the backend that uses them."""
@@ -60,6 +74,7 @@ class Config:
     state_dir: Path = DEFAULT_STATE_DIR
     seed: int = 0
     sim_link: Literal["gpio", "serial"] = "gpio"  # what the simulated grid drives
+    opponent: OpponentConfig = OpponentConfig()
     gpio: Mapping[str, Any] = field(default_factory=dict)
     serial: Mapping[str, Any] = field(default_factory=dict)
 
@@ -152,6 +167,7 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
             "or set [board] colour_sensing = false"
         )
     return Config(
+        opponent=_opponent(data.get("opponent", {})),
         source=source,
         game=GameConfig(rules, repetition or None, both_lines, simultaneous),
         board=BoardConfig(backend, columns, rows, colour_sensing),
@@ -160,6 +176,20 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
         sim_link=SIM_LINKS[link_name],
         gpio=data.get("gpio", {}),
         serial=data.get("serial", {}),
+    )
+
+
+def _opponent(table: Mapping[str, Any]) -> OpponentConfig:
+    plays = _string(table, "opponent", "plays", "none")
+    if plays not in ("none", "red", "yellow"):
+        raise ConfigError(
+            f'[opponent] plays: {plays!r}; use "red", "yellow" or "none" (two players)'
+        )
+    return OpponentConfig(
+        plays=None if plays == "none" else Colour(plays),
+        level=_integer(table, "opponent", "level", 5, low=1, high=10),
+        think=_integer(table, "opponent", "think_ms", 3000, low=100, high=600_000) / 1000,
+        seed=_integer(table, "opponent", "seed", 0, low=0, high=2**32 - 1),
     )
 
 

@@ -18,19 +18,35 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from controller.archive import GameArchive
+from controller.computer import MAX_LEVEL
 from controller.eventcodec import decode, encode
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.persist import restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
+from controller.thinker import Job, Thinker, ThreadedThinker
 from controller.view import display as view
-from engine import Game, write_record
+from controller.view import with_hint
+from engine import Game, Move, parse_move, write_record
+from engine.colour import Colour
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
 from hardware.display import Alert, Display
 from hardware.events import Event
 
 log = logging.getLogger("popref")
+
+HINT_SECONDS = 5.0  # how long a hint stays lit
+THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A hint being shown: the position it is for, the move, until when."""
+
+    key: tuple[Any, ...]
+    move: Move
+    until: float
 
 
 class Timeline(Protocol):
@@ -54,18 +70,24 @@ class Daemon:
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
     timeline: Timeline | None = None
     on_display: Callable[[Display], None] | None = None
+    computer: Colour | None = None  # whom the computer plays in a fresh journal's game
+    thinker: Thinker | None = None  # default: a worker thread with THINK_SECONDS
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(self.state_dir / "journal")
         self.archive = GameArchive(self.state_dir / "games")
-        self.referee = Referee(self.table, self.rules)
+        self.referee = Referee(self.table, self.rules, self.computer)
         self.shown: Display | None = None
         self._wake = threading.Event()
         self._status = ""
         self.storage_fault: str | None = None
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
+        self._thinker: Thinker = self.thinker or ThreadedThinker(self.clock, THINK_SECONDS)
+        self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
+        self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
+        self.hint: Hint | None = None
 
     # -- start-up ---------------------------------------------------------------
 
@@ -98,7 +120,14 @@ class Daemon:
     def choose_rules(self, name: str) -> None:
         """The rules asked for on the command line: for the next game, or for
         this one if it has not begun."""
-        verdict = self.referee.choose_rules(name)
+        self._chosen(self.referee.choose_rules(name))
+
+    def choose_computer(self, colour: Colour | None) -> None:
+        """Whom the computer plays, asked for on the command line: for the next
+        game, or for this one if it has not begun."""
+        self._chosen(self.referee.choose_computer(colour))
+
+    def _chosen(self, verdict: Verdict) -> None:
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
@@ -114,6 +143,8 @@ class Daemon:
             return None
         elif "resumed" in record:
             self.referee.restarted()
+        elif "computer" in record:
+            self.referee.computer_chose(parse_move(str(record["computer"])))
         else:
             verdict = self.referee.handle(decode(record))
             if verdict.finished is not None:
@@ -141,16 +172,21 @@ class Daemon:
             self.board_mark = mark
         for sentence in verdict.log:
             log.info("%s", sentence)
+        if verdict.hint:
+            self._hint_key = self._position()
         try:
             self._record(event, verdict, mark)
         except OSError as error:
-            if self.storage_fault is None:
-                log.error("Cannot save the game in %s: %s.", self.state_dir, error.strerror)
-            self.storage_fault = (
-                f"Cannot save the game ({error.strerror}); play on, but free space in "
-                f"{self.state_dir} so a restart does not lose it."
-            )
+            self._cannot_save(error)
         return verdict
+
+    def _cannot_save(self, error: OSError) -> None:
+        if self.storage_fault is None:
+            log.error("Cannot save the game in %s: %s.", self.state_dir, error.strerror)
+        self.storage_fault = (
+            f"Cannot save the game ({error.strerror}); play on, but free space in "
+            f"{self.state_dir} so a restart does not lose it."
+        )
 
     def _record(self, event: Event, verdict: Verdict, mark: dict[str, Any] | None) -> None:
         """Make the verdict durable. After a failed write, the next one writes
@@ -182,14 +218,15 @@ class Daemon:
         backend = self.backend
         marks = backend.marks() if isinstance(backend, Counting) else [None] * len(events)
         verdicts = [self.feed(event, mark) for event, mark in zip(events, marks, strict=True)]
-        if verdicts or self.shown is None:
+        thought = self._think(now)
+        if verdicts or thought or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
             self._show()
         return verdicts
 
     def next_deadline(self) -> float | None:
-        times = [self.backend.next_deadline()]
+        times = [self.backend.next_deadline(), self.hint.until if self.hint else None]
         if self.timeline is not None:
             times.append(self.timeline.next_time())
         known = [t for t in times if t is not None]
@@ -216,13 +253,83 @@ class Daemon:
         self._wake.set()
 
     def close(self) -> None:
+        self._thinker.close()
         self.backend.close()
         self.journal.close()
+
+    # -- the computer opponent and hints ---------------------------------------------
+
+    def _position(self) -> tuple[Any, ...]:
+        referee = self.referee
+        return (referee.game_number, referee.game.rules.name, len(referee.game.moves))
+
+    def _wanted(self) -> tuple[Any, ...] | None:
+        """What the thinker should be searching for now, if anything."""
+        referee = self.referee
+        seat = referee.needs_computer()
+        if seat is not None:
+            return ("computer", self._position(), seat.level, seat.seed)
+        playing = referee.in_step() and not referee.game.is_over()
+        if self._hint_key == self._position() and playing and not referee.computer_to_move():
+            return ("hint", self._position(), MAX_LEVEL, 0)
+        return None
+
+    def _think(self, now: float) -> bool:
+        """Take the thinker's answers and start or cancel its search; whether
+        what the board shows may have changed."""
+        changed = self._take_answers(now)
+        if self.hint is not None and (now >= self.hint.until or self.hint.key != self._position()):
+            self.hint = None
+            changed = True
+        wanted = self._wanted()
+        if wanted != self._job:
+            if self._job is not None:
+                self._thinker.cancel()
+            self._job = wanted
+            if wanted is not None:
+                purpose, key, level, seed = wanted
+                job = Job(purpose, key, self.referee.game.copy(), level, seed)
+                self._thinker.start(job, self._wake.set)
+                changed |= self._take_answers(now)  # an inline thinker answers at once
+        return changed
+
+    def _take_answers(self, now: float) -> bool:
+        changed = False
+        for answer in self._thinker.answers():
+            job = answer.job
+            if (job.purpose, job.key, job.level, job.seed) != self._job:
+                continue  # for a position the game has left
+            self._job = None
+            changed = True
+            if job.purpose == "hint":
+                self._hint_key = None
+                self.hint = Hint(job.key, answer.move, now + HINT_SECONDS)
+                log.info("Hint: %s.", answer.move)
+            else:
+                self._computer_chose(answer.move)
+        return changed
+
+    def _computer_chose(self, move: Move) -> None:
+        """The computer's move, journalled before it is shown."""
+        verdict = self.referee.computer_chose(move)
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        try:
+            if self.storage_fault is not None:
+                self.journal.replace([self._snapshot()])
+                self.storage_fault = None
+                log.info("The game is being saved again.")
+            else:
+                self.journal.append({"computer": str(move)})
+        except OSError as error:
+            self._cannot_save(error)
 
     # -- helpers -------------------------------------------------------------------
 
     def display(self) -> Display:
         shown = view(self.referee)
+        if self.hint is not None and self.hint.key == self._position():
+            shown = with_hint(self.referee, shown, self.hint.move)
         if self.storage_fault is None:
             return shown
         return dataclasses.replace(

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.computer import Seat
 from controller.referee import Referee, Table
-from engine import game_from_position
+from engine import game_from_position, parse_move
 from engine.colour import Colour
 
 
@@ -29,6 +30,9 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "rebuilding": referee.rebuilding,
         "problem": referee.problem,
         "last_entry_at": referee.last_entry_at,
+        "computer": referee.computer.data() if referee.computer is not None else None,
+        "next_computer": referee.next_computer.value if referee.next_computer else None,
+        "computer_move": str(referee.computer_move) if referee.computer_move else None,
     }
 
 
@@ -58,4 +62,14 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     referee.problem = str(problem) if problem is not None else None
     last = data.get("last_entry_at")
     referee.last_entry_at = float(last) if last is not None else None
+    # the computer's seat is the game's own (its seed above all), whatever the
+    # configuration says now; journals from before the opponent have none
+    seat = data.get("computer")
+    referee.computer = Seat.from_data(seat) if seat is not None else None
+    upcoming = data.get("next_computer")
+    referee.next_computer = Colour(upcoming) if upcoming is not None else None
+    chosen = data.get("computer_move")
+    referee.computer_move = parse_move(str(chosen)) if chosen is not None else None
+    if referee.computer_move is not None and not referee.game.is_legal(referee.computer_move):
+        raise ValueError(f"the computer's move {chosen} does not fit the game")
     return referee

@@ -14,6 +14,8 @@ Column lamps (see docs/sensor-board.md)::
     CHOSEN       disc colour (white if none), fast blink (125 ms on, 125 ms off)
     ERROR        white, slow blink
     WINNING      green, steady (per-cell strips: the winning cells, slow blink)
+    COMPUTER_DROP  the computer's colour, fast blink (drop its disc here)
+    COMPUTER_POP   the computer's colour, slow blink (pop its disc here)
 
 Example::
 
@@ -56,8 +58,10 @@ def lamp_look(lamp, colour):
         return _disc(colour, WHITE), STEADY
     if lamp == wire.LAMP_POP:
         return _disc(colour, WHITE), SLOW
-    if lamp == wire.LAMP_CHOSEN:
+    if lamp == wire.LAMP_CHOSEN or lamp == wire.LAMP_COMPUTER_DROP:
         return _disc(colour, WHITE), FAST
+    if lamp == wire.LAMP_COMPUTER_POP:
+        return _disc(colour, WHITE), SLOW
     if lamp == wire.LAMP_ERROR:
         return WHITE, SLOW
     return GREEN, STEADY  # LAMP_WINNING
@@ -85,7 +89,7 @@ class Lights:
         self._period = BLINK_MS
         if show is not None:
             for lamp in show.lamps:
-                if lamp == wire.LAMP_CHOSEN:
+                if lamp == wire.LAMP_CHOSEN or lamp == wire.LAMP_COMPUTER_DROP:
                     self._period = FAST_BLINK_MS
         self.changed_at = time.ticks_ms()
 

@@ -17,6 +17,8 @@ POP           on           disc colour, slow blink
 CHOSEN        slow blink   disc colour (white if none), fast blink
 ERROR         fast blink   blue, fast blink
 WINNING       on           green, steady
+COMPUTER_DROP slow blink   disc colour, fast blink
+COMPUTER_POP  fast blink   disc colour, slow blink
 ============  ===========  =====================================
 
 >>> from hardware.factory import make_pin_factory
@@ -81,13 +83,13 @@ def look(light: ColumnLight, rgb: bool) -> Look:
         return Look(None)
     disc = light.colour.value if light.colour is not None else "white"
     if not rgb:
-        blink = {Lamp.CHOSEN: 1, Lamp.ERROR: 2}.get(lamp, 0)
-        return Look("on", blink)
+        blink = {Lamp.CHOSEN: 1, Lamp.ERROR: 2, Lamp.COMPUTER_DROP: 1, Lamp.COMPUTER_POP: 2}
+        return Look("on", blink.get(lamp, 0))
     if lamp in (Lamp.DROP, Lamp.DROP_OR_POP):
         return Look(disc)
-    if lamp is Lamp.POP:
+    if lamp in (Lamp.POP, Lamp.COMPUTER_POP):
         return Look(disc, 1)
-    if lamp is Lamp.CHOSEN:
+    if lamp in (Lamp.CHOSEN, Lamp.COMPUTER_DROP):
         return Look(disc, 2)
     if lamp is Lamp.ERROR:
         return Look("blue", 2)

@@ -138,7 +138,13 @@ def strip_look(display: Display) -> ShownLights:
         elif light.lamp is Lamp.WINNING:
             name = "green"
         columns.append(name)
-        if light.lamp in (Lamp.POP, Lamp.CHOSEN, Lamp.ERROR):
+        if light.lamp in (
+            Lamp.POP,
+            Lamp.CHOSEN,
+            Lamp.ERROR,
+            Lamp.COMPUTER_DROP,
+            Lamp.COMPUTER_POP,
+        ):
             blinking.add(column)
     return ShownLights(
         columns=tuple(columns),

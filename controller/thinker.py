@@ -1,0 +1,206 @@
+"""Searching for the computer's moves and hints without holding up the daemon.
+
+The daemon asks for a :class:`Job` (the computer's move, or a hint for the
+player to move) and keeps serving sensors, lights, the journal and the
+watchdog; the answer comes back through :meth:`Thinker.answers` and a call of
+the daemon's wake-up. :class:`ThreadedThinker` searches on a worker thread
+until the configured budget runs out on the daemon's clock, or until it is
+cancelled (the game was abandoned, the slider was opened mid-thought).
+:class:`InlineThinker` searches at once, on the caller's thread: the
+simulator, whose time moves only when a player acts, uses it.
+
+>>> from engine import new_game
+>>> thinker = InlineThinker(budget=1.0)
+>>> thinker.start(Job("computer", (1, 0), new_game("classic"), level=3, seed=1), lambda: None)
+>>> [str(answer.move) for answer in thinker.answers()]
+['4']
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from engine import Game, Move
+from engine.solver.limits import Limits
+from hardware.clock import Clock
+
+log = logging.getLogger("popref")
+
+Purpose = Literal["computer", "hint"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One search: ``game`` is the searcher's own copy; ``key`` names the
+    position it was asked for, so a late answer for an old one is ignored."""
+
+    purpose: Purpose
+    key: tuple[Any, ...]
+    game: Game = field(compare=False)
+    level: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    job: Job
+    move: Move
+
+
+Choose = Callable[[Job, Limits], Move]
+
+
+class _Opponents:
+    """The solver's opponents, one per rules, level and seed (the exact
+    solver's table is worth keeping between moves)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[object, int, int], object] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, job: Job, limits: Limits) -> Move:
+        from engine.solver.opponent import Opponent
+
+        key = (job.game.rules, job.level, job.seed)
+        with self._lock:
+            opponent = self._cache.get(key)
+            if opponent is None:
+                opponent = self._cache[key] = Opponent(job.game.rules, job.level, job.seed)
+        assert isinstance(opponent, Opponent)
+        return opponent.choose(job.game, limits).move
+
+
+def solver() -> Choose:
+    """The real search: :class:`engine.solver.opponent.Opponent`."""
+    return _Opponents()
+
+
+def _safely(choose: Choose, job: Job, limits: Limits) -> Move:
+    """``choose``'s move; a search that fails still gives a legal move, so a
+    game against the computer never stalls."""
+    try:
+        move = choose(job, limits)
+        if job.game.is_legal(move):
+            return move
+        log.error("The computer's search chose %s, which is not legal; playing another.", move)
+    except Exception:
+        log.exception("The computer's search failed; playing the first legal move.")
+    return job.game.legal_moves()[0]
+
+
+class Thinker(Protocol):
+    """What the daemon needs from a searcher."""
+
+    def start(self, job: Job, wake: Callable[[], None]) -> None:
+        """Search for ``job`` (cancelling any search still running), then call
+        ``wake`` once the answer is ready."""
+
+    def cancel(self) -> None:
+        """Drop the search running now, if any: it gives no answer."""
+
+    def answers(self) -> list[Answer]:
+        """The answers ready since the last call."""
+
+    def close(self) -> None: ...
+
+
+class ThreadedThinker:
+    """Searches on a worker thread for at most ``budget`` seconds of ``clock``.
+
+    The search polls its stop check every few hundred positions (the exact
+    Classic solver also lets go of the GIL between checks), so the daemon's
+    loop keeps running while it thinks.
+    """
+
+    def __init__(self, clock: Clock, budget: float, choose: Choose | None = None) -> None:
+        self.clock = clock
+        self.budget = budget
+        self.choose = choose or solver()
+        self._lock = threading.Lock()
+        self._ready: list[Answer] = []
+        self._stop: threading.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, job: Job, wake: Callable[[], None]) -> None:
+        self.cancel()
+        stop = threading.Event()
+        deadline = self.clock() + self.budget
+        limits = Limits(should_stop=lambda: stop.is_set() or self.clock() >= deadline)
+        thread = threading.Thread(
+            target=self._run, args=(job, limits, stop, wake), name="popref-thinker", daemon=True
+        )
+        self._stop, self._thread = stop, thread
+        thread.start()
+
+    def _run(
+        self, job: Job, limits: Limits, stop: threading.Event, wake: Callable[[], None]
+    ) -> None:
+        move = _safely(self.choose, job, limits)
+        with self._lock:
+            if stop.is_set():
+                return
+            self._ready.append(Answer(job, move))
+        wake()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._stop is not None:
+                self._stop.set()
+            self._ready.clear()
+        self._stop = self._thread = None
+
+    @property
+    def thinking(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    def answers(self) -> list[Answer]:
+        with self._lock:
+            ready, self._ready = self._ready, []
+        return ready
+
+    def close(self) -> None:
+        thread = self._thread
+        self.cancel()
+        if thread is not None:
+            thread.join(timeout=5.0)
+
+
+class InlineThinker:
+    """Searches at once, in :meth:`start`, for at most ``budget`` seconds of
+    real time: for the simulator, where a search is one step of a scripted
+    run. (Below the top level the solver never reads a clock, so scripts are
+    repeatable; at the top level, Classic's exact solver is too whenever it
+    finishes in time.)"""
+
+    def __init__(
+        self,
+        budget: float,
+        choose: Choose | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.budget = budget
+        self.choose = choose or solver()
+        self.clock = clock
+        self._ready: list[Answer] = []
+
+    def start(self, job: Job, wake: Callable[[], None]) -> None:
+        deadline = self.clock() + self.budget
+        move = _safely(self.choose, job, Limits(should_stop=lambda: self.clock() >= deadline))
+        self._ready = [Answer(job, move)]
+        wake()
+
+    def cancel(self) -> None:
+        self._ready = []
+
+    def answers(self) -> list[Answer]:
+        ready, self._ready = self._ready, []
+        return ready
+
+    def close(self) -> None:
+        self._ready = []
