@@ -277,14 +277,17 @@ class Daemon:
     def _think(self, now: float) -> bool:
         """Take the thinker's answers and start or cancel its search; whether
         what the board shows may have changed."""
+        if self._job is not None and self._wanted() != self._job:
+            # the game moved on (or was abandoned) while it thought: an answer
+            # already waiting is for a position that is gone
+            self._thinker.cancel()
+            self._job = None
         changed = self._take_answers(now)
         if self.hint is not None and (now >= self.hint.until or self.hint.key != self._position()):
             self.hint = None
             changed = True
         wanted = self._wanted()
         if wanted != self._job:
-            if self._job is not None:
-                self._thinker.cancel()
             self._job = wanted
             if wanted is not None:
                 purpose, key, level, seed = wanted

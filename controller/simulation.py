@@ -21,7 +21,7 @@ from controller.assembly import assemble
 from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
-from controller.thinker import InlineThinker
+from controller.thinker import InlineThinker, Thinker
 from engine.colour import Colour, picture
 from hardware.clock import FakeClock
 from hardware.display import Display
@@ -60,11 +60,13 @@ class Simulation:
         rules: str | None = None,
         physics: Physics | None = None,
         opponent: str | None = None,
+        thinker: Thinker | None = None,
+        clock: FakeClock | None = None,
     ) -> None:
-        self.clock = FakeClock()
+        self.clock = clock or FakeClock()
         self.state_dir = state_dir
         # time stands still between actions here, so the computer thinks at once
-        thinker = InlineThinker(config.opponent.think)
+        thinker = thinker or InlineThinker(config.opponent.think)
         assembled = assemble(
             None, rules, state_dir, self.clock, config=config, physics=physics, thinker=thinker
         )

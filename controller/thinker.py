@@ -164,6 +164,13 @@ class ThreadedThinker:
             ready, self._ready = self._ready, []
         return ready
 
+    def wait(self, timeout: float) -> bool:
+        """Wait until the search running now has ended; whether it has."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
+
     def close(self) -> None:
         thread = self._thread
         self.cancel()
