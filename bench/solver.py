@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.matches import past
 from engine import new_game, rules_named
 from engine.solver.book import Book, packaged_book
 from engine.solver.classic import COMPILED, ClassicSolver, Position
@@ -74,8 +75,8 @@ def bench_sets(args: argparse.Namespace) -> None:
     book = packaged_book(7, 6)
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"test sets: {folder}; load average {load} on {os.cpu_count()} cores")
-    print(f"core: {args.core} (compiled available: {COMPILED}); "
-          f"book: {len(book) if book else 0} positions, depth {book.depth if book else 0}")  # fmt: skip
+    size, depth = (len(book), book.depth) if book else (0, 0)
+    print(f"core: {args.core} (compiled: {COMPILED}); book: {size} positions, depth {depth}")
     header = f"{'set':14} {'n':>5} {'mean':>10} {'worst':>10} {'x C++':>7}"
     print(f"{header} {'book mean':>10} {'book worst':>10} {'positions/s':>12} wrong")
     for name, file, reference in SETS:
@@ -112,7 +113,7 @@ def bench_games(args: argparse.Namespace) -> None:
             if len(game.moves) % 2 == strong_colour:
                 deadline = time.perf_counter() + budget
                 start = time.perf_counter()
-                stop = Limits(should_stop=lambda d=deadline: time.perf_counter() >= d)
+                stop = Limits(should_stop=past(deadline))
                 choice = strong.choose(game, stop)
                 times.append(time.perf_counter() - start)
                 sources[choice.source] = sources.get(choice.source, 0) + 1

@@ -4,8 +4,8 @@
 first 12 moves (see :mod:`engine.solver.bookbuild`) and writes the book file.
 It may take hours: every solved position is appended to a progress file
 first, so an interrupted build (Ctrl-C, a reboot) resumes where it stopped,
-and the book file is rewritten after every ply and on exit. The same depth
-always gives the same file.
+and the book file is rewritten every minute and on exit; a build also
+resumes from the book file alone. The same depth always gives the same file.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from engine.solver.classic import COMPILED, ClassicSolver, fits
 HELP = "build the Classic opening book (resumable, reproducible)"
 PROG = "popref book"
 DEFAULT_SLOTS = 33_554_393  # a prime: about 300 MB of table for the long solves
+REWRITE_SECONDS = 60
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,23 +74,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: the compiled solver core is missing: this will be very slow",
               file=sys.stderr)  # fmt: skip
     solver = ClassicSolver(width, height, slots=args.slots)
-    started = time.monotonic()
+    started = written = time.monotonic()
     done = 0
     last_ply = -1
     complete = 0
 
     def on_solved(key: int, score: int, column: int, ply: int) -> None:
-        nonlocal done, last_ply, complete
+        nonlocal done, last_ply, complete, written
         with progress.open("a") as log:
             log.write(f"{key} {score} {column} {ply}\n")
             log.flush()
             os.fsync(log.fileno())
         done += 1
         if ply != last_ply:
-            if ply > 0:
-                complete = ply  # plies are solved in order: every earlier one is done
-                _write(output, Book.from_entries(width, height, complete, solved))
+            complete = ply  # plies are solved in order: every earlier one is done
             last_ply = ply
+        if time.monotonic() - written >= REWRITE_SECONDS:
+            # the book file alone is enough to resume from (e.g. a fresh clone)
+            _write(output, Book.from_entries(width, height, complete, solved))
+            written = time.monotonic()
         minutes = (time.monotonic() - started) / 60
         print(f"ply {ply}: {len(solved)} positions, {done} new, {minutes:.1f} min",
               file=sys.stderr, flush=True)  # fmt: skip

@@ -188,3 +188,20 @@ def test_the_packaged_book_is_valid_if_present() -> None:
     book = Book.from_bytes(path.read_bytes())
     assert (book.width, book.height) == (7, 6) and len(book) > 0
     assert book.lookup(Position.empty(7, 6)) == (4, 1)  # the known value of Connect Four
+
+
+def test_a_level_chooses_the_same_whatever_it_was_asked_before() -> None:
+    game = play("popout", "4 3 4")
+    fresh = str(Opponent(game.rules, 6, seed=2).choose(game).move)
+    used = Opponent(game.rules, 6, seed=2)
+    for moves in ["1", "1 2 3", "7 7"]:
+        used.choose(play("popout", moves))
+    assert str(used.choose(game).move) == fresh
+
+
+def test_node_budgets_count_from_each_search() -> None:
+    game = play("five", "4 5")
+    search = GameSearch(game.rules)
+    first = search.search(game, Limits(max_nodes=3000))
+    second = search.search(game, Limits(max_nodes=3000))
+    assert second.depth >= first.depth > 1

@@ -156,6 +156,7 @@ def test_positions_that_do_not_fit_are_refused() -> None:
 @pytest.mark.parametrize(
     "name",
     [
+        "engine.solver",
         "engine.solver.classic",
         "engine.solver.limits",
         "engine.solver.book",
@@ -192,3 +193,15 @@ def test_every_test_set_position(name: str) -> None:
     solver = ClassicSolver()
     for moves, score in read_set(folder / name):
         assert solver.solve(position(moves)) == score, moves
+
+
+def test_the_outcome_move_keeps_the_outcome(compiled: ClassicSolver) -> None:
+    pure = ClassicSolver(core="python")
+    for moves, score in read_set(DATA / "Test_L2_R1")[:15]:
+        p = position(moves)
+        sign = (score > 0) - (score < 0)
+        assert compiled.outcome(p) == pure.outcome(p) == sign
+        column, outcome = compiled.best_move_for_outcome(p)
+        assert (column, outcome) == pure.best_move_for_outcome(p)
+        value = compiled.move_scores(p)[column]
+        assert outcome == sign == (value > 0) - (value < 0)

@@ -249,6 +249,39 @@ class ClassicSolver:
             return self.win_score(position) >= score
         return self._window(position, score - 1, score, should_stop) >= score
 
+    def outcome(self, position: Position, should_stop: Callable[[], bool] | None = None) -> int:
+        """1, 0 or -1: whether the player to move wins, draws or loses.
+
+        One search with the window (-1, 1): much cheaper than the exact score.
+        """
+        self._check(position)
+        if self._immediate_win(position):
+            return 1
+        value = self._window(position, -1, 1, should_stop)
+        return (value > 0) - (value < 0)
+
+    def best_move_for_outcome(
+        self, position: Position, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[int, int]:
+        """The first column, centre first, that keeps the outcome, and the outcome."""
+        outcome = self.outcome(position, should_stop)
+        fallback = None
+        for column in position.centre_first:
+            if not position.can_play(column):
+                continue
+            fallback = fallback or column
+            if position.wins_with(column):
+                return column, outcome  # only a won position has a winning move
+            child = position.play(column)
+            if child.moves == _cells(child):
+                if outcome == 0:
+                    return column, outcome
+                continue
+            if -self.outcome(child, should_stop) == outcome:
+                return column, outcome
+        assert fallback is not None  # lost: every move loses
+        return fallback, outcome
+
     def move_scores(
         self, position: Position, should_stop: Callable[[], bool] | None = None
     ) -> dict[int, int]:

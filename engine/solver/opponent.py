@@ -33,19 +33,21 @@ from engine.solver.limits import Limits, SearchStopped
 from engine.solver.search import GameSearch
 
 MAX_LEVEL = 10
-FALLBACK_NODES = 1500  # a few tens of ms in Python: the deadline has passed already
-# level: (plies looked ahead, softmax temperature in evaluation units; a
-# threat, one disc short of a line, is worth 2 * 4 ** (line - 2))
-LEVELS: dict[int, tuple[int, float]] = {
-    1: (1, 60.0),
-    2: (2, 40.0),
-    3: (2, 15.0),
-    4: (3, 12.0),
-    5: (3, 5.0),
-    6: (4, 4.0),
-    7: (4, 1.5),
-    8: (5, 1.0),
-    9: (6, 0.3),
+FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
+# level: (plies looked ahead, softmax temperature in evaluation units (a
+# threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
+# budget). The budgets keep every level below what full strength searches in
+# its time even on a Pi, and keep the levels free of clocks: deterministic.
+LEVELS: dict[int, tuple[int, float, int]] = {
+    1: (1, 60.0, 100),
+    2: (2, 40.0, 200),
+    3: (2, 15.0, 300),
+    4: (3, 12.0, 500),
+    5: (3, 5.0, 800),
+    6: (4, 4.0, 1200),
+    7: (4, 1.5, 1800),
+    8: (5, 1.0, 2500),
+    9: (6, 0.3, 3500),
 }
 
 
@@ -54,8 +56,10 @@ class Choice:
     """A move and why: ``scores`` per legal move for the player to move.
 
     ``source`` is ``book``, ``solver`` (exact Classic scores in the test-set
-    convention), or ``search`` (:mod:`engine.solver.search` units). ``exact``:
-    the chosen move's score is the game value.
+    convention), ``outcome`` (Classic when only the outcome was solved in
+    time: 1 win, 0 draw, -1 loss; the move keeps it), or ``search``
+    (:mod:`engine.solver.search` units). ``exact``: the chosen move's score
+    is the game value.
     """
 
     move: Move
@@ -121,8 +125,10 @@ class Opponent:
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
 
     def _human_like(self, game: Game) -> Choice:
-        depth, temperature = LEVELS[self.level]
-        result = self.search.search(game, Limits(), max_depth=depth, all_moves=True)
+        depth, temperature, nodes = LEVELS[self.level]
+        budget = Limits(max_nodes=nodes)
+        self.search.table.clear()  # the choice must not depend on earlier calls
+        result = self.search.search(game, budget, max_depth=depth, all_moves=True)
         moves = list(game.legal_moves())
         best = max(result.scores[m] for m in moves)
         weights = [math.exp((result.scores[m] - best) / temperature) for m in moves]
@@ -142,10 +148,15 @@ class Opponent:
                 return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
         start = solver.nodes
         stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        # the outcome first: far cheaper, and it already never throws a game away
+        try:
+            column, outcome = solver.best_move_for_outcome(position, stop)
+        except SearchStopped:
+            return self._fallback(game)
         try:
             column, score = solver.best_move_and_score(position, stop)
         except SearchStopped:
-            return self._fallback(game)
+            return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
         return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
 
     def _fallback(self, game: Game) -> Choice:

@@ -36,8 +36,8 @@ from engine.solver.limits import Limits, SearchStopped
 WIN = 100_000
 INFINITY = WIN + 1
 MAX_DEPTH = 64
-CHECK_EVERY = 256  # nodes between calls of the caller's stop check
-TABLE_LIMIT = 400_000  # entries; a few tens of MB of Python objects at most
+CHECK_EVERY = 64  # nodes (moves judged count too) between calls of the stop check
+TABLE_LIMIT = 100_000  # entries, about 30 MB of Python objects: the Pi's budget is 100 MB
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -95,6 +95,7 @@ class GameSearch:
         self.nodes = 0
         self._limits = Limits()
         self._next_check = 0
+        self._start_nodes = 0
         self._horizon = False
         centre = (rules.width + 1) / 2
         self._order = {column: abs(column - centre) for column in range(1, rules.width + 1)}
@@ -146,7 +147,7 @@ class GameSearch:
 
     def _check(self) -> None:
         self._next_check = self.nodes + CHECK_EVERY
-        if self._limits.stopped(self.nodes):
+        if self._limits.stopped(self.nodes - self._start_nodes):
             raise SearchStopped
 
     def _child_value(self, game: Game, me: Any, ply: int, depth: int, alpha: int, beta: int) -> int:
@@ -214,6 +215,7 @@ class GameSearch:
         self, game: Game, moves: list[Move], me: Any, ply: int, keep_first: bool
     ) -> list[Move] | int:
         """An immediate win's value, or the moves, best-looking first."""
+        self.nodes += len(moves)  # each is played and judged: work the stop check must see
         judged = []
         for index, move in enumerate(moves):
             game.play(move)
@@ -255,7 +257,7 @@ class GameSearch:
         game = game.copy()
         self._limits = limits or Limits()
         self._next_check = self.nodes + CHECK_EVERY
-        start_nodes = self.nodes
+        start_nodes = self._start_nodes = self.nodes
         moves = self._ordered(game, None)
         result: SearchResult | None = None
         for depth in range(1, max_depth + 1):
@@ -270,7 +272,7 @@ class GameSearch:
             result = SearchResult(best, scores, depth, exact, self.nodes - start_nodes)
             if exact or (len(moves) == 1 and not solve):  # a forced move needs no thought
                 break
-            if checking and self._limits.stopped(self.nodes):
+            if checking and self._limits.stopped(self.nodes - start_nodes):
                 break
             moves = sorted(moves, key=lambda m: -scores[m])  # stable: ties keep order
         assert result is not None
