@@ -18,7 +18,10 @@ simulator, whose time moves only when a player acts, uses it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -32,6 +35,11 @@ from hardware.clock import Clock
 log = logging.getLogger("popref")
 
 Purpose = Literal["computer", "hint"]
+# The loop must win the CPU and the GIL from a search at once: the worker
+# runs at the lowest priority (Linux nices threads one by one), and a thread
+# that wants the GIL gets it after this long instead of CPython's 5 ms.
+WORKER_NICE = 19
+SWITCH_INTERVAL = 0.0005
 
 
 @dataclass(frozen=True)
@@ -114,7 +122,7 @@ class ThreadedThinker:
 
     The search polls its stop check every few hundred positions (the exact
     Classic solver also lets go of the GIL between checks), so the daemon's
-    loop keeps running while it thinks.
+    loop keeps running while it thinks; see :data:`WORKER_NICE`.
     """
 
     def __init__(self, clock: Clock, budget: float, choose: Choose | None = None) -> None:
@@ -135,11 +143,15 @@ class ThreadedThinker:
             target=self._run, args=(job, limits, stop, wake), name="popref-thinker", daemon=True
         )
         self._stop, self._thread = stop, thread
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         thread.start()
 
     def _run(
         self, job: Job, limits: Limits, stop: threading.Event, wake: Callable[[], None]
     ) -> None:
+        # elsewhere than Linux the search runs at the loop's priority
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICE)
         move = _safely(self.choose, job, limits)
         with self._lock:
             if stop.is_set():
