@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
 
 HELP = "run the referee daemon on the configured board"
 
@@ -35,17 +33,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"popref run: {error}", file=sys.stderr)
         return 2
     daemon = assembled.daemon
-    stop = threading.Event()
-
-    def request_stop(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-        daemon.stop_waiting()
-
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
     try:
-        daemon.open()
-        daemon.run(stop)
+        with daemon.stop_on(signal.SIGTERM, signal.SIGINT):
+            daemon.open()
+            daemon.run()
     except HardwareError as error:
         print(f"popref run: {error}", file=sys.stderr)
         return 2
