@@ -216,6 +216,9 @@ def test_whole_games_against_the_computer(tmp_path: Path, rules: str) -> None:
     assert chosen(simulation) == computer_moves
     red_moves = [str(m) for m, c in zip(referee.game.moves, _movers(referee), strict=True) if c]
     assert red_moves == computer_moves
+    if rules == "pop10":  # its pops (scoring or not) and its return drops, one at a time
+        pops = [i for i, m in enumerate(computer_moves) if m.startswith("p")]
+        assert len(pops) >= 10 and any(i + 1 not in pops for i in pops[:-1])
     simulation.close()
 
 
@@ -316,3 +319,19 @@ def test_an_answer_waiting_when_the_game_is_abandoned_is_dropped(gated: Any) -> 
     simulation.advance(0.01)
     state = simulation.state("new game")
     assert state["moves"] == [] and state["computer"] is None and chosen(simulation) == []
+
+
+@pytest.mark.parametrize(("link", "look"), [("gpio", "on"), ("serial", "yellow")])
+def test_the_computers_move_on_the_lights_themselves(tmp_path: Path, link: str, look: str) -> None:
+    """Through the pins' plain LEDs, or the sensor board's strip (wire codes,
+    firmware/lights.py: in the computer's colour): only its column, blinking."""
+    settings = {"game": {"rules": "popout"}, "opponent": {"plays": "yellow", "level": 2}}
+    settings["sim"] = {"link": link}
+    simulation = Simulation(parse_config(settings, "test.toml"), tmp_path / "state")
+    act(simulation, "drop 4")
+    column = int(simulation.state("")["computer"])
+    shown = simulation.lights.shown()
+    assert shown.columns[column - 1] == look
+    assert [c for c in shown.columns if c is not None] == [look]
+    assert column in shown.blinking and shown.turn_yellow and not shown.turn_red
+    simulation.close()
