@@ -24,6 +24,7 @@ import os
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -64,11 +65,14 @@ Choose = Callable[[Job, Limits], Move]
 
 
 class _Opponents:
-    """The solver's opponents, one per rules, level and seed (the exact
-    solver's table is worth keeping between moves)."""
+    """The solver's opponents for the game in progress: the computer's and the
+    hints' (the exact solver's table, tens of MB, is worth keeping from move
+    to move, but not from game to game)."""
+
+    KEEP = 2
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[object, int, int], object] = {}
+        self._cache: OrderedDict[tuple[object, int, int], object] = OrderedDict()
         self._lock = threading.Lock()
 
     def __call__(self, job: Job, limits: Limits) -> Move:
@@ -79,6 +83,9 @@ class _Opponents:
             opponent = self._cache.get(key)
             if opponent is None:
                 opponent = self._cache[key] = Opponent(job.game.rules, job.level, job.seed)
+                while len(self._cache) > self.KEEP:
+                    self._cache.popitem(last=False)
+            self._cache.move_to_end(key)
         assert isinstance(opponent, Opponent)
         return opponent.choose(job.game, limits).move
 
@@ -133,6 +140,7 @@ class ThreadedThinker:
         self._ready: list[Answer] = []
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
+        self._last: threading.Thread | None = None  # the latest, cancelled or not
 
     def start(self, job: Job, wake: Callable[[], None]) -> None:
         self.cancel()
@@ -140,15 +148,27 @@ class ThreadedThinker:
         deadline = self.clock() + self.budget
         limits = Limits(should_stop=lambda: stop.is_set() or self.clock() >= deadline)
         thread = threading.Thread(
-            target=self._run, args=(job, limits, stop, wake), name="popref-thinker", daemon=True
+            target=self._run,
+            args=(job, limits, stop, wake, self._last),
+            name="popref-thinker",
+            daemon=True,
         )
-        self._stop, self._thread = stop, thread
+        self._stop, self._thread, self._last = stop, thread, thread
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         thread.start()
 
     def _run(
-        self, job: Job, limits: Limits, stop: threading.Event, wake: Callable[[], None]
+        self,
+        job: Job,
+        limits: Limits,
+        stop: threading.Event,
+        wake: Callable[[], None],
+        previous: threading.Thread | None,
     ) -> None:
+        if previous is not None:
+            # a cancelled search ends within a few hundred positions; the
+            # solver's tables are not for two searches at once
+            previous.join()
         # elsewhere than Linux the search runs at the loop's priority
         with contextlib.suppress(OSError, AttributeError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICE)
@@ -184,10 +204,9 @@ class ThreadedThinker:
         return thread is None or not thread.is_alive()
 
     def close(self) -> None:
-        thread = self._thread
         self.cancel()
-        if thread is not None:
-            thread.join(timeout=5.0)
+        if self._last is not None:
+            self._last.join(timeout=5.0)
 
 
 class InlineThinker:
