@@ -67,7 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.soaklib.boardproc import serve_board
 from controller.daemon import Daemon
 from controller.referee import Table
-from controller.thinker import SWITCH_INTERVAL, WORKER_NICE, Job, solver
+from controller.thinker import SWITCH_INTERVAL, Job, solver
 from engine import new_game
 from engine.solver.limits import Limits
 from hardware.clock import monotonic
@@ -203,8 +203,6 @@ class BackgroundSearch:
         self._thread = threading.Thread(target=self._run, name="popref-bench-search", daemon=True)
 
     def _run(self) -> None:
-        # as the daemon's worker thread runs it (controller/thinker.py)
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICE)
         choose = solver()
         while not self._stop.is_set():
             self._started.set()

@@ -18,9 +18,7 @@ simulator, whose time moves only when a player acts, uses it.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import sys
 import threading
 import time
@@ -36,10 +34,9 @@ from hardware.clock import Clock
 log = logging.getLogger("popref")
 
 Purpose = Literal["computer", "hint"]
-# The loop must win the CPU and the GIL from a search at once: the worker
-# runs at the lowest priority (Linux nices threads one by one), and a thread
-# that wants the GIL gets it after this long instead of CPython's 5 ms.
-WORKER_NICE = 19
+# The loop must win the GIL from a search at once: a thread that wants it gets
+# it after this long instead of CPython's 5 ms. (The worker is not niced: a
+# low-priority thread preempted while it holds the GIL would hold up the loop.)
 SWITCH_INTERVAL = 0.0005
 
 
@@ -129,7 +126,7 @@ class ThreadedThinker:
 
     The search polls its stop check every few hundred positions (the exact
     Classic solver also lets go of the GIL between checks), so the daemon's
-    loop keeps running while it thinks; see :data:`WORKER_NICE`.
+    loop keeps running while it thinks; see :data:`SWITCH_INTERVAL`.
     """
 
     def __init__(self, clock: Clock, budget: float, choose: Choose | None = None) -> None:
@@ -169,9 +166,6 @@ class ThreadedThinker:
             # a cancelled search ends within a few hundred positions; the
             # solver's tables are not for two searches at once
             previous.join()
-        # elsewhere than Linux the search runs at the loop's priority
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICE)
         move = _safely(self.choose, job, limits)
         with self._lock:
             if stop.is_set():
