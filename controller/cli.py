@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("controller.replay_cmd", "play moves through the rules engine and print the result"),
     "games": ("controller.games_cmd", "list finished games, or print one"),
     "check-wiring": ("controller.wiring_cmd", "check a freshly built board's sensors and lights"),
-    "solve": ("controller.solve_cmd", "print the exact score of Classic positions read from stdin"),
+    "solve": ("controller.solve_cmd", "print the exact score of positions read from stdin"),
     "bestmove": ("controller.bestmove_cmd", "print the computer's move for positions from stdin"),
     "book": ("controller.book_cmd", "build the Classic opening book (resumable, reproducible)"),
 }

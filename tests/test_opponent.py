@@ -205,3 +205,18 @@ def test_node_budgets_count_from_each_search() -> None:
     first = search.search(game, Limits(max_nodes=3000))
     second = search.search(game, Limits(max_nodes=3000))
     assert second.depth >= first.depth > 1
+
+
+def test_short_of_time_full_strength_keeps_the_outcome() -> None:
+    # a node budget that lets the outcome search finish but not the exact one
+    game = play("classic", " ".join("32751571231557"))
+    solver = ClassicSolver()
+    position = classic_position(game)
+    solver.best_move_for_outcome(position)
+    outcome_nodes = solver.nodes
+    short = Opponent(game.rules, book=False).choose(game, Limits(max_nodes=outcome_nodes + 1))
+    whole = Opponent(game.rules, book=False).choose(game, Limits(max_nodes=10**9))
+    scores = solver.move_scores(position)
+    assert (short.source, short.exact, short.scores) == ("outcome", False, {short.move: -1})
+    assert scores[short.move.column] < 0  # lost either way, as the position is
+    assert whole.source == "solver" and scores[whole.move.column] == max(scores.values())

@@ -34,20 +34,24 @@ from engine.solver.search import GameSearch
 
 MAX_LEVEL = 10
 FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
+FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
+FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
+DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
 # level: (plies looked ahead, softmax temperature in evaluation units (a
 # threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
 # budget). The budgets keep every level below what full strength searches in
-# its time even on a Pi, and keep the levels free of clocks: deterministic.
+# a second on a Pi (about 2,000 nodes in Pop Out, pure Python), and keep the
+# levels free of clocks, so deterministic.
 LEVELS: dict[int, tuple[int, float, int]] = {
-    1: (1, 60.0, 100),
-    2: (2, 40.0, 200),
-    3: (2, 15.0, 300),
-    4: (3, 12.0, 500),
-    5: (3, 5.0, 800),
-    6: (4, 4.0, 1200),
-    7: (4, 1.5, 1800),
-    8: (5, 1.0, 2500),
-    9: (6, 0.3, 3500),
+    1: (1, 60.0, 50),
+    2: (2, 40.0, 100),
+    3: (2, 15.0, 150),
+    4: (3, 12.0, 250),
+    5: (3, 5.0, 350),
+    6: (4, 4.0, 500),
+    7: (4, 1.5, 700),
+    8: (5, 1.0, 900),
+    9: (6, 0.3, 1200),
 }
 
 
@@ -113,15 +117,19 @@ class Opponent:
                 self.book = book
 
     def choose(self, game: Game, limits: Limits | None = None) -> Choice:
-        """The move to play in ``game`` (which is left as it was)."""
+        """The move to play in ``game`` (which is left as it was).
+
+        ``limits`` bound full strength's thinking; without them the Classic
+        solver runs to the end and the search of other games looks at
+        :data:`DEFAULT_NODES` positions. Lower levels ignore them.
+        """
         if game.is_over():
             raise ValueError("the game is over: there is no move to choose")
-        limits = limits or Limits()
         if self.level < MAX_LEVEL:
             return self._human_like(game)
         if self.solver is not None:
-            return self._perfect(game, limits)
-        result = self.search.search(game, limits)
+            return self._perfect(game, limits or Limits())
+        result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
 
     def _human_like(self, game: Game) -> Choice:
@@ -146,13 +154,20 @@ class Opponent:
             if known is not None:
                 column, score = known
                 return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
+        floor = None
+        if position.moves < FLOOR_BEFORE:
+            # early on the solver rarely finishes in time: first a move at
+            # least as good as the best lower level's, within the same limits
+            budget = Limits(limits.should_stop, FLOOR_NODES)
+            found = self.search.search(game, budget, max_depth=LEVELS[MAX_LEVEL - 1][0] + 2)
+            floor = Choice(found.move, found.scores, "search", found.exact, found.depth)
         start = solver.nodes
         stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
         # the outcome first: far cheaper, and it already never throws a game away
         try:
             column, outcome = solver.best_move_for_outcome(position, stop)
         except SearchStopped:
-            return self._fallback(game)
+            return floor or self._fallback(game)
         try:
             column, score = solver.best_move_and_score(position, stop)
         except SearchStopped:
