@@ -368,9 +368,12 @@ class Referee:
         first move, or after the end), the next opponent. The first press of
         the pair moved the rules on: they go back."""
         before = self.rules_before_press
-        if before is not None and before != self.next_rules:
-            self._choose(before, out)
         out.changed = True
+        if before is not None and before != self.next_rules:
+            self.next_rules = before  # quietly: the double press says what it did
+            if self._not_begun():
+                self.game = self._fresh_game(before)
+                out.new_game = True
         if self.game.moves and not self.game.is_over():
             self.selecting = False
             mover = self.game.to_move
