@@ -18,12 +18,12 @@
   latency is the time of the first strip write showing the new display
   *minus* (the clearing edge + 6 ms). It includes both frames' trips through
   the pty, the journal's fsync, and the strip write.
-- The same GPIO latency while the computer thinks: the solver the daemon's
-  thinker runs (:func:`controller.thinker.solver`), at full strength, on a
-  thread of the daemon's process for the whole measurement (restarted when
-  it finishes): Pop Out (the pure-Python search, which holds the GIL between
-  its stop checks) and Classic past the book (the compiled exact solver,
-  which lets the GIL go while it searches).
+- The same GPIO latency while the computer thinks at full strength, the
+  search restarted whenever it answers: in the daemon's search process
+  (:class:`controller.searcher.ProcessThinker`), Pop Out (the pure-Python
+  search) and Classic past the book (the compiled exact solver); and, for
+  comparison, Pop Out on a worker thread of the daemon's process
+  (:class:`controller.thinker.ThreadedThinker`), sharing the GIL.
 - The watchdog while the computer thinks: ``popref run`` with the computer
   as Red at full strength in Pop Out and a ten-minute budget, and
   ``WATCHDOG_USEC`` = 2 s; the bench counts the ``WATCHDOG=1`` datagrams
@@ -67,9 +67,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.soaklib.boardproc import serve_board
 from controller.daemon import Daemon
 from controller.referee import Table
-from controller.thinker import SWITCH_INTERVAL, Job, solver
+from controller.searcher import ProcessThinker
+from controller.thinker import Job, Thinker, ThreadedThinker
 from engine import new_game
-from engine.solver.limits import Limits
 from hardware.clock import monotonic
 from hardware.display import Display
 from hardware.factory import make_pin_factory
@@ -186,41 +186,53 @@ class GpioLatency:
 
 
 class BackgroundSearch:
-    """The computer thinking in this process through a measurement.
+    """The computer thinking through a measurement: full strength through a
+    thinker (the daemon's :class:`~controller.searcher.ProcessThinker`, or a
+    :class:`~controller.thinker.ThreadedThinker` in the daemon's process, for
+    comparison), started again whenever it answers.
 
-    >>> with BackgroundSearch("classic", "4 4 4 4 4 4 3") as search:
-    ...     search.wait_started(10.0)
+    >>> with BackgroundSearch("classic", "4 4 4 4 4 4 3", "process") as search:
+    ...     search.wait_started(60.0)
     True
     """
 
-    def __init__(self, rules: str, moves: str) -> None:
+    def __init__(self, rules: str, moves: str, kind: str) -> None:
         self.game = new_game(rules)
         for move in moves.split():
             self.game.play(move)
+        self.thinker: Thinker = (
+            ProcessThinker(monotonic, budget=3600.0)
+            if kind == "process"
+            else ThreadedThinker(monotonic, budget=3600.0)
+        )
         self._stop = threading.Event()
+        self._answered = threading.Event()
         self._started = threading.Event()
         self.searches = 0
         self._thread = threading.Thread(target=self._run, name="popref-bench-search", daemon=True)
 
     def _run(self) -> None:
-        choose = solver()
         while not self._stop.is_set():
-            self._started.set()
+            self._answered.clear()
             job = Job("computer", (self.searches,), self.game.copy(), 10, self.searches)
-            choose(job, Limits(should_stop=self._stop.is_set))
-            self.searches += 1
+            self.thinker.start(job, self._answered.set)
+            self._started.set()
+            while not (self._answered.wait(0.1) or self._stop.is_set()):
+                pass
+            self.thinker.answers()
+            self.searches += self._answered.is_set()
 
     def wait_started(self, timeout: float) -> bool:
         return self._started.wait(timeout)
 
     def __enter__(self) -> BackgroundSearch:
-        sys.setswitchinterval(SWITCH_INTERVAL)
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=10)
+        self.thinker.close()
 
 
 class SerialLatency:
@@ -438,13 +450,13 @@ def main(argv: list[str] | None = None) -> int:
             (GpioLatency, "lights, GPIO backend", BEAM_SETTLE_MS),
             (SerialLatency, "strip, serial backend (sensor board)", SerialLatency.SETTLE * 1000),
         ]
-        for rules, moves, what in THINKING:
+        for rules, moves, what, kind in THINKING:
             with (
                 tempfile.TemporaryDirectory(prefix="popref-bench-", dir=places[0][1]) as where,
                 GpioLatency(Path(where)) as bench,
-                BackgroundSearch(rules, moves) as search,
+                BackgroundSearch(rules, moves, kind) as search,
             ):
-                search.wait_started(10.0)
+                search.wait_started(60.0)
                 latencies = bench.measure(samples, random.Random(args.seed))
             p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
             print(
@@ -513,8 +525,9 @@ BEAM_SETTLE_MS = round(PinMap.simulated(7).beam.settle * 1000)
 WATCHDOG_USEC = 2_000_000
 # (rules, moves so far, what searches): positions the book does not cover
 THINKING = [
-    ("popout", "4 4 3", "Pop Out, the Python search"),
-    ("classic", "4 4 3", "Classic, the compiled exact solver"),
+    ("popout", "4 4 3", "Pop Out, the Python search, in the search process", "process"),
+    ("classic", "4 4 3", "Classic, the compiled exact solver, in the search process", "process"),
+    ("popout", "4 4 3", "Pop Out, the Python search, on a thread of the daemon", "thread"),
 ]
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from controller.daemon import Daemon
 from controller.journal import JournalDamaged
 from controller.referee import Table
 from controller.sdnotify import Notifier
-from controller.thinker import Thinker, ThreadedThinker
+from controller.searcher import ProcessThinker
+from controller.thinker import Thinker
 from hardware.backend import Backend
 from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
@@ -74,7 +75,7 @@ def assemble(
             state_dir=directory,
             notifier=Notifier.from_environment(os.environ),
             computer=config.opponent.plays,
-            thinker=thinker or ThreadedThinker(clock, config.opponent.think),
+            thinker=thinker or ProcessThinker(clock, config.opponent.think),
         )
         daemon.resume()
         if rules is not None:

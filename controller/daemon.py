@@ -25,7 +25,8 @@ from controller.journal import Journal, JournalDamaged, move_aside
 from controller.persist import restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
-from controller.thinker import Job, Thinker, ThreadedThinker
+from controller.searcher import ProcessThinker
+from controller.thinker import Job, Thinker
 from controller.view import display as view
 from controller.view import with_hint
 from controller.wakeup import Wakeup
@@ -63,7 +64,7 @@ class Daemon:
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
     on_display: Callable[[Display], None] | None = None
     computer: Colour | None = None  # whom the computer plays in a fresh journal's game
-    thinker: Thinker | None = None  # default: a worker thread with THINK_SECONDS
+    thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -76,7 +77,7 @@ class Daemon:
         self.storage_fault: str | None = None
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
-        self._thinker: Thinker = self.thinker or ThreadedThinker(self.clock, THINK_SECONDS)
+        self._thinker: Thinker = self.thinker or ProcessThinker(self.clock, THINK_SECONDS)
         self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
         self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
         self.hint: Hint | None = None
@@ -218,7 +219,11 @@ class Daemon:
         return verdicts
 
     def next_deadline(self) -> float | None:
-        times = [self.backend.next_deadline(), self.hint.until if self.hint else None]
+        times = [
+            self.backend.next_deadline(),
+            self.hint.until if self.hint else None,
+            self._thinker.next_deadline(),
+        ]
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
@@ -274,6 +279,7 @@ class Daemon:
     def _think(self, now: float) -> bool:
         """Take the thinker's answers and start or cancel its search; whether
         what the board shows may have changed."""
+        self._thinker.poll(now)
         if self._job is not None and self._wanted() != self._job:
             # the game moved on (or was abandoned) while it thought: an answer
             # already waiting is for a position that is gone

@@ -3,15 +3,20 @@
 The daemon asks for a :class:`Job` (the computer's move, or a hint for the
 player to move) and keeps serving sensors, lights, the journal and the
 watchdog; the answer comes back through :meth:`Thinker.answers` and a call of
-the daemon's wake-up. :class:`ThreadedThinker` searches on a worker thread
-until the configured budget runs out on the daemon's clock, or until it is
+the daemon's wake-up. The daemon's own is
+:class:`controller.searcher.ProcessThinker`, a search process. Here,
+:class:`ThreadedThinker` searches on a worker thread (tests give it their own
+``choose``) until the budget runs out on the daemon's clock, or until it is
 cancelled (the game was abandoned, the slider was opened mid-thought).
 :class:`InlineThinker` searches at once, on the caller's thread: the
 simulator, whose time moves only when a player acts, uses it.
 
 >>> from engine import new_game
+>>> game = new_game("classic")
+>>> for move in "4 5 4 5 4 5".split():  # Red wins in column 4
+...     game.play(move)
 >>> thinker = InlineThinker(budget=1.0)
->>> thinker.start(Job("computer", (1, 0), new_game("classic"), level=3, seed=1), lambda: None)
+>>> thinker.start(Job("computer", (1, 6), game, level=3, seed=1), lambda: None)
 >>> [str(answer.move) for answer in thinker.answers()]
 ['4']
 """
@@ -118,6 +123,13 @@ class Thinker(Protocol):
     def answers(self) -> list[Answer]:
         """The answers ready since the last call."""
 
+    def poll(self, now: float) -> None:
+        """Called by the loop at ``now`` (its clock), e.g. to end a search
+        whose budget is spent."""
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`poll` next has something to do."""
+
     def close(self) -> None: ...
 
 
@@ -190,6 +202,12 @@ class ThreadedThinker:
             ready, self._ready = self._ready, []
         return ready
 
+    def poll(self, now: float) -> None:
+        """Nothing to do: the worker reads the clock itself."""
+
+    def next_deadline(self) -> float | None:
+        return None
+
     def wait(self, timeout: float) -> bool:
         """Wait until the search running now has ended; whether it has."""
         thread = self._thread
@@ -229,6 +247,12 @@ class InlineThinker:
 
     def cancel(self) -> None:
         self._ready = []
+
+    def poll(self, now: float) -> None:
+        """Nothing to do: a search ends before :meth:`start` returns."""
+
+    def next_deadline(self) -> float | None:
+        return None
 
     def answers(self) -> list[Answer]:
         ready, self._ready = self._ready, []
