@@ -5,6 +5,8 @@ the same game, the same seat and seed, and the computer thinks again."""
 from __future__ import annotations
 
 import json
+import os
+import select
 import signal
 import socket
 import subprocess
@@ -30,6 +32,24 @@ def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
 def records(state: Path) -> list[dict[str, Any]]:
     lines = (state / "journal").read_text().splitlines()
     return [json.loads(line.split(" ", 1)[1]) for line in lines if line.strip()]
+
+
+def _children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task")
+    return [int(c) for task in tasks.iterdir() for c in (task / "children").read_text().split()]
+
+
+def _ended(pid: int, timeout: float) -> bool:
+    """Wait for a process that is not ours to end (a pidfd turns readable)."""
+    try:
+        descriptor = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        readable, _, _ = select.select([descriptor], [], [], timeout)
+        return bool(readable)
+    finally:
+        os.close(descriptor)
 
 
 def write_config(path: Path, think_ms: int) -> Path:
@@ -60,9 +80,13 @@ def test_kill_9_mid_thought_resumes_and_the_watchdog_is_pinged_meanwhile(
             assert not message.startswith("STATUS=The computer's move"), seen
             pings += message == "WATCHDOG=1"
         assert process.poll() is None
+        children = _children(process.pid)
+        assert children  # the search process (and multiprocessing's helper)
     finally:
         process.kill()
         process.wait(timeout=30)
+    for child in children:  # the search notices its daemon is gone and ends
+        assert _ended(child, timeout=30), f"process {child} outlived the daemon"
     before = records(state)
     assert not any("computer" in r for r in before[1:])  # killed mid-thought
     seat = before[0]["snapshot"]["computer"]
