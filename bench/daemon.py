@@ -480,8 +480,9 @@ def main(argv: list[str] | None = None) -> int:
             longest = max(gaps) if gaps else float("inf")
             timeout = WATCHDOG_USEC / 1e6
             print(
-                f"watchdog while the computer thinks (Pop Out, full strength, "
-                f"{used / (time.monotonic() - started) * 100:.0f} % of a core): {len(pings)} "
+                f"watchdog while the computer thinks (Pop Out, full strength, in its "
+                f"process; the daemon's own CPU "
+                f"{used / (time.monotonic() - started) * 100:.1f} % of a core): {len(pings)} "
                 f"pings in {idle:.0f} s, longest gap {longest:.3f} s; systemd's limit "
                 f"{timeout:.0f} s: {_verdict(longest, timeout)}"
             )
