@@ -15,6 +15,7 @@ import pytest
 
 from controller.cli import main
 from controller.config import Config, parse_config
+from controller.journal import Journal
 from controller.script import Action, parse_line
 from controller.simulation import Simulation
 from controller.thinker import Job, ThreadedThinker
@@ -41,9 +42,7 @@ def act(simulation: Simulation, text: str) -> list[str]:
 
 
 def journal(simulation: Simulation) -> list[dict[str, Any]]:
-    lines = (simulation.state_dir / "journal").read_text().splitlines()
-    # each line is a checksum, a space and the record
-    return [json.loads(line.split(" ", 1)[1]) for line in lines if line.strip()]
+    return Journal(simulation.state_dir / "journal").load().records
 
 
 def chosen(simulation: Simulation) -> list[str]:

@@ -4,7 +4,6 @@ the same game, the same seat and seed, and the computer thinks again."""
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from controller.journal import Journal
 from engine import new_game, parse_move
 from tests.test_run import COMMAND, collect, environment
 
@@ -30,8 +30,7 @@ def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
 
 
 def records(state: Path) -> list[dict[str, Any]]:
-    lines = (state / "journal").read_text().splitlines()
-    return [json.loads(line.split(" ", 1)[1]) for line in lines if line.strip()]
+    return Journal(state / "journal").load().records
 
 
 def _children(pid: int) -> list[int]:
