@@ -334,3 +334,21 @@ def test_the_computers_move_on_the_lights_themselves(tmp_path: Path, link: str, 
     assert [c for c in shown.columns if c is not None] == [look]
     assert column in shown.blinking and shown.turn_yellow and not shown.turn_red
     simulation.close()
+
+
+@pytest.mark.parametrize("record", [{"computer": "9x"}, {"computer": "5"}, {"computer": 4}])
+def test_a_computer_record_that_does_not_fit_is_damage_at_its_line(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    from controller.assembly import StartupError
+
+    first = Simulation(config(plays="yellow", level=2), tmp_path / "state")
+    act(first, "drop 4")  # the computer has chosen: a second choice cannot fit
+    first.close()
+    lines = len(Journal(tmp_path / "state" / "journal").load().records)
+    journal = Journal(tmp_path / "state" / "journal")
+    journal.load()
+    journal.append(record)
+    journal.close()
+    with pytest.raises(StartupError, match=f"line {lines + 1}"):
+        Simulation(config(plays="yellow", level=2), tmp_path / "state")
