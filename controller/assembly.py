@@ -4,6 +4,7 @@ every backend. Everything that can go wrong here becomes a
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,10 @@ from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
     from hardware.sim.backend import SimulatedTable
+
+log = logging.getLogger("popref")
+CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
+CONFIGURED_OPPONENT = "configured-opponent"  # the [opponent] plays applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -78,8 +83,11 @@ def assemble(
             thinker=thinker or ProcessThinker(clock, config.opponent.think),
         )
         daemon.resume()
-        if rules is not None:
+        if rules is None:
+            configure_rules(daemon, directory, config)
+        else:
             daemon.choose_rules(rules)
+        configure_opponent(daemon, directory, config)
     except PermissionError:
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
@@ -89,6 +97,44 @@ def assemble(
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
     return Assembled(config, daemon, sim)
+
+
+def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[game] rules`` applies from the next game on (or to this one, before
+    its first move) whenever it names other rules than at the last start.
+    Rules chosen with the mode button since then stand until it changes."""
+    name = config.game.rules
+    if _configured(directory / CONFIGURED_RULES, name) and daemon.choose_rules(name):
+        log.info("(%s says [game] rules = %s.)", config.source, name)
+
+
+def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[opponent] plays`` likewise: from the next game on (or this one,
+    before its first move) whenever it changed since the last start; an
+    opponent chosen with the mode button stands until then."""
+    plays = config.opponent.plays
+    name = plays.value if plays is not None else "none"
+    if _configured(directory / CONFIGURED_OPPONENT, name) and daemon.choose_computer(plays):
+        log.info("(%s says [opponent] plays = %s.)", config.source, name)
+
+
+def _configured(marker: Path, name: str) -> bool:
+    """Whether the configuration names ``name`` afresh since the last start
+    (``marker`` remembers it from now on)."""
+    try:
+        last = marker.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        last = None
+    if last == name:
+        return False
+    try:
+        fresh = marker.with_name(marker.name + ".new")
+        fresh.write_text(name + "\n", encoding="utf-8")
+        fresh.replace(marker)
+    except OSError as error:
+        # not worth refusing to start: it is applied again at the next start
+        log.warning("%s: cannot be written (%s)", marker, error.strerror)
+    return True
 
 
 def build_backend(
@@ -112,9 +158,10 @@ def build_backend(
         )
         return sim.backend, sim
     if board.backend == "gpio":
-        from hardware.gpio_backend import gpio_backend_from_config
+        from hardware.gpio_backend import gpio_backend
 
-        return gpio_backend_from_config(config.gpio, board.columns, board.rows, clock), None
-    from hardware.serial_backend import serial_backend_from_config
+        return gpio_backend(config.pin_map(), board.rows, clock), None
+    from hardware.serial_backend import SerialBackend
 
-    return serial_backend_from_config(config.serial, board.columns, board.rows, clock), None
+    assert config.serial is not None  # the config module requires [serial] for this backend
+    return SerialBackend(config.serial, board.columns, board.rows), None

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from controller import repair
 from controller.computer import describe
-from controller.referee import RULES_TITLES, Referee
-from engine import RULES_NAMES, Move, MoveKind, Phase
+from controller.referee import Referee
+from engine import RULES_NAMES, Move, MoveKind, Phase, rules_named
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
 
@@ -125,7 +125,7 @@ def _selecting(referee: Referee) -> Display:
     if index < len(lights):
         # in the computer's colour when the game is against it
         lights[index] = ColumnLight(Lamp.CHOSEN, referee.next_computer)
-    title = RULES_TITLES[referee.next_rules]
+    title = rules_named(referee.next_rules).title
     if referee.next_computer is not None:
         title = f"{title}, {describe(referee.next_computer)}"
     if referee.game.moves and not referee.game.is_over():
@@ -192,7 +192,7 @@ def _turn_sentence(referee: Referee) -> str:
     game = referee.game
     mover = game.to_move
     assert mover is not None
-    title = RULES_TITLES[game.rules.name]
+    title = game.rules.title
     if game.phase is Phase.RETURN and game.pending_return is not None:
         columns = sorted(m.column for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
