@@ -352,3 +352,20 @@ def test_a_computer_record_that_does_not_fit_is_damage_at_its_line(
     journal.close()
     with pytest.raises(StartupError, match=f"line {lines + 1}"):
         Simulation(config(plays="yellow", level=2), tmp_path / "state")
+
+
+def test_a_changed_plays_applies_at_the_next_start_and_the_button_stands_till_then(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    first = Simulation(config(), state)
+    assert first.state("")["opponent"] is None
+    first.close()
+    second = Simulation(config(plays="yellow", level=1), state)  # not begun: this game
+    assert second.state("")["opponent"] == "yellow"
+    act(second, "double")  # the button: the computer as Red now
+    assert second.state("")["opponent"] == "red"
+    second.close()
+    third = Simulation(config(plays="yellow", level=1), state)  # unchanged: the button stands
+    assert third.state("")["opponent"] == "red"
+    third.close()
