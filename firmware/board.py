@@ -37,20 +37,8 @@ if MAX_WAIT_MS >= timing.BEAM_SETTLE_MS:
 class SensorBoard:
     """One board. :meth:`step` is one pass of the main loop; tests call it."""
 
-    def __init__(
-        self,
-        link,
-        entries,
-        exits,
-        slider,
-        button,
-        lights,
-        dials=(),
-        buzzer=None,
-        wdt=None,
-        boot_id=0,
-        target=10,
-    ):
+    def __init__(self, link, entries, exits, slider, button, lights, dials=(),
+                 buzzer=None, wdt=None, boot_id=0, target=10):
         self.link = link
         self.entries = entries
         self.exits = exits
@@ -206,18 +194,10 @@ class SensorBoard:
         self.uptime_ms = (self.uptime_ms + time.ticks_diff(now, self._uptime_at)) & 0xFFFFFFFF
         self._uptime_at = now
         hb = wire.Heartbeat(
-            self.boot_id,
-            self.uptime_ms,
-            self.shown,
-            self.slider.active,
-            self.slider_changes,
-            self.button.down,
-            self.button.presses,
-            self.button.holds,
-            self._faults[0],
-            self._faults[1],
-            self.drops,
-            self.pops,
+            self.boot_id, self.uptime_ms, self.shown,
+            self.slider.active, self.slider_changes, self.button.down,
+            self.button.presses, self.button.holds, self._faults[0], self._faults[1],
+            self.drops, self.pops,
         )
         self.link.send(wire.HEARTBEAT, wire.pack_heartbeat(hb))
 

@@ -47,9 +47,8 @@ def build(stream, boot_id):
     if pinmap.BUZZER_PIN is not None:
         buzzer = Buzzer(machine.PWM(Pin(pinmap.BUZZER_PIN)))
     wdt = machine.WDT(timeout=pinmap.WDT_MS)
-    return SensorBoard(
-        Link(stream), entries, exits, slider, button, lights, dials, buzzer, wdt, boot_id
-    )
+    return SensorBoard(Link(stream), entries, exits, slider, button, lights, dials,
+                       buzzer, wdt, boot_id)
 
 
 def maintenance():
