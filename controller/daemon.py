@@ -23,21 +23,46 @@ from pathlib import Path
 from typing import Any
 
 from controller.archive import ArchiveError, GameArchive
+from controller.computer import MAX_LEVEL
 from controller.eventcodec import encode
 from controller.journal import Journal, JournalDamaged, move_aside
-from controller.journal_entries import Archived, EventEntry, Resumed, Snapshot, read_entry
+from controller.journal_entries import (
+    Archived,
+    ComputerMove,
+    EventEntry,
+    Resumed,
+    Snapshot,
+    read_entry,
+)
 from controller.persist import BoardChanged, restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
+from controller.searcher import ProcessThinker
+from controller.thinker import Job, Thinker
 from controller.view import display as view
+from controller.view import with_hint
 from controller.wakeup import Wakeup
-from engine import Game, write_record
+from engine import Game, Move, write_record
+from engine.colour import Colour
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
 from hardware.display import Alert, Display
 from hardware.events import Event
 
 log = logging.getLogger("popref")
+
+HINT_SECONDS = 5.0  # how long a hint stays lit
+THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A hint being shown: the position it is for, the move, until when."""
+
+    key: tuple[Any, ...]
+    move: Move
+    until: float
+
 
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 
@@ -63,12 +88,14 @@ class Daemon:
     state_dir: Path
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
     on_display: Callable[[Display], None] | None = None
+    computer: Colour | None = None  # whom the computer plays in a fresh journal's game
+    thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(self.state_dir / "journal")
         self.archive = GameArchive(self.state_dir / "games")
-        self.referee = Referee(self.table, self.rules)
+        self.referee = Referee(self.table, self.rules, self.computer)
         self.shown: Display | None = None
         self._wakeup = Wakeup()
         self._status = ""
@@ -79,6 +106,10 @@ class Daemon:
         self.journal_id = ""
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
+        self._thinker: Thinker = self.thinker or ProcessThinker(self.clock, THINK_SECONDS)
+        self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
+        self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
+        self.hint: Hint | None = None
 
     # -- start-up ---------------------------------------------------------------
 
@@ -126,7 +157,15 @@ class Daemon:
         """The rules asked for on the command line or in the configuration:
         for the next game, or for this one if it has not begun. True when
         that changed anything."""
-        verdict = self.referee.choose_rules(name)
+        return self._chosen(self.referee.choose_rules(name))
+
+    def choose_computer(self, colour: Colour | None) -> bool:
+        """Whom the computer plays, asked for on the command line: for the next
+        game, or for this one if it has not begun. True when that changed
+        anything."""
+        return self._chosen(self.referee.choose_computer(colour))
+
+    def _chosen(self, verdict: Verdict) -> bool:
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
@@ -167,6 +206,8 @@ class Daemon:
             self._unarchived.clear()
         elif isinstance(entry, Resumed):
             self.referee.restarted()
+        elif isinstance(entry, ComputerMove):
+            self.referee.computer_chose(entry.move)
 
     def open(self) -> None:
         if self.board_mark is not None and isinstance(self.backend, Counting):
@@ -189,6 +230,8 @@ class Daemon:
             self.board_mark = mark
         for sentence in verdict.log:
             log.info("%s", sentence)
+        if verdict.hint:
+            self._hint_key = self._position()
         if verdict.finished is not None:
             self._finished(verdict.finished)
         with self._storing():
@@ -265,15 +308,20 @@ class Daemon:
         else:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
+        thought = self._think(now)
         retried = self._retry_storage(now)
-        if verdicts or retried or self.shown is None:
+        if verdicts or thought or retried or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
             self._show()
         return verdicts
 
     def next_deadline(self) -> float | None:
-        times = [self.backend.next_deadline()]
+        times = [
+            self.backend.next_deadline(),
+            self.hint.until if self.hint else None,
+            self._thinker.next_deadline(),
+        ]
         if self.storage_fault is not None:
             times.append(self._retry_at)
         known = [t for t in times if t is not None]
@@ -306,14 +354,84 @@ class Daemon:
         return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
+        self._thinker.close()
         self.backend.close()
         self.journal.close()
         self._wakeup.close()
+
+    # -- the computer opponent and hints ---------------------------------------------
+
+    def _position(self) -> tuple[Any, ...]:
+        referee = self.referee
+        return (referee.game_number, referee.game.rules.name, len(referee.game.moves))
+
+    def _wanted(self) -> tuple[Any, ...] | None:
+        """What the thinker should be searching for now, if anything."""
+        referee = self.referee
+        seat = referee.needs_computer()
+        if seat is not None:
+            return ("computer", self._position(), seat.level, seat.seed)
+        playing = referee.in_step() and not referee.game.is_over()
+        if self._hint_key == self._position() and playing and not referee.computer_to_move():
+            return ("hint", self._position(), MAX_LEVEL, 0)
+        return None
+
+    def _think(self, now: float) -> bool:
+        """Take the thinker's answers and start or cancel its search; whether
+        what the board shows may have changed."""
+        self._thinker.poll(now)
+        if self._job is not None and self._wanted() != self._job:
+            # the game moved on (or was abandoned) while it thought: an answer
+            # already waiting is for a position that is gone
+            self._thinker.cancel()
+            self._job = None
+        changed = self._take_answers(now)
+        if self.hint is not None and (now >= self.hint.until or self.hint.key != self._position()):
+            self.hint = None
+            changed = True
+        wanted = self._wanted()
+        if wanted != self._job:
+            self._job = wanted
+            if wanted is not None:
+                purpose, key, level, seed = wanted
+                job = Job(purpose, key, self.referee.game.copy(), level, seed)
+                self._thinker.start(job, self._wakeup.set)
+                changed |= self._take_answers(now)  # an inline thinker answers at once
+        return changed
+
+    def _take_answers(self, now: float) -> bool:
+        changed = False
+        for answer in self._thinker.answers():
+            job = answer.job
+            if (job.purpose, job.key, job.level, job.seed) != self._job:
+                continue  # for a position the game has left
+            self._job = None
+            changed = True
+            if job.purpose == "hint":
+                self._hint_key = None
+                self.hint = Hint(job.key, answer.move, now + HINT_SECONDS)
+                log.info("Hint: %s.", answer.move)
+            else:
+                self._computer_chose(answer.move)
+        return changed
+
+    def _computer_chose(self, move: Move) -> None:
+        """The computer's move, journalled before it is shown."""
+        verdict = self.referee.computer_chose(move)
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        with self._storing():
+            if self.storage_fault is not None:
+                self._write_whole_state()  # catching up includes the choice
+            else:
+                self.journal.append({"computer": str(move)})
 
     # -- helpers -------------------------------------------------------------------
 
     def display(self) -> Display:
         shown = view(self.referee)
+        if self.hint is not None and self.hint.key == self._position():
+            shown = with_hint(self.referee, shown, self.hint.move)
         if self.storage_fault is None:
             return shown
         return dataclasses.replace(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from controller import repair
+from controller.computer import DOUBLE_PRESS, Seat, describe, next_seat
 from engine import (
     RULES_NAMES,
     Game,
@@ -59,6 +60,8 @@ class Table:
     simultaneous: float = 0.5
     repetition: int | None = None
     both_lines: Literal["popper", "opponent"] = "popper"
+    computer_level: int = 5
+    computer_seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +71,8 @@ class Verdict:
     ``changed``: the state changed, so the event must be journalled before the
     display is shown. ``new_game``: a new game began (the journal may be
     compacted to a snapshot). ``finished``: a game that just ended, to archive.
-    ``mistake``: a short kind name when the event broke the rules.
+    ``mistake``: a short kind name when the event broke the rules. ``hint``:
+    the player to move asked for the best move (a double press).
     """
 
     changed: bool = False
@@ -77,6 +81,7 @@ class Verdict:
     new_game: bool = False
     finished: Game | None = None
     log: tuple[str, ...] = ()
+    hint: bool = False
 
 
 Grid = list[list[Colour | None]]
@@ -92,19 +97,35 @@ class _Outcome:
     new_game: bool = False
     finished: Game | None = None
     log: list[str] = field(default_factory=list)
+    hint: bool = False
 
     def verdict(self) -> Verdict:
         return Verdict(
-            self.changed, self.accepted, self.mistake, self.new_game, self.finished, tuple(self.log)
+            self.changed,
+            self.accepted,
+            self.mistake,
+            self.new_game,
+            self.finished,
+            tuple(self.log),
+            self.hint,
         )
 
 
 class Referee:
     """The referee's whole state and its transitions."""
 
-    def __init__(self, table: Table, rules: str = "classic") -> None:
+    def __init__(
+        self, table: Table, rules: str = "classic", computer: Colour | None = None
+    ) -> None:
         self.table = table
         self.next_rules = rules
+        # the computer opponent: its colour for the next game, its seat in this
+        # one, and the move it chose that a person is to make for it
+        self.next_computer = computer
+        self.computer: Seat | None = None
+        self.computer_move: Move | None = None
+        self.last_press_at: float | None = None
+        self.rules_before_press: str | None = None
         self.grid: Grid = [[] for _ in range(table.columns)]
         self.slider_open = False
         self.selecting = False
@@ -166,6 +187,7 @@ class Referee:
         """The clock behind event times has started again (a restart): times
         before and after cannot be compared."""
         self.last_entry_at = None
+        self.last_press_at = None
 
     # -- events ---------------------------------------------------------------
 
@@ -175,6 +197,8 @@ class Referee:
             self.selecting = False
         if not isinstance(event, ButtonHeld):
             self.abandon_armed = False
+        if not isinstance(event, ButtonPressed):
+            self.last_press_at = None
         if isinstance(event, DiscEntered):
             self._entered(event, out)
         elif isinstance(event, DiscLeft):
@@ -182,7 +206,7 @@ class Referee:
         elif isinstance(event, SliderMoved):
             self._slider(event, out)
         elif isinstance(event, ButtonPressed):
-            self._pressed(out)
+            self._pressed(event, out)
         elif isinstance(event, ButtonHeld):
             self._held(out)
         elif isinstance(event, SensorFault):
@@ -270,12 +294,16 @@ class Referee:
     def _play(self, move: Move, out: _Outcome) -> None:
         mover = self.game.to_move
         assert mover is not None
+        if self.computer_to_move() and move != self.computer_move:
+            self._not_computers(move, out)
+            return
         reason = self.game.why_illegal(move)
         if reason is not None:
             what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
             self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
             return
         self.game.play(move)
+        self.computer_move = None
         out.accepted = move
         out.log.append(f"{mover.title} played a {self._physical(move)}.")
         if self.game.passed is not None:
@@ -323,9 +351,47 @@ class Referee:
         else:
             out.log.append("The slider is open.")
 
-    def _pressed(self, out: _Outcome) -> None:
+    def _pressed(self, event: ButtonPressed, out: _Outcome) -> None:
+        last, self.last_press_at = self.last_press_at, event.at
+        if last is not None and event.at - last < DOUBLE_PRESS:
+            self.last_press_at = None
+            self._double_press(out)
+            return
+        self.rules_before_press = self.next_rules
         index = RULES_NAMES.index(self.next_rules) if self.next_rules in RULES_NAMES else -1
         self._choose(RULES_NAMES[(index + 1) % len(RULES_NAMES)], out)
+        self.selecting = True
+
+    def _double_press(self, out: _Outcome) -> None:
+        """Mid-game, a hint for the player to move; between games (before the
+        first move, or after the end), the next opponent. The first press of
+        the pair moved the rules on: they go back."""
+        before = self.rules_before_press
+        out.changed = True
+        if before is not None and before != self.next_rules:
+            self.next_rules = before  # quietly: the double press says what it did
+            if self._not_begun():
+                self.game = self._fresh_game(before)
+                out.new_game = True
+        if self.game.moves and not self.game.is_over():
+            self.selecting = False
+            mover = self.game.to_move
+            assert mover is not None
+            if self.computer_to_move():
+                out.log.append("No hint: it is the computer's move.")
+            elif not self.in_step():
+                out.log.append("No hint while the grid does not match the game.")
+            else:
+                out.hint = True
+                out.log.append(f"{mover.title} asked for a hint.")
+            return
+        self.next_computer = next_seat(self.next_computer)
+        if self._not_begun():
+            self.game = self._fresh_game(self.game.rules.name)
+            out.new_game = True
+            out.log.append(f"This game: {describe(self.next_computer)}.")
+        else:
+            out.log.append(f"The next game: {describe(self.next_computer)}.")
         self.selecting = True
 
     def choose_rules(self, name: str) -> Verdict:
@@ -336,6 +402,23 @@ class Referee:
         )
         if not settled:
             self._choose(name, out)
+        return out.verdict()
+
+    def choose_computer(self, colour: Colour | None) -> Verdict:
+        """Who the computer plays in the next game (``None``: nobody); a game
+        not yet begun takes it now."""
+        out = _Outcome()
+        now = self._not_begun() and self.computer != self.seat_for(colour)
+        if colour == self.next_computer and not now:
+            return out.verdict()
+        out.changed = True
+        self.next_computer = colour
+        if self._not_begun():
+            self.game = self._fresh_game(self.game.rules.name)
+            out.new_game = True
+            out.log.append(f"This game: {describe(colour)}.")
+        else:
+            out.log.append(f"The next game: {describe(colour)}.")
         return out.verdict()
 
     def _not_begun(self) -> bool:
@@ -366,8 +449,8 @@ class Referee:
         self._start(self.next_rules, out)
 
     def _start(self, rules: str, out: _Outcome) -> None:
-        self.game = self._fresh_game(rules)
         self.game_number += 1
+        self.game = self._fresh_game(rules)
         self.problem = None
         self.rebuilding = False
         self.last_entry_at = None
@@ -379,6 +462,8 @@ class Referee:
         is already full of discs whose colours the referee knows."""
         rules = self.rules_for(name)
         self.start_rows = None
+        self.computer = self.seat_for(self.next_computer)
+        self.computer_move = None
         full = all(len(c) == self.table.rows for c in self.grid)
         if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
             game = new_game(rules)
@@ -393,6 +478,54 @@ class Referee:
         strips = [empty.column(1)] if empty.rules.strips else []
         right = [empty.column(empty.rules.width)] if empty.rules.strips else []
         return picture([*strips, *known, *right], self.table.rows)
+
+    # -- the computer opponent --------------------------------------------------
+
+    def seat_for(self, colour: Colour | None) -> Seat | None:
+        """The computer's seat in this game number, playing ``colour``."""
+        if colour is None:
+            return None
+        table = self.table
+        return Seat.for_game(colour, table.computer_level, table.computer_seed, self.game_number)
+
+    def computer_to_move(self) -> bool:
+        seat = self.computer
+        return seat is not None and not self.game.is_over() and self.game.to_move is seat.colour
+
+    def needs_computer(self) -> Seat | None:
+        """The computer's seat when it must choose a move now: its turn, no move
+        chosen yet, and the grid not emptied by the slider."""
+        if not self.computer_to_move() or self.computer_move is not None:
+            return None
+        if self.slider_open or self.rebuilding:
+            return None
+        return self.computer
+
+    def computer_chose(self, move: Move) -> Verdict:
+        """The computer's choice: a person is to make ``move`` for it. Raises
+        ``ValueError`` when the computer is not to move or the move is illegal
+        (a journal that does not fit)."""
+        seat = self.needs_computer()
+        if seat is None:
+            raise ValueError(f"the computer chose {move}, but it is not choosing a move now")
+        reason = self.game.why_illegal(move)
+        if reason is not None:
+            raise ValueError(f"the computer's move {move} is not allowed: {reason}")
+        self.computer_move = move
+        what = f"The computer ({seat.colour.title}) plays a {self._physical(move)}."
+        return Verdict(changed=True, log=(what,))
+
+    def _not_computers(self, move: Move, out: _Outcome) -> None:
+        chosen = self.computer_move
+        if chosen is None:
+            sentence = (
+                f"The {self._physical(move)} came while the computer was still "
+                "thinking; wait for its move to light up."
+            )
+            self._mistake(out, "computer-thinking", sentence)
+            return
+        sentence = f"The computer plays a {self._physical(chosen)}, not a {self._physical(move)}."
+        self._mistake(out, "not-computer-move", sentence)
 
     # -- descriptions -----------------------------------------------------------
 

@@ -8,6 +8,7 @@ One action a line; ``#`` starts a comment::
     slider open
     slider close
     press           # the mode button, briefly
+    double          # pressed twice quickly: a hint mid-game, else the opponent
     hold            # the mode button, held
     wait 1500       # milliseconds
 
@@ -31,13 +32,13 @@ class ScriptError(ValueError):
 class Action:
     line: int
     text: str
-    verb: str  # drop, pop, open, close, press, hold, wait
+    verb: str  # drop, pop, open, close, press, double, hold, wait
     column: int = 0
     colour: Colour | None = None
     ms: int = 0
 
 
-USAGE = "drop N [red|yellow], pop N, slider open, slider close, press, hold, wait MS"
+USAGE = "drop N [red|yellow], pop N, slider open, slider close, press, double, hold, wait MS"
 
 
 def parse_script(text: str, source: str, columns: int = 99) -> list[Action]:
@@ -78,7 +79,7 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
         if args not in (["open"], ["close"]):
             raise fail("use 'slider open' or 'slider close'")
         return Action(number, text, args[0])
-    if verb in ("press", "hold"):
+    if verb in ("press", "double", "hold"):
         if args:
             raise fail(f"{verb} takes no arguments")
         return Action(number, text, verb)

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -26,6 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", choices=RULES_NAMES, help="the rules of a new game")
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
     parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
+    parser.add_argument(
+        "--opponent",
+        choices=("red", "yellow", "none"),
+        help="the colour the computer plays (none: two players), from the next game",
+    )
+    parser.add_argument(
+        "--level", type=int, choices=range(1, 11), metavar="N", help="the computer's level, 1-10"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config) if args.config else parse_config({}, "defaults")
         if config.board.backend != "sim":
             config = _as_simulated(config)
+        if args.level is not None:
+            config = replace(config, opponent=replace(config.opponent, level=args.level))
         actions = _read_script(args.script, config) if args.script is not None else None
     except (ConfigError, ScriptError) as error:
         print(f"popref simulate: {error}", file=sys.stderr)
@@ -54,8 +65,6 @@ def _kept_state() -> Path:
 
 def _as_simulated(config: Config) -> Config:
     """The same table on the simulated grid (simulate never drives hardware)."""
-    from dataclasses import replace
-
     return replace(config, board=replace(config.board, backend="sim"))
 
 
@@ -72,7 +81,7 @@ def _simulate(
 ) -> int:
     if not args.json:
         setup_logging()
-    simulation = Simulation(config, state_dir, args.rules)
+    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
     try:
         if actions is None:
             from controller.terminal import interact

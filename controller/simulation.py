@@ -21,6 +21,7 @@ from controller.assembly import assemble
 from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
+from controller.thinker import InlineThinker, Thinker
 from engine.colour import Colour, picture
 from hardware.backend import Backend
 from hardware.clock import FakeClock
@@ -34,6 +35,7 @@ log = logging.getLogger("popref")
 SETTLE = 1.5  # seconds after an action: discs land, players think
 HOLD = 2.5  # seconds the button is held for ``hold``
 PRESS = 0.2
+DOUBLE_GAP = 0.15  # between the two presses of ``double``
 
 
 @dataclass
@@ -57,11 +59,20 @@ class Simulation:
         state_dir: Path,
         rules: str | None = None,
         physics: Physics | None = None,
+        opponent: str | None = None,
+        thinker: Thinker | None = None,
+        clock: FakeClock | None = None,
     ) -> None:
-        self.clock = FakeClock()
+        self.clock = clock or FakeClock()
         self.state_dir = state_dir
-        assembled = assemble(None, rules, state_dir, self.clock, config=config, physics=physics)
+        # time stands still between actions here, so the computer thinks at once
+        thinker = thinker or InlineThinker(config.opponent.think)
+        assembled = assemble(
+            None, rules, state_dir, self.clock, config=config, physics=physics, thinker=thinker
+        )
         self.daemon = assembled.daemon
+        if opponent is not None:
+            self.daemon.choose_computer(None if opponent == "none" else Colour(opponent))
         assert assembled.sim is not None
         self.grid: SimGrid = assembled.sim.grid
         self.lights: LightReader = assembled.sim.lights
@@ -96,6 +107,9 @@ class Simulation:
         elif verb == "hold":
             self.grid.hold_button(duration=HOLD)
             verdicts += self.advance(HOLD)
+        elif verb == "double":
+            self.grid.press_button(duration=PRESS)
+            self.grid.press_button(at=self.clock() + PRESS + DOUBLE_GAP, duration=PRESS)
         if verb == "wait":
             verdicts += self.advance(action.ms / 1000)
         else:
@@ -159,7 +173,23 @@ class Simulation:
             "fault": shown.fault,
             "status": shown.status,
             "lights": [light.lamp.value for light in shown.columns],
+            "opponent": referee.computer.colour.value if referee.computer else None,
+            "computer": self._computer_move(),
+            "hint": self._hint(),
         }
+
+    def _computer_move(self) -> str | None:
+        """The computer's move the board is waiting for a person to make."""
+        referee = self.daemon.referee
+        waiting = referee.computer_to_move() and referee.computer_move is not None
+        return str(referee.computer_move) if waiting else None
+
+    def _hint(self) -> str | None:
+        """The hint the board is lighting, if any."""
+        hint = self.daemon.hint
+        if hint is None or not self.display().status.startswith("Hint"):
+            return None
+        return str(hint.move)
 
     def _model_rows(self) -> list[str]:
         """The referee's model of the physical grid (5-in-a-Row's edge strips

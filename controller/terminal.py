@@ -18,6 +18,8 @@ LAMP_MARKS = {
     Lamp.CHOSEN: ">",
     Lamp.ERROR: "!",
     Lamp.WINNING: "#",
+    Lamp.COMPUTER_DROP: "V",
+    Lamp.COMPUTER_POP: "A",
 }
 
 HELP = """\
@@ -27,12 +29,16 @@ Actions (one a line):
   p4        pop the bottom disc of column 4
   o, c      open or close the slider
   b, h      press or hold the mode button
+  d         press it twice quickly: mid-game a hint for the player to move;
+            between games the opponent (two players, the computer as Yellow, as Red)
   w 500     wait 500 ms
   q         quit (the game is kept for next time; hold the button for a new one)
-Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line.
-The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, hold, wait 500."""
+Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line,
+V / A drop or pop for the computer's move (or a hint).
+The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
+wait 500."""
 
-SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold"}
+SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold", "d": "double"}
 
 
 def render(simulation: Simulation) -> str:

@@ -9,8 +9,9 @@ of any of them.
 from __future__ import annotations
 
 from controller import repair
+from controller.computer import describe
 from controller.referee import Referee
-from engine import RULES_NAMES, MoveKind, Phase, rules_named
+from engine import RULES_NAMES, Move, MoveKind, Phase, rules_named
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
 
@@ -122,8 +123,11 @@ def _selecting(referee: Referee) -> Display:
     lights = _dark(referee)
     index = RULES_NAMES.index(referee.next_rules)
     if index < len(lights):
-        lights[index] = ColumnLight(Lamp.CHOSEN)
+        # in the computer's colour when the game is against it
+        lights[index] = ColumnLight(Lamp.CHOSEN, referee.next_computer)
     title = rules_named(referee.next_rules).title
+    if referee.next_computer is not None:
+        title = f"{title}, {describe(referee.next_computer)}"
     if referee.game.moves and not referee.game.is_over():
         status = f"Next game: {title}. Press again for other rules."
     else:
@@ -135,6 +139,8 @@ def _playing(referee: Referee) -> Display:
     game = referee.game
     mover = game.to_move
     assert mover is not None
+    if referee.computer_to_move():
+        return _computer(referee, mover)
     drops: set[int] = set()
     pops: set[int] = set()
     for move in game.legal_moves():
@@ -155,6 +161,31 @@ def _playing(referee: Referee) -> Display:
         scores=_scores(referee),
         status=_turn_sentence(referee),
     )
+
+
+def move_light(move: Move, colour: Colour) -> ColumnLight:
+    """The look of a move the computer chose (its own, or a hint)."""
+    lamp = Lamp.COMPUTER_POP if move.kind is MoveKind.POP else Lamp.COMPUTER_DROP
+    return ColumnLight(lamp, colour)
+
+
+def move_sentence(move: Move, colour: Colour) -> str:
+    """What to do with the hands to make ``move``."""
+    if move.kind is MoveKind.POP:
+        return f"pop the bottom disc out of column {move.column}"
+    return f"drop a {colour.title} disc into column {move.column}"
+
+
+def _computer(referee: Referee, colour: Colour) -> Display:
+    """The computer's turn: thinking (nothing lit), or its move to be made."""
+    lights = _dark(referee)
+    move = referee.computer_move
+    if move is None:
+        status = f"The computer ({colour.title}) is thinking."
+    else:
+        lights[move.column - referee.offset - 1] = move_light(move, colour)
+        status = f"The computer's move: {move_sentence(move, colour)}."
+    return Display(columns=tuple(lights), turn=colour, scores=_scores(referee), status=status)
 
 
 def _turn_sentence(referee: Referee) -> str:
@@ -195,3 +226,16 @@ def _with_faults(referee: Referee, shown: Display) -> Display:
         status=f"Sensor fault on {sensor}.",
         fault=fault,
     )
+
+
+def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
+    """``shown`` with a hint lit: only the hinted column, in the mover's colour.
+    Anything more pressing (a repair, a fault, a rules choice) hides it."""
+    mover = referee.game.to_move
+    plain = referee.in_step() and not referee.selecting and not referee.faults
+    if mover is None or not plain or referee.computer_to_move():
+        return shown
+    lights = _dark(referee)
+    lights[move.column - referee.offset - 1] = move_light(move, mover)
+    status = f"Hint for {mover.title}: {move_sentence(move, mover)}."
+    return Display(columns=tuple(lights), turn=mover, scores=shown.scores, status=status)
