@@ -289,13 +289,13 @@ class CounterTracker:
     # -- outcomes -------------------------------------------------------------------
 
     def _trust(
-        self, seen: _Seen, events: list[tuple[Event, Mark | None]]
+        self, seen: _Seen, events: list[tuple[Event, Mark | None]], clear: bool = True
     ) -> list[tuple[Event, Mark | None]]:
         self._trusted = seen
         self._pending = None
         self.last = seen.hb
         self.boot_id = seen.hb.boot_id
-        if self.fault is None or seen.at is None:
+        if self.fault is None or seen.at is None or not clear:
             return events
         self.fault = None
         log.warning("The sensor board's reports add up again.")
@@ -322,26 +322,79 @@ class CounterTracker:
 
     def _rebaseline(self, seen: _Seen) -> list[tuple[Event, Mark | None]]:
         """Two heartbeats in a row agree: count on from the latest. What the
-        board counted across the fault becomes events if it is plausible."""
+        board counted across the fault becomes events where it is plausible."""
         trusted = self._trusted
         assert trusted is not None and seen.at is not None
-        if seen.hb.boot_id != trusted.hb.boot_id:
-            restarted = self._restart(seen)  # announced, but counting since long ago
-            if restarted is not None:
-                return restarted
-            self._retire(trusted.hb.boot_id)
-            self.resets += 1
-            why: str | None = "they started again from more than the time allows"
-        else:
+        if seen.hb.boot_id == trusted.hb.boot_id:
             elapsed = None if trusted.at is None else seen.at - trusted.at
-            why = self._implausible(trusted.hb, seen.hb, elapsed, same_boot=True)
-        if why is not None:
-            log.warning(
-                "The sensor board's counters moved more than the grid allows across the "
-                "fault (%s); popref counts on from its latest report.", why
+            base, merged, behind = self._merge(trusted.hb, seen.hb, elapsed)
+            events = self._diff(base, merged, seen.at)
+            return self._trust(_Seen(merged, seen.seq, seen.at), events, clear=not behind)
+        restarted = self._restart(seen)  # announced, but counting since long ago
+        if restarted is not None:
+            return restarted
+        self._retire(trusted.hb.boot_id)
+        self.resets += 1
+        log.warning(
+            "The sensor board's counters started again from more than the time allows; "
+            "popref counts on from its latest report."
+        )
+        return self._trust(seen, [])
+
+    def _merge(
+        self, old: wire.Heartbeat, new: wire.Heartbeat, elapsed: float | None
+    ) -> tuple[wire.Heartbeat, wire.Heartbeat, bool]:
+        """The new baseline of a boot from the last trusted heartbeat ``old``
+        and two that agree on ``new``, judged counter by counter, so that a
+        counter that cannot be right loses no disc another one counted:
+
+        - one that moved forwards plausibly takes ``new``'s value, and its
+          events count;
+        - one that jumped further than ``elapsed`` allows takes it too, without
+          its events (popref counts on from there);
+        - one that went back by no more than that keeps ``old``'s value: a
+          board's counters never go back within a boot, and going back then
+          forwards again would count a disc twice.
+
+        The slider's level follows its count of changes, never a level the
+        count contradicts. Returns the counters consumed before (``old`` with
+        the jumps taken as read), the new baseline, and whether a counter was
+        kept ahead of the board's (its reports still disagree with popref's).
+        """
+        limit = self.bound(elapsed)
+        behind = False
+
+        def pick(value: int, before: int) -> tuple[int, int]:
+            """(consumed before, new baseline) of one counter."""
+            nonlocal behind
+            if 0 < _delta(before, value) <= limit:
+                behind = True
+                return before, before
+            if _delta(value, before) > limit:
+                log.warning(
+                    "A sensor board counter moved from %d to %d across a link fault, more "
+                    "than the grid allows; popref counts on from there.", before, value
+                )  # fmt: skip
+                return value, value
+            return before, value
+
+        drops = [pick(v, b) for v, b in zip(new.drops, old.drops, strict=True)]
+        pops = [pick(v, b) for v, b in zip(new.pops, old.pops, strict=True)]
+        changes = pick(new.slider_changes, old.slider_changes)
+        presses, holds = pick(new.presses, old.presses), pick(new.holds, old.holds)
+        jumped = changes[0] != old.slider_changes
+        slider = new.slider if jumped else old.slider ^ (_delta(*changes[::-1]) % 2 == 1)
+
+        def beat(at: int, level: bool) -> wire.Heartbeat:
+            return wire.Heartbeat(
+                new.boot_id, new.uptime_ms, new.shown, level, changes[at], new.button,
+                presses[at], holds[at], new.entry_faults, new.exit_faults,
+                [d[at] for d in drops], [p[at] for p in pops],
             )  # fmt: skip
-            return self._trust(seen, [])
-        return self._trust(seen, self._diff(trusted.hb, seen.hb, seen.at))
+
+        base = beat(0, new.slider if jumped else old.slider)
+        base.entry_faults, base.exit_faults = old.entry_faults, old.exit_faults
+        return base, beat(1, slider), behind
 
     def _retire(self, boot_id: int) -> None:
         self._retired = [*self._retired[-(_RETIRED - 1) :], boot_id]

@@ -172,14 +172,49 @@ def test_the_fault_is_told_once_until_the_reports_agree_again(tracker: CounterTr
 def test_what_was_counted_across_a_fault_counts_once_when_plausible(
     tracker: CounterTracker,
 ) -> None:
-    # the trusted heartbeat itself was one high: the board's reports agree on
-    # 5, 5, 4 from then on, so popref counts on from there
+    # the trusted heartbeat itself was one high in column 3 (a damage no check
+    # can see): the board's reports agree on 4 from then on, and a disc goes
+    # into column 1 meanwhile
     tracker.update(with_drops(State(), 5, 5, 4).beat(), 1.2, seq=11)
-    tracker.update(with_drops(State(), 5, 5, 4).beat(), 1.4, seq=12)
-    assert tracker.fault is None and tracker.last is not None and tracker.last.drops[2] == 4
+    events = tracker.update(with_drops(State(), 6, 5, 4).beat(), 1.4, seq=12)
+    assert counted(events) == [DiscEntered(1, at=1.4)]
+    # column 3 stays at 5 (going back and forwards again would count a disc
+    # twice), so the reports still disagree: the link fault stays shown
+    assert tracker.fault is not None and tracker.last is not None
+    assert tracker.last.drops == [6, 5, 5]
     tracker.update(with_drops(State(), 9, 5, 4).beat(), 1.6, seq=13 + 128)  # not newer
-    events = tracker.update(with_drops(State(), 7, 5, 4).beat(), 1.8, seq=14)
-    assert counted(events) == [DiscEntered(1, at=1.8)] * 2
+    events = tracker.update(with_drops(State(), 6, 5, 5).beat(), 1.8, seq=14)
+    assert events == [SensorCleared(LINK, at=1.8)]  # the board caught up
+    events = tracker.update(with_drops(State(), 7, 5, 6).beat(), 2.0, seq=15)
+    assert counted(events) == [DiscEntered(1, at=2.0), DiscEntered(3, at=2.0)]
+
+
+def test_two_agreeing_damaged_heartbeats_lose_no_disc_they_carry(
+    tracker: CounterTracker,
+) -> None:
+    # soak seeds 50 and 61: the same slider damage twice in a row, the second
+    # on the heartbeat that carries a real drop
+    flipped = dataclasses.replace(with_drops(State(), 5, 5, 5), slider=True)
+    tracker.update(flipped.beat(), 1.2, seq=11)
+    events = tracker.update(with_drops(flipped, 5, 5, 6).beat(), 1.4, seq=12)
+    assert counted(events) == [DiscEntered(3, at=1.4)]  # the drop, and no slider
+    assert tracker.last is not None and tracker.last.slider is False
+    for seq in (13, 14):  # the real ones follow
+        events = tracker.update(with_drops(State(), 5, 5, 6).beat(), seq / 10, seq=seq)
+        assert events == []
+    assert tracker.fault is None
+
+
+def test_two_agreeing_heartbeats_one_lower_invent_no_disc_after(
+    tracker: CounterTracker,
+) -> None:
+    # soak seed 62: the same counter one lower twice in a row, then the real one
+    for seq in (11, 12):
+        assert counted(tracker.update(with_drops(State(), 5, 4, 5).beat(), seq / 10, seq=seq)) == []
+    events = tracker.update(with_drops(State(), 5, 5, 5).beat(), 1.4, seq=13)
+    assert events == [SensorCleared(LINK, at=1.4)]
+    events = tracker.update(with_drops(State(), 5, 6, 5).beat(), 1.6, seq=14)
+    assert events == [DiscEntered(2, at=1.6)]
 
 
 def test_a_replayed_run_of_older_frames_does_not_count_again(tracker: CounterTracker) -> None:
