@@ -13,7 +13,7 @@ from typing import TextIO
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.logs import setup_logging
-from controller.script import Action, ScriptError, parse_script
+from controller.script import Action, ScriptError, excerpt, read_script
 from controller.simulation import Simulation
 from engine import RULES_NAMES
 from hardware.errors import ConfigError
@@ -62,11 +62,8 @@ def _as_simulated(config: Config) -> Config:
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text()
-    except OSError as error:
-        raise ScriptError(f"{path}: {error.strerror}") from None
-    return parse_script(text, str(path), config.board.columns)
+    stdin = sys.stdin.buffer.read() if str(path) == "-" else None
+    return read_script(path, config.board.columns, stdin)
 
 
 def _simulate(
@@ -84,7 +81,7 @@ def _simulate(
             try:
                 simulation.act(action)
             except SimGridError as error:
-                where = f"{args.script}: line {action.line} ({action.text!r})"
+                where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
                 print(f"popref simulate: {where}: {error}", file=sys.stderr)
                 return 2
             _report(simulation, action.text, args.json, sys.stdout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from controller.script import Action, ScriptError, parse_line
+from controller.script import Action, ScriptError, excerpt, parse_line
 from controller.simulation import Simulation
 from hardware.display import Lamp
 from hardware.simgrid import SimGridError
@@ -32,6 +32,7 @@ Actions (one a line):
 Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line.
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, hold, wait 500."""
 
+SHORT_VERBS = {"p": "pops from", "r": "drops a Red disc into", "y": "drops a Yellow disc into"}
 SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold"}
 
 
@@ -56,19 +57,34 @@ def render(simulation: Simulation) -> str:
 
 
 def parse_command(text: str, columns: int) -> Action | None:
-    """An interactive line as an action; ``None`` for an empty line."""
+    """An interactive line as an action; ``None`` for an empty line.
+
+    A mistake raises :class:`ScriptError` with a reason in the prompt's own
+    shorthand (the prompt has no file or line to name)."""
     word = text.strip().lower()
     if word in SHORTHAND:
         word = SHORTHAND[word]
-    elif word.isdigit():
+    elif word.isascii() and word.isdigit():
         word = f"drop {word}"
-    elif word[:1] in ("r", "y", "p") and word[1:].isdigit():
+    elif word[:1] in ("r", "y", "p") and (word[1:].isdigit() or len(word) == 1):
+        if not word[1:].isascii() or not word[1:].isdigit():
+            example = f"{word[0]}4 {SHORT_VERBS[word[0]]} column 4"
+            raise ScriptError(f"{word} needs a column number: {example}")
         verb = "pop" if word[0] == "p" else "drop"
         colour = {"r": " red", "y": " yellow", "p": ""}[word[0]]
         word = f"{verb} {word[1:]}{colour}"
+    elif word == "w":
+        raise ScriptError("w needs milliseconds: w 500 waits half a second")
     elif word.startswith("w ") or (word.startswith("w") and word[1:].strip().isdigit()):
         word = f"wait {word[1:].strip()}"
-    return parse_line(word, 1, "input", columns)
+    try:
+        return parse_line(word, 1, "input", columns)
+    except ScriptError as error:
+        if error.reason.startswith("unknown action"):
+            raise ScriptError(
+                f"{excerpt(text.strip())} is not an action; type ? for help"
+            ) from None
+        raise ScriptError(error.reason) from None
 
 
 def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
@@ -89,7 +105,7 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
         try:
             action = parse_command(line, columns)
         except ScriptError as error:
-            stdout.write(f"{str(error).removeprefix('input: line 1 ')}\n")
+            stdout.write(f"{error}\n")
             continue
         if action is None:
             continue

@@ -44,6 +44,25 @@ def test_a_column_off_the_grid_is_refused() -> None:
         parse_command("9", 7)
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("p", "p needs a column number: p4 pops from column 4"),
+        ("r", "r needs a column number: r4 drops a Red disc into column 4"),
+        ("y²", "y² needs a column number"),
+        ("w", "w needs milliseconds: w 500"),
+        ("jump", "'jump' is not an action; type ? for help"),
+        ("drop", "drop needs a column number, e.g. 'drop 4'"),
+    ],
+)
+def test_mistakes_are_answered_in_the_prompts_shorthand(typed: str, said: str) -> None:
+    with pytest.raises(ScriptError) as caught:
+        parse_command(typed, 7)
+    message = str(caught.value)
+    assert message.startswith(said)
+    assert "input" not in message and "line 1" not in message and "('" not in message[:3]
+
+
 def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
     simulation = Simulation(parse_config({}, "test"), tmp_path)
     out = io.StringIO()
@@ -53,7 +72,7 @@ def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
         simulation.close()
     text = out.getvalue()
     assert "Yellow to move, Classic." in text
-    assert "unknown action 'bogus'" in text
+    assert "'bogus' is not an action; type ? for help" in text
     assert "Pop the bottom disc out of column 4." not in text  # Red's disc: put it back
     assert "Drop a Red disc into column 4." in text
     assert "column 9 is not on the grid" in text
