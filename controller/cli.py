@@ -12,6 +12,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from controller.argtypes import OneLineParser
+
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("controller.simulate_cmd", "play on a simulated grid, by hand or by script"),
@@ -23,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="popref",
         description="Referee for a pop-out Connect Four grid.",
     )
@@ -39,7 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, or one line of error (controller.argtypes)
+        return done.code if isinstance(done.code, int) else 2
     try:
         status: int = args._module.run(args)
     except KeyboardInterrupt:

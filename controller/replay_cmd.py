@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from controller.argtypes import rules_name
 from engine import (
     RULES_NAMES,
     Colour,
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register ``popref replay``'s options on ``parser``."""
     parser.add_argument(
         "--rules",
+        type=rules_name,
         metavar="NAME",
         help=f"the game: {', '.join(RULES_NAMES)} (a record read from - names its own)",
     )

@@ -13,12 +13,18 @@ HELP = "run the referee daemon on the configured board"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from controller.argtypes import rules_name
     from engine import RULES_NAMES
 
     parser.add_argument(
         "--config", type=Path, help="TOML configuration (default /etc/popref/config.toml)"
     )
-    parser.add_argument("--rules", choices=RULES_NAMES, help="the rules of a new game")
+    parser.add_argument(
+        "--rules",
+        type=rules_name,
+        metavar="NAME",
+        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
+    )
     parser.add_argument("--state-dir", type=Path, help="where the journal and finished games live")
 
 

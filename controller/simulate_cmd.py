@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from controller.argtypes import rules_name
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.logs import setup_logging
@@ -25,7 +26,12 @@ HELP = "play on a simulated grid in the terminal, or run a script of physical ac
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per action")
-    parser.add_argument("--rules", choices=RULES_NAMES, help="the rules of a new game")
+    parser.add_argument(
+        "--rules",
+        type=rules_name,
+        metavar="NAME",
+        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
+    )
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
     parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
 

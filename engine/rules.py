@@ -156,6 +156,7 @@ def parse_size(text: str) -> tuple[int, int]:
     (9, 6)
     """
     width, sep, height = text.strip().lower().partition("x")
-    if not (sep and width.isdigit() and height.isdigit()):
+    # isascii: str.isdigit() also takes '²', which int() refuses
+    if not (sep and f"{width}{height}".isascii() and width.isdigit() and height.isdigit()):
         raise RulesError(f"bad size {text!r}: write WIDTHxHEIGHT, for example 7x6")
     return int(width), int(height)

@@ -1,0 +1,65 @@
+"""Every command's bad arguments: one line on standard error naming what was
+wrong, exit status 2, never argparse's usage block."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = "choose one of classic, popout, pop10, five, five+popout, five+pop10"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["simulate", "--rules", "pop11"],
+            f"popref simulate: --rules: unknown rules 'pop11': {RULES}",
+        ),
+        (["run", "--rules", "pop11"], f"popref run: --rules: unknown rules 'pop11': {RULES}"),
+        (["replay", "--rules", "klassic", "4"], "popref replay: --rules: unknown rules 'klassic'"),
+        (["replay", "--rules", "classic", "--size", "²x6", "4"], "popref replay: bad size '²x6'"),
+        (["replay", "--rules", "classic", "--size", "9", "4"], "popref replay: bad size '9'"),
+        (["simulate", "--state-dir"], "popref simulate: --state-dir: expected one argument"),
+        (["games", "abc"], "popref games: NUMBER: invalid int value: 'abc'"),
+        (["check-wiring", "--bogus"], "popref: unrecognized arguments: --bogus"),
+        (["bogus"], "popref: COMMAND: invalid choice: 'bogus'"),
+        ([], "popref: the following arguments are required: COMMAND"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(said), err
+    assert err.count("\n") == 1 and "usage:" not in err
+
+
+def test_the_rules_name_is_read_as_replay_reads_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--rules", " Pop10 ", "4"]) == 0
+    assert "Pop 10" in capsys.readouterr().out
+
+
+def test_help_still_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: popref simulate")
+
+
+def test_a_real_process_says_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "simulate", "--rules", "pop11"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "unknown rules 'pop11'" in done.stderr
