@@ -143,9 +143,10 @@ class Referee:
         return 1 if self.game.rules.strips else 0
 
     def label(self, column: int) -> int:
-        """How sentences name physical ``column``: the notation's number, which
-        counts the 5-in-a-Row edge strip on the left."""
-        return column + self.offset
+        """How sentences name physical ``column``: the grid's own number, as
+        its lights and the simulator show it. (Notation counts 5-in-a-Row's
+        left edge strip; it stays in records and ``popref replay``.)"""
+        return column
 
     def model_grid(self) -> list[tuple[Colour, ...]]:
         """What the game says each physical column holds, bottom up."""
@@ -240,14 +241,14 @@ class Referee:
             self._mistake(
                 out,
                 "two-discs",
-                f"Two discs went in at once; the one in column {move.column} is extra.",
+                f"Two discs went in at once; the one in column {self.label(column)} is extra.",
             )
         elif colour is not mover:
             name = f"{colour.title}'s disc" if colour is not None else "A disc of unknown colour"
             self._mistake(
                 out,
                 "wrong-colour",
-                f"{name} went into column {move.column}, but it is {mover.title}'s turn.",
+                f"{name} went into column {self.label(column)}, but it is {mover.title}'s turn.",
             )
         else:
             self._play(move, out)
@@ -271,7 +272,7 @@ class Referee:
     def _play(self, move: Move, out: _Outcome) -> None:
         mover = self.game.to_move
         assert mover is not None
-        reason = self.game.why_illegal(move)
+        reason = self.game.why_illegal(move, shift=self.offset)
         if reason is not None:
             what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
             self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
@@ -287,11 +288,11 @@ class Referee:
             out.finished = self.game
             out.log.append(self.result_sentence())
 
-    @staticmethod
-    def _physical(move: Move) -> str:
+    def _physical(self, move: Move) -> str:
+        column = self.label(move.column - self.offset)
         if move.kind is MoveKind.POP:
-            return f"pop from column {move.column}"
-        return f"drop into column {move.column}"
+            return f"pop from column {column}"
+        return f"drop into column {column}"
 
     def _mistake(self, out: _Outcome, kind: str, sentence: str) -> None:
         out.mistake = kind

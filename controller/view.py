@@ -163,7 +163,7 @@ def _turn_sentence(referee: Referee) -> str:
     assert mover is not None
     title = RULES_TITLES[game.rules.name]
     if game.phase is Phase.RETURN and game.pending_return is not None:
-        columns = sorted(m.column for m in game.legal_moves())
+        columns = sorted(referee.label(m.column - referee.offset) for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
         return f"{mover.title}: drop the popped disc back into column {where}."
     if game.rules.pop10:

@@ -1,0 +1,73 @@
+"""What players read: every sentence about the physical grid names the grid's
+own columns (1 to 7 on a 5-in-a-Row table too), and says what to do next."""
+
+from __future__ import annotations
+
+import itertools
+
+from controller.referee import Referee, Table
+from controller.view import display
+from engine import Colour
+from hardware.events import DiscEntered, DiscLeft
+
+R, Y = Colour.RED, Colour.YELLOW
+_clock = itertools.count(start=10, step=3)
+
+
+def drop(column: int, colour: Colour | None = None) -> DiscEntered:
+    return DiscEntered(column, float(next(_clock)), colour)
+
+
+def pop(column: int) -> DiscLeft:
+    return DiscLeft(column, float(next(_clock)))
+
+
+def follow(referee: Referee) -> None:
+    """Do what the board's status says, as a player reading it would."""
+    status = display(referee).status
+    words = status.rstrip(".").split()
+    column = int(words[-1])
+    if status.startswith("Drop a "):
+        colour = Colour(words[2].lower())
+        referee.handle(drop(column, colour))
+    elif status.startswith("Pop the bottom disc"):
+        referee.handle(pop(column))
+    else:
+        raise AssertionError(status)
+
+
+def test_five_in_a_row_repair_names_the_grids_own_column() -> None:
+    referee = Referee(Table(), "five")
+    assert referee.handle(drop(1)).log == ("Red played a drop into column 1.",)
+    assert str(referee.game.moves[0]) == "2"  # notation counts the edge strip
+    verdict = referee.handle(pop(1))
+    assert verdict.log == (
+        "Yellow's pop from column 1 is not allowed: pops are not allowed in 5-in-a-Row.",
+    )
+    assert display(referee).status == "Drop a Red disc into column 1."
+    follow(referee)
+    assert referee.in_step() and display(referee).status == "Yellow to move, 5-in-a-Row."
+
+
+def test_five_in_a_row_pop_out_reasons_use_the_grids_columns() -> None:
+    referee = Referee(Table(), "five+popout")
+    referee.handle(drop(1))
+    verdict = referee.handle(pop(1))
+    assert verdict.log[-1] == (
+        "Yellow's pop from column 1 is not allowed: "
+        "the bottom disc of column 1 is Red's; Yellow can pop only their own."
+    )
+    follow(referee)
+    assert referee.in_step()
+
+
+def test_five_in_a_row_wrong_colour_and_two_discs_name_the_grids_column() -> None:
+    referee = Referee(Table(colour_sensing=True), "five")
+    verdict = referee.handle(drop(7, Y))
+    assert verdict.log == ("Yellow's disc went into column 7, but it is Red's turn.",)
+    follow(referee)
+    referee.handle(drop(3, R))
+    verdict = referee.handle(DiscEntered(4, referee.last_entry_at or 0.0, Y))
+    assert "the one in column 4 is extra" in verdict.log[0]
+    follow(referee)
+    assert referee.in_step()
