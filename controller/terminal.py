@@ -30,6 +30,7 @@ Actions (one a line):
   w 500     wait 500 ms
   q         quit (the game is kept for next time; hold the button for a new one)
 Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line.
+A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, hold, wait 500."""
 
 SHORT_VERBS = {"p": "pops from", "r": "drops a Red disc into", "y": "drops a Yellow disc into"}
@@ -43,8 +44,10 @@ def render(simulation: Simulation) -> str:
     numbers = " ".join(f"{c % 10}" for c in range(1, columns + 1))
     marks = " ".join(LAMP_MARKS[light.lamp] for light in shown.columns)
     lines = [f"  {numbers}", f"  {marks}"]
-    lines += [f" |{' '.join(row)}|" for row in simulation.grid.rows()]
+    rows, disagreements = _grid_as_counted(simulation)
+    lines += [f" |{' '.join(row)}|" for row in rows]
     lines.append(" +" + "-" * (2 * columns - 1) + "+")
+    lines += [f"  {note}" for note in disagreements]
     turn = shown.turn.title if shown.turn is not None else "-"
     facts = [f"turn light: {turn}"]
     if shown.scores is not None:
@@ -54,6 +57,27 @@ def render(simulation: Simulation) -> str:
     if shown.fault and shown.fault != shown.status:
         lines.append(f"  ! {shown.fault}")
     return "\n".join(lines)
+
+
+def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[str]]:
+    """The simulated grid's rows (top first), a disc in lower case where the
+    referee counts it as another colour than it is (without colour sensing it
+    takes each disc for the colour the board asked for), and a note for each."""
+    actual = simulation.grid.columns_content()
+    counted = simulation.daemon.referee.grid
+    height = simulation.daemon.table.rows
+    cells = [[c[r].letter if r < len(c) else "." for c in actual] for r in range(height)]
+    notes: list[str] = []
+    for index, (discs, beliefs) in enumerate(zip(actual, counted, strict=True)):
+        for row, (disc, belief) in enumerate(zip(discs, beliefs, strict=False)):
+            if belief is not disc:
+                cells[row][index] = disc.letter.lower()
+                thought = f"as {belief.title}" if belief is not None else "of unknown colour"
+                notes.append(
+                    f"{disc.letter.lower()} in column {index + 1}: a {disc.title} disc that "
+                    f"the referee counts {thought} (it cannot see colours)"
+                )
+    return ["".join(row) for row in reversed(cells)], notes
 
 
 def parse_command(text: str, columns: int) -> Action | None:

@@ -77,3 +77,27 @@ def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
     assert "Drop a Red disc into column 4." in text
     assert "column 9 is not on the grid" in text
     assert "r4, y4" in text  # the help
+
+
+def test_a_disc_the_referee_counts_otherwise_is_marked(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    out = io.StringIO()
+    try:
+        assert interact(simulation, io.StringIO("4\nr5\nq\n"), out) == 0
+    finally:
+        simulation.close()
+    picture = out.getvalue().split("> ")[-2]  # after r5
+    assert " |. . . R r . .|" in picture
+    assert "r in column 5: a Red disc that the referee counts as Yellow" in picture
+    assert simulation.daemon.referee.grid[4] == [Colour.YELLOW]
+
+
+def test_agreeing_discs_are_not_marked(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    out = io.StringIO()
+    try:
+        assert interact(simulation, io.StringIO("4\ny5\nq\n"), out) == 0
+    finally:
+        simulation.close()
+    picture = out.getvalue().split("> ")[-2]
+    assert " |. . . R Y . .|" in picture and "counts" not in picture
