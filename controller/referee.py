@@ -54,6 +54,9 @@ RULES_TITLES: dict[str, str] = {
 }
 
 
+SLIDER_OPENED = "The slider was opened mid-game."
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """The physical set-up the referee works with.
@@ -203,7 +206,10 @@ class Referee:
         if out.changed and self.in_step() and self.problem is not None:
             self.problem = None
             self.rebuilding = False
-            out.log.append("The grid matches the game again; play resumes.")
+            if self.game.is_over():
+                out.log.append("The grid matches the finished game again.")
+            else:
+                out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
 
     def _entered(self, event: DiscEntered, out: _Outcome) -> None:
@@ -231,8 +237,11 @@ class Referee:
             and event.at - self.last_entry_at < self.table.simultaneous
         )
         self.last_entry_at = event.at
+        asked = None if playing else self._first_step()
         self.grid[column - 1].append(colour)
         if not playing:
+            done = repair.DropStep(column, colour) if colour is not None else None
+            self._unasked(asked, done, column, out)
             return
         mover = self.game.to_move
         assert mover is not None
@@ -265,9 +274,36 @@ class Referee:
             return
         out.changed = True
         playing = self.in_step() and not self.game.is_over()
+        asked = None if playing else self._first_step()
         self.grid[column - 1].pop(0)
         if playing:
             self._play(Move.pop(column + self.offset), out)
+        else:
+            self._unasked(asked, repair.PopStep(column), column, out)
+
+    def _first_step(self) -> repair.Step | None:
+        """The step the board shows now, if the grid is out of step."""
+        return None if self.in_step() else self.repair_plan()[0]
+
+    def _unasked(
+        self, asked: repair.Step | None, done: repair.Step | None, column: int, out: _Outcome
+    ) -> None:
+        """Say so when a disc went in or out of ``column`` (``done``: as a step;
+        None for a disc of unknown colour) while the board asked for something
+        else: another repair step, or the slider after a finished game."""
+        if done is not None and done == asked:
+            return
+        if isinstance(done, repair.PopStep):
+            what = f"A disc left column {self.label(column)}"
+        else:
+            what = f"A disc went into column {self.label(column)}"
+        if asked is None:
+            # the board's own message adds what to do next (controller.view)
+            self.problem = f"{what} after the game ended."
+            out.log.append(f"{what} after the game ended; open the slider for a new game.")
+        else:
+            self.problem = f"{what}; that was not the step the board asked for."
+            out.log.append(self.problem)
 
     def _play(self, move: Move, out: _Outcome) -> None:
         mover = self.game.to_move
@@ -316,7 +352,7 @@ class Referee:
             out.log.append("The slider emptied the grid, as asked.")
         elif self.game.moves:
             self.rebuilding = True
-            self.problem = "The slider was opened mid-game."
+            self.problem = SLIDER_OPENED
             out.mistake = "slider"
             out.log.append(
                 "The slider was opened mid-game: close it and rebuild the position, "

@@ -72,10 +72,13 @@ def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[str]]:
         for row, (disc, belief) in enumerate(zip(discs, beliefs, strict=False)):
             if belief is not disc:
                 cells[row][index] = disc.letter.lower()
-                thought = f"as {belief.title}" if belief is not None else "of unknown colour"
+                thought = (
+                    f"that the referee counts as {belief.title} (it cannot see colours)"
+                    if belief is not None
+                    else "whose colour the referee does not know"
+                )
                 notes.append(
-                    f"{disc.letter.lower()} in column {index + 1}: a {disc.title} disc that "
-                    f"the referee counts {thought} (it cannot see colours)"
+                    f"{disc.letter.lower()} in column {index + 1}: a {disc.title} disc {thought}"
                 )
     return ["".join(row) for row in reversed(cells)], notes
 

@@ -9,7 +9,7 @@ of any of them.
 from __future__ import annotations
 
 from controller import repair
-from controller.referee import RULES_TITLES, Referee
+from controller.referee import RULES_TITLES, SLIDER_OPENED, Referee
 from engine import RULES_NAMES, MoveKind, Phase
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
@@ -83,14 +83,22 @@ def _repairing(referee: Referee) -> Display:
     more = f" ({left} more step{'s' if left != 1 else ''} after this.)" if left else ""
     problem = referee.problem or "The grid does not match the game."
     if referee.rebuilding:
-        problem = "Rebuild the game after the slider, or hold the mode button to abandon it."
-    fault = f"{problem} {instruction}{more}"
+        rebuild = "Rebuild the game after the slider, or hold the mode button to abandon it."
+        # the latest wrong disc first, so that the message changes with it
+        problem = rebuild if problem == SLIDER_OPENED else f"{problem} {rebuild}"
+    status = instruction
+    if referee.game.is_over():
+        # the slider empties the grid and starts the next game, a repair too
+        status = f"{instruction} Or open the slider for a new game."
+        if referee.problem is None:
+            problem = f"{referee.result_sentence()} The grid does not match the finished game."
+    fault = f"{problem} {status}{more}"
     return Display(
         columns=tuple(lights),
         turn=turn,
         scores=_scores(referee),
         alert=Alert.ERROR,
-        status=instruction,
+        status=status,
         fault=fault,
     )
 

@@ -8,7 +8,7 @@ import itertools
 from controller.referee import Referee, Table
 from controller.view import display
 from engine import Colour
-from hardware.events import DiscEntered, DiscLeft
+from hardware.events import DiscEntered, DiscLeft, SliderMoved
 
 R, Y = Colour.RED, Colour.YELLOW
 _clock = itertools.count(start=10, step=3)
@@ -71,3 +71,40 @@ def test_five_in_a_row_wrong_colour_and_two_discs_name_the_grids_column() -> Non
     assert "the one in column 4 is extra" in verdict.log[0]
     follow(referee)
     assert referee.in_step()
+
+
+def test_a_wrong_disc_while_rebuilding_after_the_slider_is_said() -> None:
+    referee = Referee(Table(), "classic")
+    referee.handle(drop(4))
+    referee.handle(drop(5))
+    referee.handle(SliderMoved(True))
+    referee.handle(SliderMoved(False))
+    before = display(referee).fault
+    assert before is not None and before.startswith("Rebuild the game after the slider")
+    verdict = referee.handle(drop(1))
+    said = "A disc went into column 1; that was not the step the board asked for."
+    assert verdict.log == (said,)
+    after = display(referee).fault
+    assert after is not None and after.startswith(f"{said} Rebuild the game after the slider")
+    for _ in range(3):
+        follow(referee)
+    assert referee.in_step() and [str(m) for m in referee.game.moves] == ["4", "5"]
+
+
+def test_a_stray_disc_after_a_win_says_the_slider_starts_the_next_game() -> None:
+    referee = Referee(Table(), "classic")
+    for column in (1, 2, 1, 2, 1, 2, 1):
+        referee.handle(drop(column))
+    assert referee.game.is_over()
+    verdict = referee.handle(drop(3))
+    assert verdict.log == (
+        "A disc went into column 3 after the game ended; open the slider for a new game.",
+    )
+    shown = display(referee)
+    assert shown.status == "Pop the bottom disc out of column 3. Or open the slider for a new game."
+    assert shown.fault == f"A disc went into column 3 after the game ended. {shown.status}"
+    verdict = referee.handle(pop(3))
+    assert verdict.log == ("The grid matches the finished game again.",)
+    assert display(referee).status == "Red wins. Open the slider for a new game."
+    referee.handle(SliderMoved(True))
+    assert not referee.game.moves
