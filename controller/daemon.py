@@ -76,7 +76,7 @@ class Daemon:
             log.warning("The last journal record was incomplete (a power cut?) and was dropped.")
         if not loaded.records:
             self.journal.replace([self._snapshot()])
-            log.info("New game: %s.", self.referee.game.rules.name)
+            log.info("New game: %s.", self.referee.game.rules.title)
             return
         pending: Game | None = None
         for line, record in enumerate(loaded.records, start=1):
@@ -93,7 +93,8 @@ class Daemon:
         # time base at this same point
         self.referee.restarted()
         self.journal.append({"resumed": True})
-        log.info("Resumed the game from the journal (%d moves).", len(self.referee.game.moves))
+        moves = len(self.referee.game.moves)
+        log.info("Resumed the game from the journal (%d move%s).", moves, "" if moves == 1 else "s")
 
     def choose_rules(self, name: str) -> None:
         """The rules asked for on the command line: for the next game, or for

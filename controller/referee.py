@@ -313,9 +313,18 @@ class Referee:
             what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
             self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
             return
+        scored = self.game.scores[mover]
         self.game.play(move)
         out.accepted = move
-        out.log.append(f"{mover.title} played a {self._physical(move)}.")
+        scored = self.game.scores[mover] - scored
+        if scored:
+            column = self.label(move.column - self.offset)
+            out.log.append(
+                f"{mover.title} scored: the disc popped from column {column} was in a line "
+                f"and is set aside ({self.game.scores[mover]} for {mover.title})."
+            )
+        else:
+            out.log.append(f"{mover.title} played a {self._physical(move)}.")
         if self.game.passed is not None:
             out.log.append(
                 f"{self.game.passed.title} has no disc in the bottom row; the turn passes."

@@ -144,7 +144,9 @@ def render(game: Game) -> str:
     rules = game.rules
     numbers = "".join(str(column % 10) for column in range(1, rules.width + 1))
     lines = [*game.rows(), numbers, ""]
-    lines.append(f"{rules.title} {rules.width}x{rules.height}, {len(game.moves)} moves")
+    moves = len(game.moves)
+    played = f"{moves} move{'' if moves == 1 else 's'}"
+    lines.append(f"{rules.title} {rules.width}x{rules.height}, {played}")
     if game.result == "draw":
         lines.append("Result: draw")
     elif isinstance(game.result, Colour):

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.config import Config
 
 HELP = "run the referee daemon on the configured board"
 
@@ -41,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"popref run: {error}", file=sys.stderr)
         return 2
     daemon = assembled.daemon
+    logging.getLogger("popref").info(
+        "%s", started(assembled.config, args.state_dir or assembled.config.state_dir)
+    )
     stop = threading.Event()
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
@@ -58,3 +66,30 @@ def run(args: argparse.Namespace) -> int:
     finally:
         daemon.close()
     return 0
+
+
+def started(config: Config, state_dir: Path) -> str:
+    """The first line ``popref run`` logs: which board, from which
+    configuration, and where the game is kept.
+
+    >>> from controller.config import parse_config
+    >>> print(started(parse_config({}, "defaults"), Path("/tmp/state")))
+    Refereeing the simulated grid: there is no /etc/popref/config.toml (see the README's \
+Configuration for a real board). The game is kept in /tmp/state. To play by hand: popref simulate.
+    """
+    from controller.config import DEFAULT_PATH
+
+    kept = f"The game is kept in {state_dir}."
+    backend = config.board.backend
+    if config.source == "defaults":
+        return (
+            f"Refereeing the simulated grid: there is no {DEFAULT_PATH} (see the README's "
+            f"Configuration for a real board). {kept} To play by hand: popref simulate."
+        )
+    if backend == "sim":
+        board = f'the simulated grid ([board] backend = "sim" in {config.source})'
+    elif backend == "serial":
+        board = f"the sensor board on {config.serial.get('port', '?')} ({config.source})"
+    else:
+        board = f"the board's GPIO pins ({config.source})"
+    return f"Refereeing {board}. {kept}"

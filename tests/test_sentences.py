@@ -3,7 +3,16 @@ own columns (1 to 7 on a 5-in-a-Row table too), and says what to do next."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import itertools
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from controller.referee import Referee, Table
 from controller.view import display
@@ -108,3 +117,65 @@ def test_a_stray_disc_after_a_win_says_the_slider_starts_the_next_game() -> None
     assert display(referee).status == "Red wins. Open the slider for a new game."
     referee.handle(SliderMoved(True))
     assert not referee.game.moves
+
+
+def test_a_scoring_pop_in_pop_10_is_logged_as_a_score() -> None:
+    from engine import game_from_position
+
+    referee = Referee(Table(columns=4, rows=4), "pop10")
+    rows = ["YYRY", "RYYR", "YRYY", "RRRR"]
+    referee.game = game_from_position(referee.rules_for("pop10"), rows, R)
+    referee.grid = [[Colour.from_letter(row[c]) for row in reversed(rows)] for c in range(4)]
+    assert referee.in_step()
+    verdict = referee.handle(pop(2))
+    assert verdict.log == (
+        "Red scored: the disc popped from column 2 was in a line and is set aside (1 for Red).",
+    )
+    assert display(referee).status == "Red to pop, Pop 10 1:0."
+    verdict = referee.handle(pop(2))  # column 2's next disc is Red: the line is whole again
+    assert verdict.log[0].endswith("(2 for Red).")
+
+
+def test_run_says_which_board_and_where_the_game_is_kept(tmp_path: Path) -> None:
+    from controller.config import load_config, parse_config
+    from controller.run_cmd import started
+
+    state = tmp_path / "state"
+    bare = started(parse_config({}, "defaults"), state)
+    assert bare.startswith("Refereeing the simulated grid: there is no /etc/popref/config.toml")
+    assert f"The game is kept in {state}." in bare
+    config = tmp_path / "config.toml"
+    config.write_text('[board]\nbackend = "sim"\n')
+    sim = started(load_config(config), state)
+    assert sim == (
+        f'Refereeing the simulated grid ([board] backend = "sim" in {config}). '
+        f"The game is kept in {state}."
+    )
+    serial = parse_config({"board": {"backend": "serial"}, "serial": {"port": "/dev/ttyACM0"}}, "c")
+    assert started(serial, state).startswith("Refereeing the sensor board on /dev/ttyACM0 (c).")
+    gpio = parse_config({"board": {"backend": "gpio"}}, "c")
+    assert started(gpio, state).startswith("Refereeing the board's GPIO pins (c).")
+
+
+def test_run_logs_it_first(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[board]\nbackend = "sim"\n')
+    command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config)]
+    process = subprocess.Popen(
+        [*command, "--state-dir", str(tmp_path / "state")],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"},
+    )
+    assert process.stderr is not None
+    first = [process.stderr.readline(), process.stderr.readline()]
+    process.send_signal(signal.SIGTERM)
+    process.communicate(timeout=30)
+    assert first[0] == "New game: Classic.\n"
+    assert first[1].startswith("Refereeing the simulated grid ([board] backend")
+
+
+@pytest.mark.parametrize("name", ["controller.script", "controller.argtypes", "controller.run_cmd"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0 and result.attempted > 0
