@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -14,6 +13,7 @@ from controller.argtypes import rules_name
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.logs import setup_logging
+from controller.places import simulate_state_dir
 from controller.script import Action, ScriptError, excerpt, read_script
 from controller.simulation import Simulation
 from engine import RULES_NAMES
@@ -47,17 +47,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="popref-sim-") as scratch:
         # by hand, the game is kept for next time; a script starts afresh
-        state_dir = args.state_dir or (Path(scratch) if actions is not None else _kept_state())
+        state_dir = args.state_dir or (
+            Path(scratch) if actions is not None else simulate_state_dir()
+        )
         try:
             return _simulate(config, state_dir, args, actions)
         except StartupError as error:
             print(f"popref simulate: {error}", file=sys.stderr)
             return 2
-
-
-def _kept_state() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "popref-simulate"
 
 
 def _as_simulated(config: Config) -> Config:

@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help="TOML configuration with [board] and [gpio] (default: "
-        "a 7 x 6 grid on the default pin map)",
+        help="TOML configuration with [board] and [gpio] (default: /etc/popref/config.toml "
+        "as for popref run, else a 7 x 6 grid on the default pin map)",
     )
     parser.add_argument(
         "--sim", action="store_true", help="check the simulated grid instead of a real board"
@@ -337,15 +337,20 @@ def _describe(event: Event) -> str:
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    from controller import config as daemon_config
     from hardware.boardconfig import BoardConfig
     from hardware.clock import FakeClock, monotonic
     from hardware.errors import ConfigError, HardwareError
     from hardware.gpio_backend import GpioBackend
 
     out = stdout or sys.stdout
-    source = args.config or "defaults"
+    # the same file popref run reads, so that the check tests the board it runs
+    path = args.config
+    if path is None and daemon_config.DEFAULT_PATH.exists():
+        path = daemon_config.DEFAULT_PATH
+    source = path or "defaults"
     try:
-        config = BoardConfig.load(args.config)
+        config = BoardConfig.load(path)
         person: Person
         clock: Clock
         wait: Callable[[float], None]
