@@ -62,8 +62,8 @@ from hardware.gpio_backend import GpioBackend
 from hardware.pinmap import PinMap
 from hardware.serial_backend import SerialBackend
 from hardware.serial_config import SerialConfig
-from hardware.simpins import MockWires
-from hardware.simwires import Beam
+from hardware.sim.gpio import MockWires
+from hardware.sim.seam import Beam
 
 POPREF = Path(sys.executable).with_name("popref")
 GOAL_LATENCY_P99 = 0.005

@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hardware import wire
 from hardware.events import DiscEntered
-from hardware.simboard import Firmware, Pair
-from hardware.simwires import Beam
+from hardware.sim.board import Firmware, Pair
+from hardware.sim.seam import Beam
 
 
 def main(drops: int) -> None:

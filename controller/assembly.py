@@ -88,11 +88,11 @@ def build_backend(
 ) -> tuple[Backend, Any | None, Any | None]:
     """The configured backend, with the simulated grid and its light reader
     when the backend is ``sim``. Over ``[sim] link = "serial"`` the simulated
-    grid comes as the :class:`~hardware.simboard.BoardTimeline` that also runs
+    grid comes as the :class:`~hardware.sim.board.BoardTimeline` that also runs
     the simulated sensor board (its ``grid`` is the :class:`SimGrid`)."""
     board = config.board
     if board.backend == "sim" and config.sim_link == "serial":
-        from hardware.simboard import build_simulated_serial
+        from hardware.sim.board import build_simulated_serial
 
         # The daemon runs one timeline: the grid and the board's main loop together.
         serial_backend, _, strip, timeline = build_simulated_serial(
@@ -105,7 +105,7 @@ def build_backend(
         )
         return serial_backend, timeline, strip
     if board.backend == "sim":
-        from hardware.simgrid import build_simulated_gpio
+        from hardware.sim.grid import build_simulated_gpio
 
         backend, grid, lights = build_simulated_gpio(
             board.columns,

@@ -18,7 +18,7 @@ from controller.script import Action, ScriptError, excerpt, read_script
 from controller.simulation import Simulation
 from engine import RULES_NAMES
 from hardware.errors import ConfigError
-from hardware.simgrid import SimGridError
+from hardware.sim.grid import SimGridError
 
 HELP = "play on a simulated grid in the terminal, or run a script of physical actions"
 

@@ -24,10 +24,10 @@ from controller.script import Action
 from engine.colour import Colour, picture
 from hardware.clock import FakeClock
 from hardware.display import Display
-from hardware.simboard import BoardTimeline, FirmwareLights
-from hardware.simgrid import Physics, SimGrid
-from hardware.simpins import PinLightReader
-from hardware.simwires import LightReader
+from hardware.sim.board import BoardTimeline, FirmwareLights
+from hardware.sim.gpio import PinLightReader
+from hardware.sim.grid import Physics, SimGrid
+from hardware.sim.seam import LightReader
 
 log = logging.getLogger("popref")
 

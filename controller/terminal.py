@@ -8,7 +8,7 @@ from typing import TextIO
 from controller.script import Action, ScriptError, excerpt, parse_line
 from controller.simulation import Simulation
 from hardware.display import Lamp
-from hardware.simgrid import SimGridError
+from hardware.sim.grid import SimGridError
 
 LAMP_MARKS = {
     Lamp.OFF: " ",

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from hardware.display import Display
     from hardware.events import Event
     from hardware.gpio_backend import GpioBackend
-    from hardware.simgrid import SimGrid
-    from hardware.simpins import PinLightReader
+    from hardware.sim.gpio import PinLightReader
+    from hardware.sim.grid import SimGrid
 
 GRACE = 0.1  # seconds to wait after Enter for a passage to settle
 HELP = "check a new board's wiring: light each output, ask for each sensor"
@@ -355,7 +355,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
         clock: Clock
         wait: Callable[[float], None]
         if args.sim:
-            from hardware.simgrid import Physics, build_simulated_gpio
+            from hardware.sim.grid import Physics, build_simulated_gpio
 
             clock = FakeClock()
             backend, grid, reader = build_simulated_gpio(

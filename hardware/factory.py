@@ -38,12 +38,12 @@ def make_pin_factory(
     """Return a gpiozero pin factory: ``"mock"`` or ``"lgpio"``.
 
     ``run_dir`` is where lgpio may write its notification FIFO (``LG_WD``);
-    ``clock`` dates the mock pins' change history (see :mod:`hardware.mockpins`);
+    ``clock`` dates the mock pins' change history (see :mod:`hardware.sim.mockpins`);
     ``dev_dir`` and ``access`` exist so tests can stand in for /dev.
     Raises :class:`HardwareError` with one line saying what to do.
     """
     if name == "mock":
-        from hardware.mockpins import clocked_mock_factory
+        from hardware.sim.mockpins import clocked_mock_factory
 
         # PWM-capable mock pins everywhere: servos need them, plain LEDs and
         # inputs do not mind.

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from hardware.simboard import Firmware
-from hardware.simwires import Beam
+from hardware.sim.board import Firmware
+from hardware.sim.seam import Beam
 
 
 @pytest.fixture

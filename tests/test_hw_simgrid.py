@@ -11,8 +11,8 @@ from engine.colour import Colour
 from hardware.clock import FakeClock
 from hardware.display import Alert, ColumnLight, Display, Lamp
 from hardware.events import DiscEntered, DiscLeft, SensorCleared, SensorFault, SliderMoved
-from hardware.simgrid import Physics, SimGridError, build_simulated_gpio
-from hardware.simwires import Beam
+from hardware.sim.grid import Physics, SimGridError, build_simulated_gpio
+from hardware.sim.seam import Beam
 
 R, Y = Colour.RED, Colour.YELLOW
 

@@ -11,7 +11,7 @@ import pytest
 from controller import wiring_cmd
 from engine.colour import Colour
 from hardware.clock import FakeClock
-from hardware.simgrid import Physics, build_simulated_gpio
+from hardware.sim.grid import Physics, build_simulated_gpio
 
 
 def parse(*argv: str) -> argparse.Namespace:

@@ -12,8 +12,8 @@ from engine.colour import Colour
 from hardware.display import ColumnLight, Display, Lamp
 from hardware.events import DiscEntered, DiscLeft, Event, SensorCleared, SensorFault, SliderMoved
 from hardware.serial_backend import BOARD, GONE
-from hardware.simboard import Firmware, Pair
-from hardware.simwires import Beam
+from hardware.sim.board import Firmware, Pair
+from hardware.sim.seam import Beam
 
 
 @pytest.fixture

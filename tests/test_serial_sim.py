@@ -21,12 +21,12 @@ from engine.colour import Colour
 from hardware.errors import ConfigError
 from hardware.events import DiscEntered
 from hardware.serial_backend import BOARD
-from hardware.simboard import BoardTimeline, Firmware
-from hardware.simboard.schedule import due_in
-from hardware.simboard.ticks import FakeTicks
-from hardware.simboard.timeline import ObservedSerialBackend
-from hardware.simgrid import Physics
-from hardware.simwires import Beam
+from hardware.sim.board import BoardTimeline, Firmware
+from hardware.sim.board.schedule import due_in
+from hardware.sim.board.ticks import FakeTicks
+from hardware.sim.board.timeline import ObservedSerialBackend
+from hardware.sim.grid import Physics
+from hardware.sim.seam import Beam
 
 R, Y = Colour.RED, Colour.YELLOW
 
@@ -409,8 +409,8 @@ def test_a_jammed_entry_beam_is_a_fault_and_not_a_drop_as_on_gpio(sim: Simulatio
 @pytest.mark.parametrize(
     "name",
     [
-        "hardware.simboard.ticks",
-        "hardware.simboard.timeline",
+        "hardware.sim.board.ticks",
+        "hardware.sim.board.timeline",
         "bench.soaklib.lights",
         "bench.soaklib.faults",
     ],

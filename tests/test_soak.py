@@ -26,7 +26,7 @@ from hardware.events import DiscEntered
 from hardware.factory import make_pin_factory
 from hardware.inputs import GpioInputs
 from hardware.pinmap import PinMap
-from hardware.simwires import Beam
+from hardware.sim.seam import Beam
 
 R, Y = Colour.RED, Colour.YELLOW
 
@@ -72,7 +72,7 @@ def test_a_pop_repair_is_read_as_drop_this_colour_here(tmp_path: Path) -> None:
 
 
 def test_the_slider_step_is_every_column_blinking_with_no_turn_light() -> None:
-    from hardware.simwires import ShownLights
+    from hardware.sim.seam import ShownLights
 
     shown = ShownLights(
         columns=("on",) * 7,
@@ -165,7 +165,7 @@ def test_scripts_are_legal_games() -> None:
 
 
 def test_edge_dropper_loses_only_falling_edges_it_was_armed_for() -> None:
-    from hardware.simpins import MockWires
+    from hardware.sim.gpio import MockWires
 
     clock = FakeClock()
     pins = PinMap.simulated(7)

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from hardware.clock import monotonic
-from hardware.simboard import Firmware
-from hardware.simwires import Beam
+from hardware.sim.board import Firmware
+from hardware.sim.seam import Beam
 
 BEAM_BLOCKED = 0.030  # how long the bench's disc stays in the beam
 WAIT = 1.0  # seconds to wait for the display to change

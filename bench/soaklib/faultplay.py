@@ -14,7 +14,7 @@ from bench.soaklib.expect import Expect
 from bench.soaklib.faults import corrupt_some
 from bench.soaklib.lights import read_strip, strip_look
 from hardware.serial_backend import BOARD
-from hardware.simwires import Beam
+from hardware.sim.seam import Beam
 
 if TYPE_CHECKING:
     from bench.soaklib.table import SoakTable

@@ -10,7 +10,7 @@ referee can flag that, so the soak does not pretend to test it.
 >>> from hardware.clock import FakeClock
 >>> from hardware.factory import make_pin_factory
 >>> from hardware.pinmap import PinMap
->>> from hardware.simpins import MockWires
+>>> from hardware.sim.gpio import MockWires
 >>> pins = PinMap.simulated(7)
 >>> factory = make_pin_factory("mock", clock=FakeClock(), revision=pins.board_revision)
 >>> wires = EdgeDropper(MockWires(pins, factory))
@@ -29,12 +29,12 @@ import random
 from collections.abc import Callable
 
 from engine.colour import Colour
-from hardware.simpins import MockWires
-from hardware.simwires import Beam
+from hardware.sim.gpio import MockWires
+from hardware.sim.seam import Beam
 
 
 class EdgeDropper:
-    """:class:`hardware.simgrid.LossyWires` that loses the next falling edge
+    """:class:`hardware.sim.grid.LossyWires` that loses the next falling edge
     of each armed beam, and passes everything else on unchanged."""
 
     def __init__(self, inner: MockWires) -> None:

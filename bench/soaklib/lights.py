@@ -19,7 +19,7 @@ strip: a single column blinking in the mover's colour with everything else
 dark is both "drop this colour here" and "your only move is a pop here"; a
 person tells them apart by looking at the grid (see the soak's table).
 
->>> from hardware.simwires import ShownLights
+>>> from hardware.sim.seam import ShownLights
 >>> read_lights(ShownLights(columns=(None, "on", None), blinking=frozenset({2}),
 ...                         turn_red=False, turn_yellow=True, scores=None, buzzer=False))
 Reading(kind='drop', columns=(2,), colour=<Colour.YELLOW: 'yellow'>)
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from engine.colour import Colour
 from hardware.display import Display, Lamp
-from hardware.simwires import ShownLights
+from hardware.sim.seam import ShownLights
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ def read_strip(shown: ShownLights) -> Reading:
 
 def strip_look(display: Display) -> ShownLights:
     """What a correct sensor board's strip shows for ``display``, in the
-    terms :class:`~hardware.simboard.FirmwareLights` reads it back."""
+    terms :class:`~hardware.sim.board.FirmwareLights` reads it back."""
     columns: list[str | None] = []
     blinking: set[int] = set()
     for column, light in enumerate(display.columns, 1):

@@ -39,10 +39,10 @@ from controller.script import Action
 from controller.simulation import Outcome, Simulation
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
-from hardware.simboard import BoardTimeline
-from hardware.simgrid import Physics
-from hardware.simpins import MockWires
-from hardware.simwires import Beam
+from hardware.sim.board import BoardTimeline
+from hardware.sim.gpio import MockWires
+from hardware.sim.grid import Physics
+from hardware.sim.seam import Beam
 
 LOOK = 1.3  # seconds a player watches before acting: longer than a blink window
 SETTLE = 1.5  # as Simulation.act: discs land, players think

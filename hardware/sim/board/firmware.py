@@ -1,7 +1,7 @@
 """The sensor board's firmware, run under CPython on stand-in pins and a pty.
 
 :class:`Firmware` loads ``firmware/*.py`` (and ``hardware/wire.py`` as the
-board's ``wire``) with the stand-ins in :mod:`hardware.simboard.standins` for
+board's ``wire``) with the stand-ins in :mod:`hardware.sim.board.standins` for
 ``machine``, ``neopixel`` and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
@@ -33,14 +33,14 @@ from typing import Any
 
 from hardware.clock import Clock
 from hardware.errors import HardwareError
-from hardware.simboard.stream import PtyStream
-from hardware.simboard.ticks import ClockTicks, FakeTicks, Ticks
-from hardware.simboard.wires import FirmwareLights, FirmwareWires
-from hardware.simwires import Beam
+from hardware.sim.board.pins import FirmwareLights, FirmwareWires
+from hardware.sim.board.stream import PtyStream
+from hardware.sim.board.ticks import ClockTicks, FakeTicks, Ticks
+from hardware.sim.seam import Beam
 
 HERE = Path(__file__).resolve().parent
 STANDINS = HERE / "standins"
-ROOT = HERE.parent.parent
+ROOT = HERE.parents[2]  # hardware/sim/board -> the checkout
 FIRMWARE = ROOT / "firmware"
 WIRE = ROOT / "hardware" / "wire.py"
 FAKES = ("machine", "neopixel", "micropython")

@@ -1,8 +1,8 @@
 """The simulated grid's seam to the firmware: stand-in pins in, LED strip out.
 
-:class:`FirmwareWires` is :class:`hardware.simwires.SensorWires` on the
+:class:`FirmwareWires` is :class:`hardware.sim.seam.SensorWires` on the
 firmware's stand-in ``machine.Pin`` objects; :class:`FirmwareLights` is
-:class:`hardware.simwires.LightReader` over the strip's recent writes. Neither
+:class:`hardware.sim.seam.LightReader` over the strip's recent writes. Neither
 talks to the host: it sees only the serial bytes the firmware sends.
 
 Example::
@@ -18,18 +18,18 @@ import itertools
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.colour import Colour
-from hardware.simwires import Beam, ShownLights
+from hardware.sim.seam import Beam, ShownLights
 
 RGB = tuple[int, int, int]
 
 if TYPE_CHECKING:
-    from hardware.simboard.firmware import Firmware
+    from hardware.sim.board.firmware import Firmware
 
 BLINK_WINDOW_MS = 600  # a column dark and lit within this window blinks
 
 
 class FirmwareWires:
-    """:class:`hardware.simwires.SensorWires` for the firmware's stand-in pins."""
+    """:class:`hardware.sim.seam.SensorWires` for the firmware's stand-in pins."""
 
     def __init__(self, firmware: Firmware) -> None:
         self._fw = firmware
@@ -52,7 +52,7 @@ class FirmwareWires:
 
 
 class FirmwareLights:
-    """:class:`hardware.simwires.LightReader` over the strip's recent writes:
+    """:class:`hardware.sim.seam.LightReader` over the strip's recent writes:
     a column blinks when it was both dark and lit within the last 600 ms
     since the board last changed what it shows. An unpowered board shows
     nothing. :meth:`fast_blinking` tells a ``CHOSEN`` column (fast blink)

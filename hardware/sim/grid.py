@@ -4,7 +4,7 @@
 ``pop``, ``open_slider``, ...) are scheduled on a timeline of wire changes,
 with durations drawn from :class:`Physics` by a seeded ``random.Random``;
 :meth:`SimGrid.run_until` applies them in time order through any
-:class:`~hardware.simwires.SensorWires`, setting a :class:`FakeClock` to each
+:class:`~hardware.sim.seam.SensorWires`, setting a :class:`FakeClock` to each
 change's time first so the daemon's pin callbacks see the right time.
 
 >>> from hardware.clock import FakeClock
@@ -33,8 +33,8 @@ from engine.colour import Colour, picture
 from hardware.clock import Clock, FakeClock
 from hardware.gpio_backend import GpioBackend
 from hardware.pinmap import PinMap
-from hardware.simpins import MockWires, PinLightReader
-from hardware.simwires import Beam, SensorWires
+from hardware.sim.gpio import MockWires, PinLightReader
+from hardware.sim.seam import Beam, SensorWires
 
 Span = tuple[float, float]
 

@@ -2,7 +2,7 @@
 backend: the daemon's ``sim`` backend with ``[sim] link = "serial"``.
 
 :class:`BoardTimeline` is the daemon's one timeline: the simulated grid's
-wire changes and the board's main-loop passes (:func:`~hardware.simboard.schedule.due_in`),
+wire changes and the board's main-loop passes (:func:`~hardware.sim.board.schedule.due_in`),
 in time order on the daemon's clock. Around each pass it waits, with
 timeouts and never by sleeping, for the host's bytes to reach the board and
 for the board's bytes to reach the host's reader thread, so a run in
@@ -47,12 +47,12 @@ from typing import Any
 from hardware.clock import Clock, FakeClock
 from hardware.serial_backend import SerialBackend
 from hardware.serial_config import SerialConfig, parse_serial_config
-from hardware.simboard.firmware import Firmware
-from hardware.simboard.schedule import due_in
-from hardware.simboard.stream import SYNC_TIMEOUT
-from hardware.simboard.ticks import ClockTicks
-from hardware.simboard.wires import FirmwareLights, FirmwareWires
-from hardware.simgrid import Physics, SimGrid
+from hardware.sim.board.firmware import Firmware
+from hardware.sim.board.pins import FirmwareLights, FirmwareWires
+from hardware.sim.board.schedule import due_in
+from hardware.sim.board.stream import SYNC_TIMEOUT
+from hardware.sim.board.ticks import ClockTicks
+from hardware.sim.grid import Physics, SimGrid
 
 
 class ObservedSerialBackend(SerialBackend):

@@ -1,13 +1,13 @@
 """A simulated sensor board: the real firmware under CPython on a real pty.
 
 - :class:`Firmware`: the firmware's own modules on stand-in pins
-  (:mod:`hardware.simboard.standins`), a tick source and the master end of a
+  (:mod:`hardware.sim.board.standins`), a tick source and the master end of a
   pty whose slave the host opens by name.
 - :class:`FirmwareWires`/:class:`FirmwareLights`: the simulated grid's seam
-  (:mod:`hardware.simwires`) on the board's pins and LED strip.
+  (:mod:`hardware.sim.seam`) on the board's pins and LED strip.
 - :func:`build_simulated_serial`: the daemon's ``sim`` backend over the
   serial link: the real :class:`~hardware.serial_backend.SerialBackend`, a
-  :class:`~hardware.simgrid.SimGrid` on the board's pins, the strip reader and
+  :class:`~hardware.sim.grid.SimGrid` on the board's pins, the strip reader and
   the :class:`BoardTimeline` that runs grid and board together.
 - :class:`Pair`: a board and a backend in millisecond lock step (tests, bench).
 
@@ -16,12 +16,12 @@ Example::
     backend, grid, lights, timeline = build_simulated_serial(7, 6, FakeClock())
 """
 
-from hardware.simboard.firmware import Firmware
-from hardware.simboard.pair import Pair
-from hardware.simboard.stream import PtyStream
-from hardware.simboard.ticks import ClockTicks, FakeTicks
-from hardware.simboard.timeline import BoardTimeline, ObservedSerialBackend, build_simulated_serial
-from hardware.simboard.wires import FirmwareLights, FirmwareWires
+from hardware.sim.board.firmware import Firmware
+from hardware.sim.board.pair import Pair
+from hardware.sim.board.pins import FirmwareLights, FirmwareWires
+from hardware.sim.board.stream import PtyStream
+from hardware.sim.board.ticks import ClockTicks, FakeTicks
+from hardware.sim.board.timeline import BoardTimeline, ObservedSerialBackend, build_simulated_serial
 
 __all__ = [
     "BoardTimeline",

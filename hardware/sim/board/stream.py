@@ -1,7 +1,7 @@
 """The board's end of the USB line: the master side of a pseudo-terminal.
 
 The host opens the slave end *by name* with pyserial, through a symlink that
-:class:`~hardware.simboard.firmware.Firmware` re-points on every plug, like a
+:class:`~hardware.sim.board.firmware.Firmware` re-points on every plug, like a
 udev ``/dev/serial/by-id`` link (and removes on unplug, as udev does).
 
 Example::

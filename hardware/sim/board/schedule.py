@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hardware.simboard.firmware import Firmware
+    from hardware.sim.board.firmware import Firmware
 
 
 def due_in(firmware: Firmware, at: int) -> int:

@@ -24,13 +24,13 @@ from engine.colour import Colour
 from hardware.clock import Clock
 from hardware.outputs import RGB
 from hardware.pinmap import PinMap
-from hardware.simwires import Beam, ShownLights
+from hardware.sim.seam import Beam, ShownLights
 
 BLINK_WINDOW = 1.2  # a light that changed twice within this many seconds blinks
 
 
 class MockWires:
-    """:class:`hardware.simwires.SensorWires` on mock pins, plus the faults a
+    """:class:`hardware.sim.seam.SensorWires` on mock pins, plus the faults a
     wire can have: a cut wire never changes, a missed edge changes the level
     without the pin noticing the edge."""
 
@@ -91,7 +91,7 @@ class MockWires:
 
 
 class PinLightReader:
-    """:class:`hardware.simwires.LightReader` over mock output pins.
+    """:class:`hardware.sim.seam.LightReader` over mock output pins.
 
     A light blinks when its pins changed at least twice in the last
     ``BLINK_WINDOW`` seconds; a blinking light reports the colour it blinks

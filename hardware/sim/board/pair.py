@@ -22,8 +22,8 @@ from hardware.clock import FakeClock
 from hardware.events import Event
 from hardware.serial_backend import SerialBackend
 from hardware.serial_config import SerialConfig
-from hardware.simboard.firmware import Firmware
-from hardware.simboard.stream import SYNC_TIMEOUT
+from hardware.sim.board.firmware import Firmware
+from hardware.sim.board.stream import SYNC_TIMEOUT
 
 
 class Pair:
