@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from controller.config import Config
@@ -89,7 +90,15 @@ Configuration for a real board). The game is kept in /tmp/state. To play by hand
     if backend == "sim":
         board = f'the simulated grid ([board] backend = "sim" in {config.source})'
     elif backend == "serial":
-        board = f"the sensor board on {config.serial.get('port', '?')} ({config.source})"
+        port = str(config.serial.get("port", "?"))
+        board = f"the sensor board on {port} ({config.source})"
+        host = urlsplit(port).hostname if "://" in port else None
+        if host not in (None, "localhost", "127.0.0.1", "::1"):
+            # the unit's IPAddressDeny= would block it without a word
+            kept += (
+                f" Under systemd, allow {host} with IPAddressAllow= in a drop-in "
+                "(docs/install-pi.md, step 6)."
+            )
     else:
         board = f"the board's GPIO pins ({config.source})"
     return f"Refereeing {board}. {kept}"

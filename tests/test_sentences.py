@@ -153,6 +153,17 @@ def test_run_says_which_board_and_where_the_game_is_kept(tmp_path: Path) -> None
     )
     serial = parse_config({"board": {"backend": "serial"}, "serial": {"port": "/dev/ttyACM0"}}, "c")
     assert started(serial, state).startswith("Refereeing the sensor board on /dev/ttyACM0 (c).")
+    remote = parse_config(
+        {"board": {"backend": "serial"}, "serial": {"port": "socket://10.0.0.9:4000"}}, "c"
+    )
+    assert started(remote, state).endswith(
+        "Under systemd, allow 10.0.0.9 with IPAddressAllow= in a drop-in "
+        "(docs/install-pi.md, step 6)."
+    )
+    local = parse_config(
+        {"board": {"backend": "serial"}, "serial": {"port": "socket://localhost:4000"}}, "c"
+    )
+    assert "IPAddressAllow" not in started(local, state)
     gpio = parse_config({"board": {"backend": "gpio"}}, "c")
     assert started(gpio, state).startswith("Refereeing the board's GPIO pins (c).")
 
