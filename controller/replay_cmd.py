@@ -93,7 +93,8 @@ def _replay(args: argparse.Namespace) -> Game:
             reason = str(error)
             if reason.startswith(f"{token!r} is not a move"):
                 reason = reason.replace(f"{token!r} is not a move", "not a move", 1)
-            raise ReplayError(f"move {number} ({token}): {reason}") from None
+            shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token)} characters)"
+            raise ReplayError(f"move {number} ({shown}): {reason}") from None
     return game
 
 

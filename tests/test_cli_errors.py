@@ -26,6 +26,14 @@ RULES = "choose one of classic, popout, pop10, five, five+popout, five+pop10"
         (["replay", "--rules", "klassic", "4"], "popref replay: --rules: unknown rules 'klassic'"),
         (["replay", "--rules", "classic", "--size", "²x6", "4"], "popref replay: bad size '²x6'"),
         (["replay", "--rules", "classic", "--size", "9", "4"], "popref replay: bad size '9'"),
+        (
+            ["replay", "--rules", "classic", "--size", "1" + "0" * 5000 + "x6", "4"],
+            "popref replay: bad size '100000000000'...: no board is that large",
+        ),
+        (
+            ["replay", "--rules", "popout", "p1" + "0" * 5000],
+            "popref replay: move 1 (p1000000000000000000... (5002 characters)): not a move",
+        ),
         (["simulate", "--state-dir"], "popref simulate: --state-dir: expected one argument"),
         (["games", "abc"], "popref games: NUMBER: invalid int value: 'abc'"),
         (["check-wiring", "--bogus"], "popref: unrecognized arguments: --bogus"),
