@@ -237,11 +237,10 @@ class Referee:
             and event.at - self.last_entry_at < self.table.simultaneous
         )
         self.last_entry_at = event.at
-        asked = None if playing else self._first_step()
+        steps = 0 if playing else self._steps_left()
         self.grid[column - 1].append(colour)
         if not playing:
-            done = repair.DropStep(column, colour) if colour is not None else None
-            self._unasked(asked, done, column, out)
+            self._unasked(steps, f"A disc went into column {self.label(column)}", out)
             return
         mover = self.game.to_move
         assert mover is not None
@@ -274,30 +273,25 @@ class Referee:
             return
         out.changed = True
         playing = self.in_step() and not self.game.is_over()
-        asked = None if playing else self._first_step()
+        steps = 0 if playing else self._steps_left()
         self.grid[column - 1].pop(0)
         if playing:
             self._play(Move.pop(column + self.offset), out)
         else:
-            self._unasked(asked, repair.PopStep(column), column, out)
+            self._unasked(steps, f"A disc left column {self.label(column)}", out)
 
-    def _first_step(self) -> repair.Step | None:
-        """The step the board shows now, if the grid is out of step."""
-        return None if self.in_step() else self.repair_plan()[0]
+    def _steps_left(self) -> int:
+        """How many steps the board still asks for to bring the grid back."""
+        return 0 if self.in_step() else len(self.repair_plan())
 
-    def _unasked(
-        self, asked: repair.Step | None, done: repair.Step | None, column: int, out: _Outcome
-    ) -> None:
-        """Say so when a disc went in or out of ``column`` (``done``: as a step;
-        None for a disc of unknown colour) while the board asked for something
-        else: another repair step, or the slider after a finished game."""
-        if done is not None and done == asked:
+    def _unasked(self, before: int, what: str, out: _Outcome) -> None:
+        """Say so when a disc went in or out (``what``) while the board asked
+        for something else, and it brought the grid no closer to the game:
+        ``before`` steps were left before it. After a finished game (none
+        left), the board asks only for the slider."""
+        if before and self._steps_left() < before:
             return
-        if isinstance(done, repair.PopStep):
-            what = f"A disc left column {self.label(column)}"
-        else:
-            what = f"A disc went into column {self.label(column)}"
-        if asked is None:
+        if before == 0:
             # the board's own message adds what to do next (controller.view)
             self.problem = f"{what} after the game ended."
             out.log.append(f"{what} after the game ended; open the slider for a new game.")

@@ -190,3 +190,17 @@ def test_run_logs_it_first(tmp_path: Path) -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_repair_in_another_order_than_shown_is_not_blamed() -> None:
+    # with colour sensing, the referee knows the disc is the one needed later
+    referee = Referee(Table(colour_sensing=True), "classic")
+    referee.handle(drop(4, R))
+    referee.handle(drop(5, Y))
+    referee.handle(SliderMoved(True))
+    referee.handle(SliderMoved(False))
+    assert display(referee).status == "Drop a Red disc into column 4."
+    verdict = referee.handle(drop(5, Y))  # the second step first: still progress
+    assert verdict.log == ()
+    fault = display(referee).fault
+    assert fault is not None and fault.startswith("Rebuild the game after the slider")
