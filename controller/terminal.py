@@ -117,7 +117,10 @@ def parse_command(text: str, columns: int) -> Action | None:
 def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
     """Read actions until ``q`` or the end of input."""
     columns = simulation.daemon.table.columns
-    stdout.write(f"popref on a simulated {columns}-column grid. Type ? for help.\n")
+    stdout.write(
+        f"popref on a simulated {columns}-column grid; the game is kept in "
+        f"{simulation.state_dir} for next time. Type ? for help.\n"
+    )
     stdout.write(render(simulation) + "\n")
     while True:
         stdout.write("> ")

@@ -71,6 +71,7 @@ def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
     finally:
         simulation.close()
     text = out.getvalue()
+    assert text.startswith(f"popref on a simulated 7-column grid; the game is kept in {tmp_path}")
     assert "Yellow to move, Classic." in text
     assert "'bogus' is not an action; type ? for help" in text
     assert "Pop the bottom disc out of column 4." not in text  # Red's disc: put it back
