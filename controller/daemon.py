@@ -21,7 +21,7 @@ from controller.archive import GameArchive
 from controller.eventcodec import decode, encode
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.persist import restore, snapshot
-from controller.referee import Referee, Table, Verdict
+from controller.referee import RULES_TITLES, Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.view import display as view
 from engine import Game, write_record
@@ -76,7 +76,7 @@ class Daemon:
             log.warning("The last journal record was incomplete (a power cut?) and was dropped.")
         if not loaded.records:
             self.journal.replace([self._snapshot()])
-            log.info("New game: %s.", self.referee.game.rules.title)
+            log.info("New game: %s.", RULES_TITLES[self.referee.game.rules.name])
             return
         pending: Game | None = None
         for line, record in enumerate(loaded.records, start=1):
