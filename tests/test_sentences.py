@@ -204,3 +204,27 @@ def test_a_repair_in_another_order_than_shown_is_not_blamed() -> None:
     assert verdict.log == ()
     fault = display(referee).fault
     assert fault is not None and fault.startswith("Rebuild the game after the slider")
+
+
+def test_the_daemon_log_says_one_move_and_the_rules_title(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    from controller.config import parse_config
+    from controller.script import parse_script
+    from controller.simulation import Simulation
+
+    logger = logging.getLogger("popref")
+    logger.addHandler(caplog.handler)
+    caplog.set_level(logging.INFO, logger="popref")
+    try:
+        first = Simulation(parse_config({}, "test"), tmp_path, "five+popout")
+        first.act(parse_script("drop 4", "s")[0])
+        first.close()
+        Simulation(parse_config({}, "test"), tmp_path).close()
+    finally:
+        logger.removeHandler(caplog.handler)
+    said = [record.getMessage() for record in caplog.records]
+    assert said[0] == "New game: 5-in-a-Row Pop Out."
+    assert "Resumed the game from the journal (1 move)." in said
