@@ -1,5 +1,6 @@
 """Command-line parsing shared by every ``popref`` command: one line of error
-with exit status 2, as for any other bad input, and the ``--rules`` type.
+with exit status 2, as for any other bad input, the ``--rules`` type, and
+standard input that reads any bytes.
 
 >>> parser = OneLineParser(prog="popref simulate")
 >>> _ = parser.add_argument("--rules", type=rules_name)
@@ -10,8 +11,9 @@ with exit status 2, as for any other bad input, and the ``--rules`` type.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from engine import RulesError, rules_named
 
@@ -32,3 +34,11 @@ def rules_name(text: str) -> str:
         return rules_named(text).name
     except RulesError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def lenient_stdin() -> TextIO:
+    """Standard input for typed lines: bytes that are not UTF-8 become U+FFFD
+    (and so an unknown action or answer) instead of a UnicodeDecodeError."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    return sys.stdin

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> Game:
-    text: str = sys.stdin.read() if args.moves == "-" else args.moves
+    text: str = _read_stdin() if args.moves == "-" else args.moves
     if _looks_like_record(text):
         try:
             game = read_record(text)
@@ -96,6 +96,15 @@ def _replay(args: argparse.Namespace) -> Game:
             shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token)} characters)"
             raise ReplayError(f"move {number} ({shown}): {reason}") from None
     return game
+
+
+def _read_stdin() -> str:
+    from controller.script import ScriptError, decode_utf8
+
+    try:
+        return decode_utf8(sys.stdin.buffer.read(), "standard input")
+    except ScriptError as error:
+        raise ReplayError(str(error)) from None
 
 
 def _looks_like_record(text: str) -> bool:

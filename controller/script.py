@@ -72,9 +72,10 @@ def excerpt(text: str) -> str:
     return repr(text)
 
 
-def decode_script(data: bytes, source: str) -> str:
-    """The text of a script file. A UTF-8 byte-order mark (as some Windows
-    editors write) is skipped; anything not UTF-8 is one error naming the line."""
+def decode_utf8(data: bytes, source: str) -> str:
+    """The text of a script file (or of moves on standard input). A UTF-8
+    byte-order mark (as some Windows editors write) is skipped; anything not
+    UTF-8 is one :class:`ScriptError` naming the line."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise ScriptError(f"{source}: the file is UTF-16; save it as UTF-8")
     try:
@@ -93,7 +94,7 @@ def read_script(path: Path, columns: int, stdin: bytes | None = None) -> list[Ac
         data = stdin if stdin is not None else path.read_bytes()
     except OSError as error:
         raise ScriptError(f"{path}: {error.strerror}") from None
-    return parse_script(decode_script(data, str(path)), str(path), columns)
+    return parse_script(decode_utf8(data, str(path)), str(path), columns)
 
 
 def parse_script(text: str, source: str, columns: int = 99) -> list[Action]:

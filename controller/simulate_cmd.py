@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from controller.argtypes import rules_name
+from controller.argtypes import lenient_stdin, rules_name
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.logs import setup_logging
@@ -79,7 +79,7 @@ def _simulate(
         if actions is None:
             from controller.terminal import interact
 
-            return interact(simulation, sys.stdin, sys.stdout)
+            return interact(simulation, lenient_stdin(), sys.stdout)
         for action in actions:
             try:
                 simulation.act(action)

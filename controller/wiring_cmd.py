@@ -338,6 +338,7 @@ def _describe(event: Event) -> str:
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     from controller import config as daemon_config
+    from controller.argtypes import lenient_stdin
     from hardware.boardconfig import BoardConfig
     from hardware.clock import FakeClock, monotonic
     from hardware.errors import ConfigError, HardwareError
@@ -377,7 +378,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             clock = monotonic
             factory = make_pin_factory(config.pins.pin_factory, clock=clock)
             backend = GpioBackend(config.pins, factory, clock, rows=config.rows)
-            person = StreamPerson(stdin or sys.stdin, out)
+            person = StreamPerson(stdin or lenient_stdin(), out)
             wait = time.sleep
         report = WiringCheck(backend, person, clock, wait).run()
     except ConfigError as error:

@@ -3,6 +3,8 @@ wrong, exit status 2, never argparse's usage block."""
 
 from __future__ import annotations
 
+import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +73,48 @@ def test_a_real_process_says_one_line() -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "unknown rules 'pop11'" in done.stderr
+
+
+def strict_utf8_stdin(data: bytes) -> io.TextIOWrapper:
+    """Standard input as on a UTF-8 desktop locale: strict decoding."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict")
+
+
+def test_replay_reads_any_bytes_on_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", strict_utf8_stdin(b"4 4\n3 \xff 4\n"))
+    assert main(["replay", "--rules", "classic", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "popref replay: standard input: line 2 is not UTF-8 text (byte 0xff); "
+        "save the file as UTF-8\n"
+    )
+    monkeypatch.setattr(sys, "stdin", strict_utf8_stdin(b"\xef\xbb\xbf4 4"))
+    assert main(["replay", "--rules", "classic", "--json", "-"]) == 0
+    assert '"moves": ["4", "4"]' in capsys.readouterr().out
+
+
+def test_the_interactive_prompts_read_any_bytes(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "simulate", "--state-dir", str(tmp_path)],
+        cwd=ROOT,
+        input=b"4\n\xff\xfe\nq\n",
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "'\ufffd\ufffd' is not an action; type ? for help" in done.stdout.decode()
+    config = tmp_path / "mock.toml"
+    config.write_text('[gpio]\npin_factory = "mock"\n')  # asks on the terminal
+    wiring = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "check-wiring", "--config", str(config)],
+        cwd=ROOT,
+        input=b"\xff\n",
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert wiring.stderr == b"popref check-wiring: input ended before the check was done\n"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main
-from controller.script import EXCERPT, ScriptError, decode_script, parse_line, parse_script
+from controller.script import EXCERPT, ScriptError, decode_utf8, parse_line, parse_script
 
 BOUND = 300  # no error line is longer than this, however long the script line
 
@@ -82,7 +82,7 @@ def test_lines_are_counted_as_editors_count_them() -> None:
 
 def test_decode_names_the_line_of_the_bad_byte() -> None:
     with pytest.raises(ScriptError, match=r"s.txt: line 3 is not UTF-8 text \(byte 0xc3\)"):
-        decode_script(b"a\nb\n\xc3(\n", "s.txt")
+        decode_utf8(b"a\nb\n\xc3(\n", "s.txt")
 
 
 @settings(max_examples=400, deadline=None, derandomize=True, database=None)
