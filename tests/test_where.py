@@ -83,3 +83,17 @@ def test_the_docs_name_the_configuration_file_popref_reads() -> None:
                 ):
                     raise AssertionError(f"{doc.name}:{number} names {word}")
             assert "popref.toml" not in line, f"{doc.name}:{number}"
+
+
+def test_a_state_dir_that_is_a_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    script = tmp_path / "s.txt"
+    script.write_text("drop 1\n")
+    assert main(["simulate", "--script", str(script), "--state-dir", str(taken)]) == 2
+    assert capsys.readouterr().err == (
+        f"popref simulate: {taken}: not a directory; "
+        "pass --state-dir with a directory for the game\n"
+    )
