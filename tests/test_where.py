@@ -92,7 +92,7 @@ def test_a_state_dir_that_is_a_file_is_one_line(
     taken.write_text("")
     script = tmp_path / "s.txt"
     script.write_text("drop 1\n")
-    assert main(["simulate", "--script", str(script), "--state-dir", str(taken)]) == 2
+    assert main(["simulate", "--script", str(script), "--json", "--state-dir", str(taken)]) == 2
     assert capsys.readouterr().err == (
         f"popref simulate: {taken}: not a directory; "
         "pass --state-dir with a directory for the game\n"
