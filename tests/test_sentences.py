@@ -228,3 +228,14 @@ def test_the_daemon_log_says_one_move_and_the_rules_title(
     said = [record.getMessage() for record in caplog.records]
     assert said[0] == "New game: 5-in-a-Row Pop Out."
     assert "Resumed the game from the journal (1 move)." in said
+
+
+def test_the_engine_names_columns_shifted_for_the_physical_grid() -> None:
+    from engine import new_game
+
+    game = new_game("five+pop10")
+    game.play("2")
+    assert game.why_illegal("2") == "in the fill phase discs go into the lowest columns: 3-8"
+    assert game.why_illegal("2", shift=1) == (
+        "in the fill phase discs go into the lowest columns: 2-7"
+    )
