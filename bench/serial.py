@@ -3,8 +3,8 @@
 Prints events per second through the whole path, and the latency from the
 board's main-loop pass that counts a sensor edge to the event leaving
 ``SerialBackend.poll`` on the host (p50/p99, wall clock). The board counts
-a disc when its beam clears; the debounce settle time after that (6 ms of
-board time) comes on top and is printed apart.
+a disc when its beam clears; the debounce settle time after that
+(``timing.BEAM_SETTLE_MS`` of board time) comes on top and is printed apart.
 The reference for throughput is what a real 115200-baud USB-serial line could
 carry if every event cost one heartbeat frame.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.pop(0)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hardware import wire
+from hardware import timing, wire
 from hardware.events import DiscEntered
 from hardware.sim.board import Firmware, Pair
 from hardware.sim.seam import Beam
@@ -42,7 +42,7 @@ def main(drops: int) -> None:
             column = i % fw.columns + 1
             fw.wires.beam(Beam.ENTRY, column, True)
             pair.run(20)
-            # the board counts the disc once the beam has been clear 6 ms
+            # the board counts the disc once the beam has been clear BEAM_SETTLE_MS
             fw.wires.beam(Beam.ENTRY, column, False)
             for _ in range(40):
                 before = fw.board.drops[column - 1]
@@ -70,7 +70,10 @@ def main(drops: int) -> None:
     print(f"reference, 115200 baud at {frame} bytes a heartbeat: {line:.0f} events/s; "
           f"ratio {rate / line:.2f}")  # fmt: skip
     print(f"edge-to-event latency (ms): p50 {statistics.median(ms):.3f}, p99 {p99:.3f}")
-    print("plus the board's debounce settle after the beam clears: 6 ms (board time)")
+    print(
+        "plus the board's debounce settle after the beam clears: "
+        f"{timing.BEAM_SETTLE_MS} ms (board time)"
+    )
 
 
 if __name__ == "__main__":

@@ -20,15 +20,18 @@ Example (``main.py`` does this with the real pins)::
 
 import time
 
-import micropython
 import sensors
+import timing
 import wire
 
 HEARTBEAT_MS = 200
 HOST_SILENT_MS = 2000  # no frame from the host for this long: outputs to safe idle
 # Pin edges come in by IRQ, which cannot end a poll: wake at least this often,
-# less than a beam's 6 ms settle window, so a settled edge is never seen late.
+# less than a beam's settle window, so a settled edge is never seen late and
+# the level backstop (sensors.Input) sees a beam blocked by any disc.
 MAX_WAIT_MS = 5
+if MAX_WAIT_MS >= timing.BEAM_SETTLE_MS:
+    raise ValueError("MAX_WAIT_MS must stay below timing.BEAM_SETTLE_MS")
 
 
 class SensorBoard:
@@ -56,10 +59,12 @@ class SensorBoard:
         self.started = time.ticks_ms()
         self.host_seen = self.started
         self._last_beat = self.started
+        # Milliseconds since boot, 32 bits (wraps after 49.7 days): ticks wrap
+        # every 2**30 ms, so this adds up the ticks between heartbeats instead.
+        self.uptime_ms = 0
+        self._uptime_at = self.started
         self._hello_sent = False
         self._faults = (0, 0)
-        # The host's serial line is binary: a 0x03 byte must not stop the program.
-        micropython.kbd_intr(-1)
         self._go_idle(self.started)
 
     def run(self):
@@ -72,13 +77,13 @@ class SensorBoard:
     def due_in(self, now):
         """Milliseconds from ``now`` until a pass can change anything (at least
         1: a pass has just run), bytes from the host apart; ``run`` waits this
-        long, and the simulated board (``hardware/simboard``) steps by it."""
+        long, and the simulated board (``hardware/sim/board``) steps by it."""
         if not self._hello_sent:
             return 1
         wait = max(0, HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
-        for group in (self.entries, self.exits):
-            for source in group:
-                wait = _sooner(wait, source.due_in(now))
+        for c in range(self.columns):  # no tuple of the two lists: that allocates
+            wait = _sooner(wait, self.entries[c].due_in(now))
+            wait = _sooner(wait, self.exits[c].due_in(now))
         wait = _sooner(wait, self.slider.due_in(now))
         wait = _sooner(wait, self.button.due_in(now))
         wait = _sooner(wait, self.link.due_in(now))
@@ -186,8 +191,10 @@ class SensorBoard:
 
     def _beat(self, now):
         self._last_beat = now
+        self.uptime_ms = (self.uptime_ms + time.ticks_diff(now, self._uptime_at)) & 0xFFFFFFFF
+        self._uptime_at = now
         hb = wire.Heartbeat(
-            self.boot_id, time.ticks_diff(now, self.started), self.shown,
+            self.boot_id, self.uptime_ms, self.shown,
             self.slider.active, self.slider_changes, self.button.down,
             self.button.presses, self.button.holds, self._faults[0], self._faults[1],
             self.drops, self.pops,

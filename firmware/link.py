@@ -79,7 +79,8 @@ class Link:
         self.stream.write(wire.encode(self.seq, kind, payload))
 
     def receive(self, now):
-        """The frames that arrived since the last call, as a list."""
+        """The frames that arrived since the last call: a list, or the empty
+        tuple (a constant: the idle pass allocates nothing)."""
         data = self.stream.read()
         decoder = self.decoder
         if data:
@@ -87,7 +88,10 @@ class Link:
             self.heard = now
         elif decoder.waiting and time.ticks_diff(now, self.heard) >= wire.FRAME_GAP_MS:
             decoder.expire()
-        frames = []
+        frame = decoder.next_frame()
+        if frame is None:
+            return ()
+        frames = [frame]
         while True:
             frame = decoder.next_frame()
             if frame is None:

@@ -2,7 +2,7 @@
 
 Example::
 
-    dial = Dial(PWM(Pin(14)))
+    dial = Dial(PWM(Pin(14)), min_us=1000, max_us=2000, rest_us=1500)
     dial.move(90, time.ticks_ms())
     dial.update(time.ticks_ms())   # detaches once the servo has arrived
 """
@@ -13,27 +13,38 @@ import wire
 
 SERVO_HZ = 50
 MOVE_MS = 600  # long enough for a hobby servo to cross its range
-_MIN_US = 500
-_MAX_US = 2500
+# No hobby servo takes a pulse outside this; pinmap.py's values are kept within.
+LOWEST_US = 500
+HIGHEST_US = 2500
+
+
+def _pulse(us):
+    return max(LOWEST_US, min(HIGHEST_US, us))
 
 
 class Dial:
-    """A hobby servo used as a dial; ``angle`` 0-180 degrees."""
+    """A hobby servo used as a dial: ``angle`` 0-180 degrees maps onto
+    ``min_us``-``max_us`` (pinmap.py); :meth:`idle` moves it to ``rest_us``.
+    ``pulse_us`` is the pulse last sent (None before the first move)."""
 
-    def __init__(self, pwm, rest=0):
+    def __init__(self, pwm, min_us=1000, max_us=2000, rest_us=1500):
         self.pwm = pwm
-        self.rest = rest
-        self.angle = None
+        self.min_us = _pulse(min_us)
+        self.max_us = _pulse(max_us)
+        self.rest_us = _pulse(rest_us)
+        self.pulse_us = None
         self._until = None
         pwm.freq(SERVO_HZ)
         pwm.duty_u16(0)
 
     def move(self, angle, now):
         angle = max(0, min(180, angle))
-        if angle == self.angle:
+        self._send(self.min_us + (self.max_us - self.min_us) * angle // 180, now)
+
+    def _send(self, pulse_us, now):
+        if pulse_us == self.pulse_us:
             return
-        self.angle = angle
-        pulse_us = _MIN_US + (_MAX_US - _MIN_US) * angle // 180
+        self.pulse_us = pulse_us
         self.pwm.duty_u16(pulse_us * 65535 // (1000000 // SERVO_HZ))
         self._until = time.ticks_add(now, MOVE_MS)
 
@@ -44,7 +55,7 @@ class Dial:
             self._until = None
 
     def idle(self, now):
-        self.move(self.rest, now)
+        self._send(self.rest_us, now)
 
     def due_in(self, now):
         """Milliseconds until :meth:`update` detaches the servo, or -1."""

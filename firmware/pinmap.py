@@ -14,5 +14,12 @@ STRIP_PIN = 22  # WS2812 data in, through a 3.3 V -> 5 V level shifter
 CELLS = 1  # LEDs per column: 1, or the row count for a light per cell
 SCORE_LEDS = 10  # per player, 0 for none
 DIAL_PINS = (14, 15)  # servo dials for Red's and Yellow's scores; () for none
+# Servo pulses: a score of 0 at SERVO_MIN_US, the winning score at SERVO_MAX_US,
+# and SERVO_REST_US at boot and whenever the host falls silent. 1000-2000 us
+# is within the travel of every hobby servo; widen towards 500-2500 only for
+# a servo whose data sheet allows it, or it strains against its end stops.
+SERVO_MIN_US = 1000
+SERVO_MAX_US = 2000
+SERVO_REST_US = 1500  # mid-travel, away from both end stops
 BUZZER_PIN = 26  # None for none
 WDT_MS = 5000

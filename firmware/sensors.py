@@ -1,14 +1,21 @@
 """Debounced digital inputs read through pin interrupts.
 
-The IRQ handler only stores the edge time in preallocated arrays (no
-allocation inside an IRQ); the main loop calls :meth:`Input.update` and takes
-the pin's level once it has been quiet for ``settle_ms``. Beams chatter at a
-disc's edge and switches bounce for ~5 ms; a disc blocks a beam for 20 ms or
-more, so a settle time below that keeps every real pulse.
+The IRQ handler is a hard IRQ: it runs the moment the edge comes, so a burst
+of edges (the release slider dumping the grid, two players dropping at once
+during a garbage collection) cannot overflow the scheduler queue that soft
+IRQs wait in (8 deep on the RP2040, and dropped silently beyond). It only
+stores the edge time in preallocated arrays: a hard IRQ must not allocate.
+The main loop calls :meth:`Input.update` and takes the pin's level once it
+has been quiet for ``settle_ms``; on every pass it also compares the pin's
+level with the last one it took, so an edge whose IRQ never came (a pulse
+shorter than the IRQ latency, a lost interrupt) is caught all the same.
+Beams chatter at a disc's edge and switches bounce for ~5 ms; a disc blocks
+a beam for 20 ms or more, so a settle time below that keeps every real pulse.
+The timings are the host's too (``timing.py``, shared like ``wire.py``).
 
 Example::
 
-    beam = Beam(Input(Pin(2, Pin.IN, Pin.PULL_UP), active_high=True, settle_ms=6))
+    beam = Beam(Input(Pin(2, Pin.IN, Pin.PULL_UP), True, timing.BEAM_SETTLE_MS))
     if beam.update(time.ticks_ms()) == PASSED:
         drops += 1
 """
@@ -16,31 +23,31 @@ Example::
 import time
 from array import array
 
+import timing
 from machine import Pin
-
-STUCK_MS = 3000  # a beam blocked this long is a fault, not a disc
 
 # What Beam.update saw happen
 NOTHING = 0
 PASSED = 1  # a disc passed: the beam was blocked, then clear again
-STUCK = 2  # the beam has been blocked for STUCK_MS: a fault
+STUCK = 2  # the beam has been blocked for BEAM_STUCK_MS: a fault
 UNSTUCK = 3  # the stuck beam is clear again (not a disc)
 
 
 class Input:
     """One debounced input; ``active`` is the debounced state."""
 
-    def __init__(self, pin, active_high=True, settle_ms=6):
+    def __init__(self, pin, active_high=True, settle_ms=timing.SWITCH_SETTLE_MS):
         self._pin = pin
         self._level = 1 if active_high else 0
         self._settle = settle_ms
         self._edge = array("i", [0])
         self._dirty = bytearray(1)
-        self.active = pin.value() == self._level
+        self._raw = pin.value()  # the pin level last taken as settled
+        self.active = self._raw == self._level
         self.since = time.ticks_ms()
         # A bound method made once here, so the IRQ itself allocates nothing.
         self._handler = self._irq
-        pin.irq(handler=self._handler, trigger=Pin.IRQ_RISING | Pin.IRQ_FALLING)
+        pin.irq(handler=self._handler, trigger=Pin.IRQ_RISING | Pin.IRQ_FALLING, hard=True)
 
     def _irq(self, pin):
         self._edge[0] = time.ticks_ms()
@@ -49,12 +56,24 @@ class Input:
     def update(self, now):
         """Take a settled level; True when ``active`` changed."""
         if not self._dirty[0]:
+            if self._pin.value() == self._raw:
+                return False
+            # The level moved with no IRQ: settle it as if the edge came now.
+            self._edge[0] = now
+            self._dirty[0] = 1
             return False
-        if time.ticks_diff(now, self._edge[0]) < self._settle:
-            return False
-        # Clear before reading, so an edge arriving now marks the input dirty again.
+        # Clear the mark, then read the level, then check the edge time: an
+        # edge at any point from here on either moves the edge time before
+        # the check (not settled: the mark is set again) or sets the mark
+        # after it, so no edge loses its mark and the level taken was read
+        # when the pin had been quiet for the whole settle time.
         self._dirty[0] = 0
-        level = self._pin.value() == self._level
+        raw = self._pin.value()
+        if time.ticks_diff(now, self._edge[0]) < self._settle:
+            self._dirty[0] = 1
+            return False
+        self._raw = raw
+        level = raw == self._level
         if level == self.active:
             return False
         self.active = level
@@ -89,7 +108,7 @@ class Beam:
         outcome = beam.update(time.ticks_ms())   # NOTHING, PASSED, STUCK or UNSTUCK
     """
 
-    def __init__(self, source, stuck_ms=STUCK_MS):
+    def __init__(self, source, stuck_ms=timing.BEAM_STUCK_MS):
         self.source = source
         self._stuck_ms = stuck_ms
         self.stuck = False
@@ -138,7 +157,7 @@ class Button:
         print(button.presses, button.holds)
     """
 
-    def __init__(self, source, hold_ms=2000):
+    def __init__(self, source, hold_ms=timing.BUTTON_HOLD_MS):
         self.source = source
         self._hold = hold_ms
         self._held = False

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hardware import timing
+
 
 @dataclass(frozen=True, slots=True)
 class BeamTiming:
@@ -28,9 +30,9 @@ class BeamTiming:
     0.008
     """
 
-    settle: float = 0.008
-    min_blocked: float = 0.003
-    stuck: float = 3.0
+    settle: float = timing.BEAM_SETTLE_MS / 1000
+    min_blocked: float = timing.BEAM_MIN_BLOCKED_MS / 1000
+    stuck: float = timing.BEAM_STUCK_MS / 1000
 
     def __post_init__(self) -> None:
         if not 0 < self.min_blocked < self.stuck or self.settle <= 0:
@@ -156,8 +158,8 @@ class SwitchTiming:
     2.0
     """
 
-    settle: float = 0.010
-    hold: float = 2.0
+    settle: float = timing.SWITCH_SETTLE_MS / 1000
+    hold: float = timing.BUTTON_HOLD_MS / 1000
 
 
 class SwitchDebouncer:

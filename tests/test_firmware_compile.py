@@ -1,4 +1,4 @@
-"""Every firmware file, and the shared wire module, compile with MicroPython's
+"""Every firmware file, and the shared wire and timing modules, compile with MicroPython's
 own compiler (what tests/run.sh also does for firmware/*.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [*sorted((ROOT / "firmware").glob("*.py")), ROOT / "hardware" / "wire.py"]
+SHARED = [ROOT / "hardware" / "wire.py", ROOT / "hardware" / "timing.py"]
+SOURCES = [*sorted((ROOT / "firmware").glob("*.py")), *SHARED]
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)

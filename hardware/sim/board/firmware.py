@@ -1,8 +1,9 @@
 """The sensor board's firmware, run under CPython on stand-in pins and a pty.
 
-:class:`Firmware` loads ``firmware/*.py`` (and ``hardware/wire.py`` as the
-board's ``wire``) with the stand-ins in :mod:`hardware.sim.board.standins` for
-``machine``, ``neopixel`` and ``micropython``, and connects the board's stream
+:class:`Firmware` loads ``firmware/*.py`` (and the shared ``hardware/wire.py``
+and ``hardware/timing.py`` as the board's ``wire`` and ``timing``) with the
+stand-ins in :mod:`hardware.sim.board.standins` for ``machine``, ``neopixel``
+and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
 loads them (under a lock, and ``sys.modules`` is put back at once), so every
@@ -42,9 +43,9 @@ HERE = Path(__file__).resolve().parent
 STANDINS = HERE / "standins"
 ROOT = HERE.parents[2]  # hardware/sim/board -> the checkout
 FIRMWARE = ROOT / "firmware"
-WIRE = ROOT / "hardware" / "wire.py"
+SHARED = ("wire", "timing")  # hardware/NAME.py, deployed to the board as NAME.py
 FAKES = ("machine", "neopixel", "micropython")
-FIRMWARE_MODULES = ("wire", "main", "board", "lights", "link", "outputs", "sensors", "pinmap")
+FIRMWARE_MODULES = (*SHARED, "main", "board", "lights", "link", "outputs", "sensors", "pinmap")
 
 _loading = threading.Lock()  # sys.path and sys.modules are shared by every thread
 
@@ -62,11 +63,13 @@ def _load_modules() -> dict[str, ModuleType]:
         saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
         sys.path[:0] = [str(FIRMWARE), str(STANDINS)]
         try:
-            spec = importlib.util.spec_from_file_location("wire", WIRE)
-            assert spec is not None and spec.loader is not None
-            wire = importlib.util.module_from_spec(spec)
-            sys.modules["wire"] = wire
-            spec.loader.exec_module(wire)
+            for name in SHARED:
+                path = ROOT / "hardware" / (name + ".py")
+                spec = importlib.util.spec_from_file_location(name, path)
+                assert spec is not None and spec.loader is not None
+                shared = importlib.util.module_from_spec(spec)
+                sys.modules[name] = shared
+                spec.loader.exec_module(shared)
             for name in names:
                 modules[name] = importlib.import_module(name)
         finally:

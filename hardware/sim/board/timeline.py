@@ -28,7 +28,7 @@ simulated time is exactly repeatable. The host side is the real
 True
 >>> grid.drop(4, Colour.RED)
 >>> run(2.0)
-[DiscEntered(column=4, at=1.059, colour=None)]
+[DiscEntered(column=4, at=1.061, colour=None)]
 >>> backend.close(); timeline.close()
 """
 

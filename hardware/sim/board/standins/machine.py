@@ -1,17 +1,43 @@
 """Stand-in for MicroPython's ``machine``: pins the test drives, PWM and a WDT.
 
-``Pin(n)`` returns the same object for the same ``n``, as re-initialising a
-real GPIO keeps the level on its wire; :meth:`Pin.drive` is the outside world
-changing that level, and calls the IRQ handler synchronously like a real edge.
+It runs under CPython (the simulated board) and under MicroPython's unix port
+(``tests/micropython``), so it keeps to what both share: no ``__future__``, no
+``typing`` at run time (MicroPython ignores annotations; the quoted ones here
+are for mypy).
+
+``Pin(n)`` made twice is the same wire, as re-initialising a real GPIO keeps
+the level on it; :meth:`Pin.drive` is the outside world changing that level.
+Edges reach the handler as on the RP2040: a hard IRQ handler (``hard=True``)
+runs at once; a soft one goes through ``micropython.schedule`` and is dropped
+silently when the scheduler queue is full (8 deep on the RP2040, 4 on the unix
+port). :func:`burst` changes many wires from interrupt context, as when every
+beam changes while the main loop is busy (a garbage collection): soft IRQs
+pile up in the queue then, and what does not fit is lost (:data:`dropped`).
 """
 
-from __future__ import annotations
+import micropython  # type: ignore[import-not-found]  # the stand-in, or the real one
 
-from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
-_pins: dict[Any, Pin] = {}
+_wires: "dict[Any, _Wire]" = {}
 resets = 0
+dropped = 0  # soft IRQs the full scheduler queue turned away
+
+
+class _Wire:
+    """What is on one GPIO, whichever ``Pin`` object names it."""
+
+    def __init__(self, id: "Any") -> None:
+        self.id = id
+        self.level = 0
+        self.driven = False
+        self.mode = Pin.IN
+        self.handler: Callable[[Pin], object] | None = None
+        self.trigger = 0
+        self.hard = False
 
 
 class Pin:
@@ -23,56 +49,98 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __new__(cls, id: Any, *args: Any, **kwargs: Any) -> Pin:
-        pin = _pins.get(id)
-        if pin is None:
-            pin = super().__new__(cls)
-            pin.id = id
-            pin._level = 0
-            pin._handler = None
-            pin._driven = False
-            pin._trigger = 0
-            pin.mode = cls.IN
-            _pins[id] = pin
-        return pin
-
-    def __init__(self, id: Any, mode: int = -1, pull: int = -1, value: int | None = None):
-        self.id: Any
-        self._level: int
-        self._handler: Callable[[Pin], None] | None
-        self._trigger: int
-        self._driven: bool
+    def __init__(self, id: "Any", mode: int = -1, pull: int = -1, value: "int | None" = None):
+        wire = _wires.get(id)
+        if wire is None:
+            wire = _Wire(id)
+            _wires[id] = wire
+        self.id = id
+        self._wire = wire
         if mode != -1:
-            self.mode = mode
-        if pull == self.PULL_UP and not self._driven:
-            self._level = 1
+            wire.mode = mode
+        if pull == self.PULL_UP and not wire.driven:
+            wire.level = 1
         if value is not None:
-            self._level = 1 if value else 0
+            wire.level = 1 if value else 0
 
-    def value(self, level: int | None = None) -> int:
+    @property
+    def mode(self) -> int:
+        return self._wire.mode
+
+    def value(self, level: "int | None" = None) -> int:
         if level is not None:
-            self._level = 1 if level else 0
-        return self._level
+            self._wire.level = 1 if level else 0
+        return self._wire.level
 
-    def irq(self, handler: Callable[[Pin], None] | None = None, trigger: int = 12) -> None:
-        self._handler = handler
-        self._trigger = trigger
+    def irq(
+        self,
+        handler: "Callable[[Pin], object] | None" = None,
+        trigger: int = 12,
+        hard: bool = False,
+    ) -> None:
+        wire = self._wire
+        wire.handler = handler
+        wire.trigger = trigger
+        wire.hard = hard
+
+    @property
+    def hard(self) -> bool:
+        """Whether the handler is a hard IRQ (for tests)."""
+        return self._wire.hard
 
     def drive(self, level: int) -> None:
         """The outside world sets the wire to ``level``."""
+        global dropped
+        wire = self._wire
         level = 1 if level else 0
-        self._driven = True
-        if level == self._level:
+        wire.driven = True
+        if level == wire.level:
             return
-        self._level = level
+        wire.level = level
         edge = self.IRQ_RISING if level else self.IRQ_FALLING
-        if self._handler is not None and self._trigger & edge:
-            self._handler(self)
+        handler = wire.handler
+        if handler is None or not wire.trigger & edge:
+            return
+        if wire.hard:
+            handler(self)
+            return
+        try:
+            micropython.schedule(handler, self)
+        except RuntimeError:  # "schedule queue full": the RP2040 drops it silently
+            dropped += 1
 
 
-def pin(id: Any) -> Pin:
+def pin(id: "Any") -> Pin:
     """The pin with this id (for tests)."""
-    return _pins[id]
+    return Pin(id)
+
+
+def _drive_all(changes: "list[tuple[Any, int]]") -> None:
+    for id, level in changes:
+        Pin(id).drive(level)
+
+
+def burst(changes: "list[tuple[Any, int]]") -> None:
+    """Set every ``(pin id, level)`` in ``changes`` from interrupt context,
+    before any soft IRQ they raise is serviced; returns once all have been."""
+    run = getattr(micropython, "run_as_interrupt", None)
+    if run is not None:  # the CPython stand-in
+        run(_drive_all, changes)
+        return
+    # Real MicroPython: a scheduled function runs with the scheduler locked,
+    # so the soft IRQs it raises queue up behind it exactly as they would
+    # behind a busy main loop.
+    done = [False]
+
+    def in_interrupt(_: object) -> None:
+        _drive_all(changes)
+        done[0] = True
+
+    micropython.schedule(in_interrupt, None)
+    while not done[0]:
+        pass  # a loop's backward jump is where the VM services the queue
+    for _ in range(4):
+        pass  # and the soft IRQs queued behind it
 
 
 class PWM:
@@ -82,12 +150,12 @@ class PWM:
         self._duty = duty_u16
         self.history: list[int] = []
 
-    def freq(self, value: int | None = None) -> int:
+    def freq(self, value: "int | None" = None) -> int:
         if value is not None:
             self._freq = value
         return self._freq
 
-    def duty_u16(self, value: int | None = None) -> int:
+    def duty_u16(self, value: "int | None" = None) -> int:
         if value is not None:
             self._duty = value
             self.history.append(value)
