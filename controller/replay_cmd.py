@@ -99,10 +99,10 @@ def _replay(args: argparse.Namespace) -> Game:
 
 
 def _read_stdin() -> str:
-    from controller.script import ScriptError, decode_utf8
+    from controller.script import ScriptError, read_stdin
 
     try:
-        return decode_utf8(sys.stdin.buffer.read(), "standard input")
+        return read_stdin("standard input")
     except ScriptError as error:
         raise ReplayError(str(error)) from None
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,10 +89,21 @@ def decode_utf8(data: bytes, source: str) -> str:
         ) from None
 
 
-def read_script(path: Path, columns: int, stdin: bytes | None = None) -> list[Action]:
-    """The actions in the script file ``path`` (or ``stdin``'s bytes for ``-``)."""
+def read_stdin(source: str) -> str:
+    """All of standard input as text, decoded as :func:`decode_utf8` does
+    (a stream set in its place that has no bytes underneath is read as is)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return sys.stdin.read()
+    return decode_utf8(buffer.read(), source)
+
+
+def read_script(path: Path, columns: int) -> list[Action]:
+    """The actions in the script file ``path`` (standard input for ``-``)."""
+    if str(path) == "-":
+        return parse_script(read_stdin("-"), "-", columns)
     try:
-        data = stdin if stdin is not None else path.read_bytes()
+        data = path.read_bytes()
     except OSError as error:
         raise ScriptError(f"{path}: {error.strerror}") from None
     return parse_script(decode_utf8(data, str(path)), str(path), columns)

@@ -65,8 +65,7 @@ def _as_simulated(config: Config) -> Config:
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:
-    stdin = sys.stdin.buffer.read() if str(path) == "-" else None
-    return read_script(path, config.board.columns, stdin)
+    return read_script(path, config.board.columns)
 
 
 def _simulate(
