@@ -106,7 +106,7 @@ class GpioLatency:
         ]
         self._stop = threading.Event()
         self._thread = threading.Thread(
-            target=self.daemon.run, args=(self._stop,), name="popref-bench-daemon", daemon=True
+            target=self.daemon.run, name="popref-bench-daemon", daemon=True
         )
 
     def _on_display(self, display: Display) -> None:
@@ -120,7 +120,7 @@ class GpioLatency:
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-        self.daemon.stop_waiting()
+        self.daemon.stop()
         self._thread.join(timeout=5)
         self.daemon.close()
 
@@ -210,7 +210,7 @@ class SerialLatency:
         self.daemon.resume()
         self.daemon.open()
         self._thread = threading.Thread(
-            target=self.daemon.run, args=(self._stop,), name="popref-bench-daemon", daemon=True
+            target=self.daemon.run, name="popref-bench-daemon", daemon=True
         )
         self._thread.start()
         deadline = monotonic() + 10
@@ -223,7 +223,7 @@ class SerialLatency:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         if self.daemon is not None:
-            self.daemon.stop_waiting()
+            self.daemon.stop()
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self.daemon is not None:

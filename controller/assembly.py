@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.config import Config, load_config
 from controller.daemon import Daemon
@@ -18,6 +18,9 @@ from hardware.backend import Backend
 from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
 
+if TYPE_CHECKING:
+    from hardware.sim.backend import SimulatedTable
+
 
 class StartupError(RuntimeError):
     """The daemon cannot start; the message is one line for the user."""
@@ -27,8 +30,7 @@ class StartupError(RuntimeError):
 class Assembled:
     config: Config
     daemon: Daemon
-    sim: Any | None = None  # the simulated grid, for the sim backend
-    lights: Any | None = None  # what the simulated board's outputs show
+    sim: SimulatedTable | None = None  # the simulated table, for the sim backend
 
 
 def table_of(config: Config) -> Table:
@@ -55,7 +57,7 @@ def assemble(
     try:
         if config is None:
             config = load_config(config_path)
-        backend, sim, lights = build_backend(config, clock, physics)
+        backend, sim = build_backend(config, clock, physics)
     except (ConfigError, HardwareError) as error:
         raise StartupError(str(error)) from None
     directory = state_dir or config.state_dir
@@ -67,7 +69,6 @@ def assemble(
             clock=clock,
             state_dir=directory,
             notifier=Notifier.from_environment(os.environ),
-            timeline=sim,
         )
         daemon.resume()
         if rules is not None:
@@ -84,46 +85,33 @@ def assemble(
         ) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
-    return Assembled(config, daemon, sim, lights)
+    return Assembled(config, daemon, sim)
 
 
 def build_backend(
     config: Config, clock: Clock, physics: Any | None = None
-) -> tuple[Backend, Any | None, Any | None]:
-    """The configured backend, with the simulated grid and its light reader
-    when the backend is ``sim``. Over ``[sim] link = "serial"`` the simulated
-    grid comes as the :class:`~hardware.sim.board.BoardTimeline` that also runs
-    the simulated sensor board (its ``grid`` is the :class:`SimGrid`)."""
+) -> tuple[Backend, SimulatedTable | None]:
+    """The configured backend; for the ``sim`` backend, the whole simulated
+    table too (its backend is the one returned)."""
     board = config.board
-    if board.backend == "sim" and config.sim_link == "serial":
-        from hardware.sim.board import build_simulated_serial
-
-        # The daemon runs one timeline: the grid and the board's main loop together.
-        serial_backend, _, strip, timeline = build_simulated_serial(
-            board.columns,
-            board.rows,
-            clock,
-            physics=physics,
-            seed=config.seed,
-            serial=config.serial,
-        )
-        return serial_backend, timeline, strip
     if board.backend == "sim":
-        from hardware.sim.grid import build_simulated_gpio
+        from hardware.sim.backend import build_simulated
 
-        backend, grid, lights = build_simulated_gpio(
+        sim = build_simulated(
             board.columns,
             board.rows,
             clock,
+            link=config.sim_link,
             physics=physics,
             seed=config.seed,
             colour_sensing=board.colour_sensing,
+            serial=config.serial,
         )
-        return backend, grid, lights
+        return sim.backend, sim
     if board.backend == "gpio":
         from hardware.gpio_backend import gpio_backend_from_config
 
-        return gpio_backend_from_config(config.gpio, board.columns, board.rows, clock), None, None
+        return gpio_backend_from_config(config.gpio, board.columns, board.rows, clock), None
     from hardware.serial_backend import serial_backend_from_config
 
-    return serial_backend_from_config(config.serial, board.columns, board.rows, clock), None, None
+    return serial_backend_from_config(config.serial, board.columns, board.rows, clock), None

@@ -1,8 +1,8 @@
 """The ``popref`` command: one entry point, one small module per subcommand.
 
 Each subcommand module exports ``HELP`` (one line), ``add_arguments(parser)``
-and ``run(args) -> int``. Modules keep heavy imports (gpiozero, pyserial) inside
-``run`` so that ``popref replay`` never loads them.
+and ``run(args) -> int``. Only the chosen subcommand's module is imported, so
+``popref replay`` never loads the simulator, gpiozero or pyserial.
 """
 
 from __future__ import annotations
@@ -24,29 +24,35 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line for ``argv``: every subcommand's name and help, and
+    the arguments of the one ``argv`` chooses (of all of them without
+    ``argv``), importing only the modules it needs."""
     parser = OneLineParser(
         prog="popref",
         description="Referee for a pop-out Connect Four grid.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    # the top level has no options but -h: the first word is the subcommand
+    chosen = next((a for a in argv if not a.startswith("-")), None) if argv is not None else None
     for name, (module_name, help_text) in COMMANDS.items():
-        module = importlib.import_module(module_name)
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
-        module.add_arguments(command_parser)
-        command_parser.set_defaults(_module=module)
+        command_parser.set_defaults(_module=module_name)
+        if argv is None or name == chosen:
+            importlib.import_module(module_name).add_arguments(command_parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(argv)
+        args = build_parser(arguments).parse_args(arguments)
     except SystemExit as done:  # --help, or one line of error (controller.argtypes)
         return done.code if isinstance(done.code, int) else 2
+    module = importlib.import_module(args._module)
     try:
-        status: int = args._module.run(args)
+        status: int = module.run(args)
     except KeyboardInterrupt:
         return 130
     return status

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
+import signal
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from controller.archive import GameArchive
 from controller.eventcodec import decode, encode
@@ -24,6 +25,7 @@ from controller.persist import restore, snapshot
 from controller.referee import RULES_TITLES, Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.view import display as view
+from controller.wakeup import Wakeup
 from engine import Game, write_record
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
@@ -31,15 +33,6 @@ from hardware.display import Alert, Display
 from hardware.events import Event
 
 log = logging.getLogger("popref")
-
-
-class Timeline(Protocol):
-    """Something with its own schedule that the loop must run (the simulated
-    grid in real time)."""
-
-    def next_time(self) -> float | None: ...
-
-    def run_until(self, now: float) -> None: ...
 
 
 @dataclass
@@ -52,7 +45,6 @@ class Daemon:
     clock: Clock
     state_dir: Path
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
-    timeline: Timeline | None = None
     on_display: Callable[[Display], None] | None = None
 
     def __post_init__(self) -> None:
@@ -61,7 +53,7 @@ class Daemon:
         self.archive = GameArchive(self.state_dir / "games")
         self.referee = Referee(self.table, self.rules)
         self.shown: Display | None = None
-        self._wake = threading.Event()
+        self._wakeup = Wakeup()
         self._status = ""
         self.storage_fault: str | None = None
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
@@ -124,7 +116,7 @@ class Daemon:
     def open(self) -> None:
         if self.board_mark is not None and isinstance(self.backend, Counting):
             self.backend.resume(self.board_mark)
-        self.backend.open(self._wake.set)
+        self.backend.open(self._wakeup.set)
         self._show()
         self.notifier.ready()
         self._notify_status()
@@ -176,13 +168,13 @@ class Daemon:
             self.journal.append({"archived": self.referee.game_number})
 
     def step(self, now: float) -> list[Verdict]:
-        """Run everything due at ``now``: the timeline, the backend, the display."""
-        if self.timeline is not None:
-            self.timeline.run_until(now)
-        events = self.backend.poll(now)
+        """Run everything due at ``now``: the backend, then the display."""
         backend = self.backend
-        marks = backend.marks() if isinstance(backend, Counting) else [None] * len(events)
-        verdicts = [self.feed(event, mark) for event, mark in zip(events, marks, strict=True)]
+        if isinstance(backend, Counting):
+            polled = backend.poll_marked(now)
+        else:
+            polled = [(event, None) for event in backend.poll(now)]
+        verdicts = [self.feed(event, mark) for event, mark in polled]
         if verdicts or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
@@ -190,18 +182,14 @@ class Daemon:
         return verdicts
 
     def next_deadline(self) -> float | None:
-        times = [self.backend.next_deadline()]
-        if self.timeline is not None:
-            times.append(self.timeline.next_time())
-        known = [t for t in times if t is not None]
-        return min(known) if known else None
+        return self.backend.next_deadline()
 
-    def run(self, stop: threading.Event) -> None:
-        """Serve until ``stop`` is set (SIGTERM), pinging the watchdog."""
+    def run(self) -> None:
+        """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),
+        pinging the watchdog."""
         interval = self.notifier.watchdog_interval()
         next_ping = self.clock()
-        while not stop.is_set():
-            self._wake.clear()
+        while not self._wakeup.stopping:
             now = self.clock()
             self.step(now)
             if interval is not None and now >= next_ping:
@@ -210,15 +198,22 @@ class Daemon:
             due = (self.next_deadline(), next_ping if interval is not None else None)
             wake_at = [t for t in due if t is not None]
             timeout = max(0.0, min(wake_at) - self.clock()) if wake_at else 60.0
-            self._wake.wait(min(timeout, 60.0))
+            self._wakeup.wait(min(timeout, 60.0))
         self.notifier.stopping()
 
-    def stop_waiting(self) -> None:
-        self._wake.set()
+    def stop(self) -> None:
+        """End :meth:`run` soon; safe from any thread."""
+        self._wakeup.stop()
+
+    def stop_on(self, *signals: signal.Signals) -> AbstractContextManager[None]:
+        """Within the block, ``signals`` end :meth:`run`, whenever they come
+        (before it starts, or while it is busy between waits)."""
+        return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
         self.backend.close()
         self.journal.close()
+        self._wakeup.close()
 
     # -- helpers -------------------------------------------------------------------
 

@@ -6,9 +6,7 @@ import argparse
 import logging
 import signal
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -50,17 +48,10 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("popref").info(
         "%s", started(assembled.config, args.state_dir or assembled.config.state_dir)
     )
-    stop = threading.Event()
-
-    def request_stop(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-        daemon.stop_waiting()
-
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
     try:
-        daemon.open()
-        daemon.run(stop)
+        with daemon.stop_on(signal.SIGTERM, signal.SIGINT):
+            daemon.open()
+            daemon.run()
     except HardwareError as error:
         print(f"popref run: {error}", file=sys.stderr)
         return 2

@@ -22,10 +22,10 @@ from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
 from engine.colour import Colour, picture
+from hardware.backend import Backend
 from hardware.clock import FakeClock
 from hardware.display import Display
-from hardware.sim.board import BoardTimeline, FirmwareLights
-from hardware.sim.gpio import PinLightReader
+from hardware.sim.board import BoardTimeline
 from hardware.sim.grid import Physics, SimGrid
 from hardware.sim.seam import LightReader
 
@@ -62,18 +62,15 @@ class Simulation:
         self.state_dir = state_dir
         assembled = assemble(None, rules, state_dir, self.clock, config=config, physics=physics)
         self.daemon = assembled.daemon
-        # Over the serial link the daemon's timeline is the sensor board's,
-        # which runs the grid too; players still act on the grid.
-        self.board: BoardTimeline | None = None
-        if isinstance(assembled.sim, BoardTimeline):
-            self.board = assembled.sim
-            self.grid = self.board.grid
-        else:
-            assert isinstance(assembled.sim, SimGrid)
-            self.grid = assembled.sim
-        assert isinstance(assembled.lights, PinLightReader | FirmwareLights)
-        self.lights: LightReader = assembled.lights
+        assert assembled.sim is not None
+        self.grid: SimGrid = assembled.sim.grid
+        self.lights: LightReader = assembled.sim.lights
+        # the simulated sensor board (over the serial link), for its faults
+        self.board: BoardTimeline | None = assembled.sim.board
+        # the real backend the daemon reads through the simulation
+        self.backend: Backend = assembled.sim.backend.inner
         self._grid_file = state_dir / "sim-grid.json"
+        self._last_dropped: Colour | None = None
         self._restore_grid()
         self.daemon.open()
         self.advance(SETTLE)
@@ -86,10 +83,12 @@ class Simulation:
         if verb == "drop":
             colour = action.colour or self.asked_colour(action.column)
             self.grid.drop(action.column, colour)
+            self._last_dropped = colour
         elif verb == "pop":
             self.grid.pop(action.column)
         elif verb == "open":
             self.grid.open_slider()
+            self._last_dropped = None  # the grid empties: a new game
         elif verb == "close":
             self.grid.close_slider()
         elif verb == "press":
@@ -105,13 +104,22 @@ class Simulation:
         return Outcome(action.text, verdicts)
 
     def asked_colour(self, column: int) -> Colour:
-        """The colour the board asks for: the repair step's, else the mover's."""
-        referee = self.daemon.referee
-        asked = referee.expected_colour(column)
-        if asked is not None:
-            return asked
-        shown = self.daemon.display()
-        return shown.turn or referee.game.to_move or Colour.RED
+        """The colour a person at the table drops when the script does not
+        say: what the lights ask for, as they see them (never the referee's
+        own state). The lit turn light, else the colour ``column``'s light
+        shows (an LED strip lights it in the colour to drop), else the other
+        colour than the last disc they dropped in this game, else Red, who
+        starts."""
+        shown = self.lights.shown()
+        if shown.turn_red != shown.turn_yellow:
+            return Colour.RED if shown.turn_red else Colour.YELLOW
+        look = shown.columns[column - 1] if column <= len(shown.columns) else None
+        for colour in Colour:
+            if look == colour.value:
+                return colour
+        if self._last_dropped is not None:
+            return self._last_dropped.other
+        return Colour.RED
 
     def advance(self, seconds: float) -> list[Verdict]:
         """Let ``seconds`` of simulated time pass, stepping the daemon at every
@@ -161,8 +169,6 @@ class Simulation:
     def close(self) -> None:
         self._save_grid()
         self.daemon.close()
-        if self.board is not None:
-            self.board.close()
 
     # -- the physical grid survives restarts ------------------------------------------
 

@@ -22,6 +22,12 @@ from typing import Any, Protocol, runtime_checkable
 from hardware.display import Display
 from hardware.events import Event
 
+Mark = dict[str, Any]
+"""The sensor board's counters consumed up to an event (JSON-ready)."""
+
+Marked = tuple[Event, Mark | None]
+"""An event and its mark (``None`` for events that are not counts)."""
+
 
 class Backend(Protocol):
     """A board: sensors in, one display state out."""
@@ -76,10 +82,10 @@ class Counting(Protocol):
     restart, so nothing the board counted meanwhile is lost or doubled.
     """
 
-    def marks(self) -> list[dict[str, Any] | None]:
-        """One mark (or ``None``) per event of the last ``poll``, in order."""
+    def poll_marked(self, now: float) -> list[Marked]:
+        """:meth:`Backend.poll`, each event with its mark."""
         ...
 
-    def resume(self, mark: dict[str, Any]) -> None:
+    def resume(self, mark: Mark) -> None:
         """Count on from ``mark``."""
         ...

@@ -24,7 +24,9 @@ from collections.abc import Callable, Mapping
 
 import serial
 
+from engine.colour import Colour
 from hardware import wire
+from hardware.backend import Marked
 from hardware.clock import Clock
 from hardware.display import Alert, ColumnLight, Display, Lamp
 from hardware.errors import ConfigError
@@ -76,10 +78,14 @@ def _due(now: float, then: float, period: float) -> bool:
     return now >= _deadline(then, period)
 
 
-def _colour_code(colour: object) -> int:
+def _unmarked(events: list[Event]) -> list[Marked]:
+    return [(event, None) for event in events]
+
+
+def _colour_code(colour: Colour | None) -> int:
     if colour is None:
         return wire.COLOUR_NONE
-    return wire.COLOUR_RED if str(colour) == "red" else wire.COLOUR_YELLOW
+    return wire.COLOUR_RED if colour is Colour.RED else wire.COLOUR_YELLOW
 
 
 def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
@@ -118,8 +124,6 @@ class SerialBackend:
         self._link: PortLink | None = None
         self._generation = 0
         self._counts = CounterTracker(columns)
-        self._marks: list[Mark | None] = []
-        self._mark_of: dict[int, Mark] = {}
         self._up = False  # a good hello arrived on this connection
         self._incompatible: str | None = None
         self._faulted = False
@@ -220,11 +224,16 @@ class SerialBackend:
         return min(deadlines) if deadlines else None
 
     def poll(self, now: float) -> list[Event]:
+        return [event for event, _ in self.poll_marked(now)]
+
+    def poll_marked(self, now: float) -> list[Marked]:
+        """:meth:`poll`, each event with the counters consumed up to it
+        (``None`` for events that are not counts)."""
         if self._started is None:
             self._started = now
         self._now = now
         self._expire_partial(now)
-        events: list[Event] = []
+        events: list[Marked] = []
         while True:
             try:
                 generation, frame = self._inbox.get_nowait()
@@ -234,19 +243,11 @@ class SerialBackend:
                 continue  # from a connection already given up
             if frame is None:
                 self._drop_link(now, "the port closed")
-                events += self._fault(now, GONE)
+                events += _unmarked(self._fault(now, GONE))
             else:
                 events += self._frame(frame, now)
-        events += self._timers(now)
-        # events are fresh objects, so identity pairs each with its mark
-        self._marks = [self._mark_of.get(id(event)) for event in events]
-        self._mark_of.clear()
+        events += _unmarked(self._timers(now))
         return events
-
-    def marks(self) -> list[Mark | None]:
-        """The counters consumed up to each event of the last :meth:`poll`,
-        in order (``None`` for events that are not counts)."""
-        return list(self._marks)
 
     def resume(self, mark: Mark) -> None:
         """Count on from a mark the daemon journalled: whatever the board
@@ -323,13 +324,13 @@ class SerialBackend:
 
     # -- input ------------------------------------------------------------
 
-    def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Event]:
+    def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Marked]:
         _, kind, payload = frame
         self.frames_in += 1
         self._last_rx = now
         try:
             if kind == wire.HELLO:
-                return self._hello(payload, now)
+                return _unmarked(self._hello(payload, now))
             if kind == wire.HEARTBEAT and self._up and self._incompatible is None:
                 return self._heartbeat(wire.unpack_heartbeat(payload), now)
             if kind == wire.ACK and wire.unpack_ack(payload) == self._display_id:
@@ -367,17 +368,14 @@ class SerialBackend:
             log.info("the sensor board restarted (boot id %08x)", boot_id)
         return []
 
-    def _heartbeat(self, hb: wire.Heartbeat, now: float) -> list[Event]:
-        events: list[Event] = []
+    def _heartbeat(self, hb: wire.Heartbeat, now: float) -> list[Marked]:
+        events: list[Marked] = []
         if self._faulted:
             self._faulted = False
             self._backoff = self.config.reconnect_min
             log.warning("the sensor board answers again")
-            events.append(SensorCleared(BOARD, at=now))
-        for event, mark in self._counts.update_marked(hb, now):
-            events.append(event)
-            if mark is not None:
-                self._mark_of[id(event)] = mark
+            events.append((SensorCleared(BOARD, at=now), None))
+        events += self._counts.update_marked(hb, now)
         if hb.shown != self._display_id and self._display is not None:
             self._acked = False  # it reset or went dark: show it again
         return events

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: install popref with its test extra into .venv, then
-# lint, type-check, compile the firmware, verify the systemd unit, run pytest.
+# lint, type-check, check the import rules, compile the firmware, verify the
+# systemd unit, run pytest.
 # This is the README's test command and exactly what CI runs.
 #
 # It runs on any machine with Python 3.11 or newer; a check whose tool is
@@ -50,6 +51,7 @@ fi
 
 echo "== ruff";  .venv/bin/ruff check . && .venv/bin/ruff format --check --quiet .
 echo "== mypy";  .venv/bin/mypy
+echo "== import-linter"; .venv/bin/lint-imports --no-cache
 if compgen -G "firmware/*.py" >/dev/null; then
     echo "== mpy-cross"
     out=$(mktemp -d)

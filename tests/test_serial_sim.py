@@ -21,10 +21,10 @@ from engine.colour import Colour
 from hardware.errors import ConfigError
 from hardware.events import DiscEntered
 from hardware.serial_backend import BOARD
-from hardware.sim.board import BoardTimeline, Firmware
+from hardware.sim.backend import SimulatedBackend
+from hardware.sim.board import BoardTimeline, Firmware, ObservedSerialBackend
 from hardware.sim.board.schedule import due_in
 from hardware.sim.board.ticks import FakeTicks
-from hardware.sim.board.timeline import ObservedSerialBackend
 from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
 
@@ -221,7 +221,7 @@ def model_is_grid(sim: Simulation) -> bool:
 
 def test_a_game_with_a_mistake_and_its_repair_over_the_serial_link(sim: Simulation) -> None:
     assert isinstance(sim.board, BoardTimeline)
-    assert sim.daemon.backend.connected  # type: ignore[attr-defined]
+    assert sim.board.backend.connected
     for text in ("drop 4", "drop 3", "drop 4", "drop 5"):
         assert act(sim, text) == []
     assert act(sim, "pop 3") == ["illegal-pop"]  # Red pops Yellow's disc
@@ -251,7 +251,7 @@ def test_a_board_reset_mid_game_loses_and_doubles_nothing(sim: Simulation) -> No
     assert state["moves"] == ["1", "2", "1", "2", "p1"]
     assert model_is_grid(sim) and state["fault"] is None
     assert journal_moves(sim) == ["1", "2", "1", "2", "p1"]
-    assert sim.daemon.backend.resets_seen == 1  # type: ignore[attr-defined]
+    assert sim.board.backend.resets_seen == 1
     assert sim.lights.shown().columns == ("yellow",) * 7  # shown again after the reset
 
 
@@ -296,9 +296,9 @@ def test_corrupted_bytes_both_ways_lose_and_double_nothing(sim: Simulation) -> N
     sim.advance(1.0)
     assert journal_moves(sim) == ["1", "7", "1", "p7", "7"]
     assert model_is_grid(sim)
-    link = sim.daemon.backend.port_link  # type: ignore[attr-defined]
+    link = sim.board.backend.port_link
     assert link is not None and link.decoder.bad + link.decoder.garbage > 0
-    assert sim.board.firmware.board.shown == sim.daemon.backend._display_id  # type: ignore[attr-defined]
+    assert sim.board.firmware.board.shown == sim.board.backend._display_id
 
 
 def test_the_board_reports_a_lost_host_and_the_daemon_a_silent_board(
@@ -381,15 +381,16 @@ def test_a_stuck_exit_beam_is_shown_as_a_fault_and_clears(sim: Simulation) -> No
 
 def test_a_jammed_entry_beam_is_a_fault_and_not_a_drop_as_on_gpio(sim: Simulation) -> None:
     events: list[object] = []
-    backend = sim.daemon.backend
-    poll = backend.poll
+    assert sim.board is not None
+    backend = sim.board.backend
+    poll = backend.poll_marked
 
     def keep(now: float) -> list[Any]:
         got = poll(now)
-        events.extend(got)
+        events.extend(event for event, _ in got)
         return got
 
-    backend.poll = keep  # type: ignore[method-assign]
+    backend.poll_marked = keep  # type: ignore[method-assign]
     sim.grid.stick_beam(Beam.ENTRY, 3, duration=4.0)
     sim.advance(3.5)
     assert "entry 3" in sim.daemon.referee.faults
@@ -433,16 +434,23 @@ def test_a_daemon_restart_counts_what_the_board_counted_meanwhile(tmp_path: Path
     try:
         for text in ("drop 4", "drop 4"):
             act(sim, text)
-        link = old.backend.port_link  # type: ignore[attr-defined]
+        link = sim.board.backend.port_link
+        assert link is not None
         link.close()  # the process died: its port closed, nothing else was said
         sim.grid.drop(5, Colour.RED)  # the board counts it; no host hears
         sim.board.run_until(sim.clock() + 1.0)
         sim.clock.set(sim.clock() + 1.0)
         assert sim.grid.columns_content()[4] == (Colour.RED,)
-        config = old.backend.config  # type: ignore[attr-defined]
+        config = sim.board.backend.config
         backend = ObservedSerialBackend(config, columns=7, rows=6)
         sim.board.backend = backend
-        sim.daemon = Daemon(old.table, "classic", backend, sim.clock, state, timeline=sim.board)
+        sim.daemon = Daemon(
+            old.table,
+            "classic",
+            SimulatedBackend(backend, sim.board, on_close=sim.board.close),
+            sim.clock,
+            state,
+        )
         sim.daemon.resume()
         sim.daemon.open()
         sim.advance(3.0)

@@ -82,10 +82,10 @@ def serial_fault(self: SoakTable, kind: str) -> None:
         self.tally.inject(kind, detected=good, repaired=good and _lights_back(self, mismatches))
         return
     if kind == "board-reset":
-        resets = self.sim.daemon.backend.resets_seen  # type: ignore[attr-defined]
+        resets = board.backend.resets_seen
         board.reset(_boot_id(self))
         good = self.one_move(f"{kind}: ")
-        seen = self.sim.daemon.backend.resets_seen == resets + 1  # type: ignore[attr-defined]
+        seen = board.backend.resets_seen == resets + 1
         self.tally.inject(
             kind, detected=good and seen, repaired=good and _lights_back(self, mismatches)
         )

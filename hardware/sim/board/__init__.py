@@ -9,6 +9,8 @@
   serial link: the real :class:`~hardware.serial_backend.SerialBackend`, a
   :class:`~hardware.sim.grid.SimGrid` on the board's pins, the strip reader and
   the :class:`BoardTimeline` that runs grid and board together.
+- :class:`Lockstep`: the bytes between board and host delivered around each
+  of the board's passes, under both of these:
 - :class:`Pair`: a board and a backend in millisecond lock step (tests, bench).
 
 Example::
@@ -17,11 +19,12 @@ Example::
 """
 
 from hardware.sim.board.firmware import Firmware
+from hardware.sim.board.lockstep import Lockstep, ObservedSerialBackend
 from hardware.sim.board.pair import Pair
 from hardware.sim.board.pins import FirmwareLights, FirmwareWires
 from hardware.sim.board.stream import PtyStream
 from hardware.sim.board.ticks import ClockTicks, FakeTicks
-from hardware.sim.board.timeline import BoardTimeline, ObservedSerialBackend, build_simulated_serial
+from hardware.sim.board.timeline import BoardTimeline, build_simulated_serial
 
 __all__ = [
     "BoardTimeline",
@@ -30,6 +33,7 @@ __all__ = [
     "Firmware",
     "FirmwareLights",
     "FirmwareWires",
+    "Lockstep",
     "ObservedSerialBackend",
     "Pair",
     "PtyStream",

@@ -3,10 +3,9 @@ backend: the daemon's ``sim`` backend with ``[sim] link = "serial"``.
 
 :class:`BoardTimeline` is the daemon's one timeline: the simulated grid's
 wire changes and the board's main-loop passes (:func:`~hardware.sim.board.schedule.due_in`),
-in time order on the daemon's clock. Around each pass it waits, with
-timeouts and never by sleeping, for the host's bytes to reach the board and
-for the board's bytes to reach the host's reader thread, so a run in
-simulated time is exactly repeatable. The host side is the real
+in time order on the daemon's clock, each pass in lock step with the host
+(:class:`~hardware.sim.board.lockstep.Lockstep`), so a run in simulated time
+is exactly repeatable. The host side is the real
 :class:`~hardware.serial_backend.SerialBackend` with pyserial on a real pty.
 
 >>> import tempfile, pathlib
@@ -38,37 +37,18 @@ import contextlib
 import os
 import shutil
 import tempfile
-import threading
 import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from hardware.clock import Clock, FakeClock
-from hardware.serial_backend import SerialBackend
-from hardware.serial_config import SerialConfig, parse_serial_config
+from hardware.serial_config import parse_serial_config
 from hardware.sim.board.firmware import Firmware
+from hardware.sim.board.lockstep import Lockstep, ObservedSerialBackend
 from hardware.sim.board.pins import FirmwareLights, FirmwareWires
 from hardware.sim.board.schedule import due_in
-from hardware.sim.board.stream import SYNC_TIMEOUT
 from hardware.sim.board.ticks import ClockTicks
 from hardware.sim.grid import Physics, SimGrid
-
-
-class ObservedSerialBackend(SerialBackend):
-    """The real :class:`SerialBackend`; its reader's wake-ups also set
-    :attr:`woken`, so the simulated board can wait for its bytes to arrive."""
-
-    def __init__(self, config: SerialConfig, columns: int = 7, rows: int = 6) -> None:
-        super().__init__(config, columns=columns, rows=rows)
-        self.woken = threading.Event()
-
-    def open(self, wake: Callable[[], None]) -> None:
-        def tee() -> None:
-            wake()
-            self.woken.set()
-
-        super().open(tee)
 
 
 class BoardTimeline:
@@ -86,13 +66,21 @@ class BoardTimeline:
         assert isinstance(firmware.ticks, ClockTicks)
         self.grid = grid
         self.firmware = firmware
-        self.backend = backend
+        self.lockstep = Lockstep(firmware, backend)
         self.clock = clock
         self._ticks: ClockTicks = firmware.ticks
         self._last = self._ticks.elapsed()  # the board's last pass, in elapsed ms
-        self._link: Any = None
         self.passes = 0
         self.cleanup: Callable[[], object] = firmware.close
+
+    @property
+    def backend(self) -> ObservedSerialBackend:
+        """The host's backend the board's bytes go to."""
+        return self.lockstep.backend
+
+    @backend.setter
+    def backend(self, backend: ObservedSerialBackend) -> None:
+        self.lockstep.backend = backend
 
     # -- the Timeline protocol ---------------------------------------------------
 
@@ -118,47 +106,19 @@ class BoardTimeline:
 
     # -- the board's passes ---------------------------------------------------------
 
-    def _follow_host(self) -> Any:
-        """The host's open port, raising DTR on the board when it is new."""
-        link = self.backend.port_link
-        stream = self.firmware.stream
-        if link is not self._link:
-            self._link = link
-            stream.connected = link is not None and stream.fd is not None
-            stream.reconnected()
-        if link is None or not stream.connected or stream.fd is None or link.ended.is_set():
-            return None
-        return link
-
     def _board_due(self) -> float | None:
         if not self.firmware.powered:
             return None
         at = self._last + due_in(self.firmware, self._ticks.ticks_at(self._last))
-        link = self._follow_host()
-        if link is not None and link.bytes_out > self.firmware.stream.received:
+        if self.lockstep.host_waiting():
             # bytes from the host end the board's poll(): it reads them at once
             at = min(at, max(self._last, self._ticks.elapsed()))
         return self._ticks.time_of(at)
 
     def _pass(self) -> None:
-        stream = self.firmware.stream
-        link = self._follow_host()
-        if link is not None:
-            while stream.received < link.bytes_out:
-                if not stream.wait_readable(SYNC_TIMEOUT):
-                    raise TimeoutError("the host's bytes never reached the simulated board")
-                stream.pull()
-        self.firmware.step_now()
+        self.lockstep.run_pass(self.firmware.step_now)
         self._last = self._ticks.elapsed()
         self.passes += 1
-        if link is not None:
-            woken = self.backend.woken
-            while link.bytes_in < stream.sent and not link.ended.is_set():
-                woken.clear()
-                if link.bytes_in >= stream.sent or link.ended.is_set():
-                    break
-                if not woken.wait(SYNC_TIMEOUT):
-                    raise TimeoutError("the simulated board's bytes never reached the host")
 
     # -- the board's life ----------------------------------------------------------
 
@@ -170,11 +130,8 @@ class BoardTimeline:
     def unplug(self) -> None:
         """Pull the USB cable: the board loses power and its port goes away.
         Returns once the host's reader has noticed."""
-        link = self.backend.port_link
-        self.firmware.unplug()
+        self.lockstep.unplug()
         self.firmware.powered = False
-        if link is not None and not link.ended.wait(SYNC_TIMEOUT):
-            raise TimeoutError("the host never noticed the unplug")
 
     def replug(self, boot_id: int) -> None:
         """Plug the cable back in: a new port, a board booting afresh."""
