@@ -27,7 +27,7 @@ from controller.eventcodec import encode
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.journal_entries import Archived, EventEntry, Resumed, Snapshot, read_entry
 from controller.persist import BoardChanged, restore, snapshot
-from controller.referee import RULES_TITLES, Referee, Table, Verdict
+from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.view import display as view
 from controller.wakeup import Wakeup
@@ -124,17 +124,19 @@ class Daemon:
         self.journal_id = secrets.token_hex(8)
         with self._storing(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
-        log.info("New game: %s.", RULES_TITLES[self.referee.game.rules.name])
+        log.info("New game: %s.", self.referee.game.rules.title)
 
-    def choose_rules(self, name: str) -> None:
-        """The rules asked for on the command line: for the next game, or for
-        this one if it has not begun."""
+    def choose_rules(self, name: str) -> bool:
+        """The rules asked for on the command line or in the configuration:
+        for the next game, or for this one if it has not begun. True when
+        that changed anything."""
         verdict = self.referee.choose_rules(name)
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
             with self._storing():
                 self._write_whole_state()
+        return verdict.changed
 
     def _replay_all(self, records: list[dict[str, Any]]) -> None:
         """Replay the journal; :class:`JournalDamaged` (the file moved aside)

@@ -13,8 +13,6 @@ from urllib.parse import urlsplit
 if TYPE_CHECKING:
     from controller.config import Config
 
-HELP = "run the referee daemon on the configured board"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from controller.argtypes import rules_name
@@ -81,7 +79,7 @@ Configuration for a real board). The game is kept in /tmp/state. To play by hand
     if backend == "sim":
         board = f'the simulated grid ([board] backend = "sim" in {config.source})'
     elif backend == "serial":
-        port = str(config.serial.get("port", "?"))
+        port = config.serial.port if config.serial is not None else "?"
         board = f"the sensor board on {port} ({config.source})"
         host = urlsplit(port).hostname if "://" in port else None
         if host not in (None, "localhost", "127.0.0.1", "::1"):

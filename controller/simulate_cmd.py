@@ -20,8 +20,6 @@ from engine import RULES_NAMES
 from hardware.errors import ConfigError
 from hardware.sim.grid import SimGridError
 
-HELP = "play on a simulated grid in the terminal, or run a script of physical actions"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
