@@ -169,20 +169,30 @@ def test_run_says_which_board_and_where_the_game_is_kept(tmp_path: Path) -> None
 
 
 def test_run_logs_it_first(tmp_path: Path) -> None:
+    import socket
+
     config = tmp_path / "config.toml"
     config.write_text('[board]\nbackend = "sim"\n')
+    ready = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ready.bind(str(tmp_path / "notify"))
+    ready.settimeout(30)
     command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config)]
     process = subprocess.Popen(
         [*command, "--state-dir", str(tmp_path / "state")],
         stderr=subprocess.PIPE,
         text=True,
-        env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"},
+        env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")},
     )
-    assert process.stderr is not None
-    first = [process.stderr.readline(), process.stderr.readline()]
-    process.send_signal(signal.SIGTERM)
-    process.communicate(timeout=30)
-    assert first[0] == "New game: Classic.\n"
+    try:
+        # the signal handlers are in place once systemd is told it is ready
+        while not ready.recv(4096).startswith(b"READY=1"):
+            pass
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+        ready.close()
+    first = err.splitlines()[:2]
+    assert first[0] == "New game: Classic."
     assert first[1].startswith("Refereeing the simulated grid ([board] backend")
 
 
