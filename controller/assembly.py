@@ -94,6 +94,10 @@ def assemble(
         ) from None
     except JournalError as error:
         raise StartupError(str(error)) from None
+    except (FileExistsError, NotADirectoryError):
+        raise StartupError(
+            f"{directory}: not a directory; pass --state-dir with a directory for the game"
+        ) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
     return Assembled(config, daemon, sim)

@@ -146,12 +146,16 @@ class Daemon:
                     if self.storage_fault is None:
                         self.journal.append({"resumed": True})
                 moves = len(self.referee.game.moves)
-                log.info("Resumed the game from the journal (%d moves).", moves)
+                log.info(
+                    "Resumed the game from the journal (%d move%s).",
+                    moves,
+                    "" if moves == 1 else "s",
+                )
                 return
         self.journal_id = secrets.token_hex(8)
         with self._storing(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
-        log.info("New game: %s.", self.referee.game.rules.name)
+        log.info("New game: %s.", self.referee.game.rules.title)
 
     def choose_rules(self, name: str) -> bool:
         """The rules asked for on the command line or in the configuration:

@@ -45,6 +45,8 @@ from hardware.events import (
     SliderMoved,
 )
 
+SLIDER_OPENED = "The slider was opened mid-game."
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -155,9 +157,10 @@ class Referee:
         return 1 if self.game.rules.strips else 0
 
     def label(self, column: int) -> int:
-        """How sentences name physical ``column``: the notation's number, which
-        counts the 5-in-a-Row edge strip on the left."""
-        return column + self.offset
+        """How sentences name physical ``column``: the grid's own number, as
+        its lights and the simulator show it. (Notation counts 5-in-a-Row's
+        left edge strip; it stays in records and ``popref replay``.)"""
+        return column
 
     def model_grid(self) -> list[tuple[Colour, ...]]:
         """What the game says each physical column holds, bottom up."""
@@ -217,7 +220,10 @@ class Referee:
         if out.changed and self.in_step() and self.problem is not None:
             self.problem = None
             self.rebuilding = False
-            out.log.append("The grid matches the game again; play resumes.")
+            if self.game.is_over():
+                out.log.append("The grid matches the finished game again.")
+            else:
+                out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
 
     def _entered(self, event: DiscEntered, out: _Outcome) -> None:
@@ -253,8 +259,10 @@ class Referee:
         else:
             colour = self.expected_colour(column)
         self.last_entry_at = event.at
+        steps = 0 if playing else self._steps_left()
         self.grid[column - 1].append(colour)
         if not playing:
+            self._unasked(steps, f"A disc went into column {self.label(column)}", out)
             return
         mover = self.game.to_move
         assert mover is not None
@@ -263,14 +271,14 @@ class Referee:
             self._mistake(
                 out,
                 "two-discs",
-                f"Two discs went in at once; the one in column {move.column} is extra.",
+                f"Two discs went in at once; the one in column {self.label(column)} is extra.",
             )
         elif colour is not mover:
             name = f"{colour.title}'s disc" if colour is not None else "A disc of unknown colour"
             self._mistake(
                 out,
                 "wrong-colour",
-                f"{name} went into column {move.column}, but it is {mover.title}'s turn.",
+                f"{name} went into column {self.label(column)}, but it is {mover.title}'s turn.",
             )
         else:
             self._play(move, out)
@@ -287,9 +295,31 @@ class Referee:
             return
         out.changed = True
         playing = self.in_step() and not self.game.is_over()
+        steps = 0 if playing else self._steps_left()
         self.grid[column - 1].pop(0)
         if playing:
             self._play(Move.pop(column + self.offset), out)
+        else:
+            self._unasked(steps, f"A disc left column {self.label(column)}", out)
+
+    def _steps_left(self) -> int:
+        """How many steps the board still asks for to bring the grid back."""
+        return 0 if self.in_step() else len(self.repair_plan())
+
+    def _unasked(self, before: int, what: str, out: _Outcome) -> None:
+        """Say so when a disc went in or out (``what``) while the board asked
+        for something else, and it brought the grid no closer to the game:
+        ``before`` steps were left before it. After a finished game (none
+        left), the board asks only for the slider."""
+        if before and self._steps_left() < before:
+            return
+        if before == 0:
+            # the board's own message adds what to do next (controller.view)
+            self.problem = f"{what} after the game ended."
+            out.log.append(f"{what} after the game ended; open the slider for a new game.")
+        else:
+            self.problem = f"{what}; that was not the step the board asked for."
+            out.log.append(self.problem)
 
     def _play(self, move: Move, out: _Outcome) -> None:
         mover = self.game.to_move
@@ -297,15 +327,24 @@ class Referee:
         if self.computer_to_move() and move != self.computer_move:
             self._not_computers(move, out)
             return
-        reason = self.game.why_illegal(move)
+        reason = self.game.why_illegal(move, shift=self.offset)
         if reason is not None:
             what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
             self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
             return
+        scored = self.game.scores[mover]
         self.game.play(move)
         self.computer_move = None
         out.accepted = move
-        out.log.append(f"{mover.title} played a {self._physical(move)}.")
+        scored = self.game.scores[mover] - scored
+        if scored:
+            column = self.label(move.column - self.offset)
+            out.log.append(
+                f"{mover.title} scored: the disc popped from column {column} was in a line "
+                f"and is set aside ({self.game.scores[mover]} for {mover.title})."
+            )
+        else:
+            out.log.append(f"{mover.title} played a {self._physical(move)}.")
         if self.game.passed is not None:
             out.log.append(
                 f"{self.game.passed.title} has no disc in the bottom row; the turn passes."
@@ -314,11 +353,11 @@ class Referee:
             out.finished = self.game
             out.log.append(self.result_sentence())
 
-    @staticmethod
-    def _physical(move: Move) -> str:
+    def _physical(self, move: Move) -> str:
+        column = self.label(move.column - self.offset)
         if move.kind is MoveKind.POP:
-            return f"pop from column {move.column}"
-        return f"drop into column {move.column}"
+            return f"pop from column {column}"
+        return f"drop into column {column}"
 
     def _mistake(self, out: _Outcome, kind: str, sentence: str) -> None:
         out.mistake = kind
@@ -342,7 +381,7 @@ class Referee:
             out.log.append("The slider emptied the grid, as asked.")
         elif self.game.moves:
             self.rebuilding = True
-            self.problem = "The slider was opened mid-game."
+            self.problem = SLIDER_OPENED
             out.mistake = "slider"
             out.log.append(
                 "The slider was opened mid-game: close it and rebuild the position, "

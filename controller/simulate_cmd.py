@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from controller.argtypes import lenient_stdin, rules_name
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.logs import setup_logging
-from controller.script import Action, ScriptError, parse_script
+from controller.places import simulate_state_dir
+from controller.script import Action, ScriptError, excerpt, read_script
 from controller.simulation import Simulation
 from engine import RULES_NAMES
 from hardware.errors import ConfigError
@@ -24,7 +25,12 @@ from hardware.sim.grid import SimGridError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per action")
-    parser.add_argument("--rules", choices=RULES_NAMES, help="the rules of a new game")
+    parser.add_argument(
+        "--rules",
+        type=rules_name,
+        metavar="NAME",
+        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
+    )
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
     parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
     parser.add_argument(
@@ -50,17 +56,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="popref-sim-") as scratch:
         # by hand, the game is kept for next time; a script starts afresh
-        state_dir = args.state_dir or (Path(scratch) if actions is not None else _kept_state())
+        state_dir = args.state_dir or (
+            Path(scratch) if actions is not None else simulate_state_dir()
+        )
         try:
             return _simulate(config, state_dir, args, actions)
         except StartupError as error:
             print(f"popref simulate: {error}", file=sys.stderr)
             return 2
-
-
-def _kept_state() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "popref-simulate"
 
 
 def _as_simulated(config: Config) -> Config:
@@ -69,11 +72,7 @@ def _as_simulated(config: Config) -> Config:
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text()
-    except OSError as error:
-        raise ScriptError(f"{path}: {error.strerror}") from None
-    return parse_script(text, str(path), config.board.columns)
+    return read_script(path, config.board.columns)
 
 
 def _simulate(
@@ -86,12 +85,12 @@ def _simulate(
         if actions is None:
             from controller.terminal import interact
 
-            return interact(simulation, sys.stdin, sys.stdout)
+            return interact(simulation, lenient_stdin(), sys.stdout)
         for action in actions:
             try:
                 simulation.act(action)
             except SimGridError as error:
-                where = f"{args.script}: line {action.line} ({action.text!r})"
+                where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
                 print(f"popref simulate: {where}: {error}", file=sys.stderr)
                 return 2
             _report(simulation, action.text, args.json, sys.stdout)

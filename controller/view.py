@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from controller import repair
 from controller.computer import describe
-from controller.referee import Referee
+from controller.referee import SLIDER_OPENED, Referee
 from engine import RULES_NAMES, Move, MoveKind, Phase, rules_named
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
@@ -84,14 +84,22 @@ def _repairing(referee: Referee) -> Display:
     more = f" ({left} more step{'s' if left != 1 else ''} after this.)" if left else ""
     problem = referee.problem or "The grid does not match the game."
     if referee.rebuilding:
-        problem = "Rebuild the game after the slider, or hold the mode button to abandon it."
-    fault = f"{problem} {instruction}{more}"
+        rebuild = "Rebuild the game after the slider, or hold the mode button to abandon it."
+        # the latest wrong disc first, so that the message changes with it
+        problem = rebuild if problem == SLIDER_OPENED else f"{problem} {rebuild}"
+    status = instruction
+    if referee.game.is_over():
+        # the slider empties the grid and starts the next game, a repair too
+        status = f"{instruction} Or open the slider for a new game."
+        if referee.problem is None:
+            problem = f"{referee.result_sentence()} The grid does not match the finished game."
+    fault = f"{problem} {status}{more}"
     return Display(
         columns=tuple(lights),
         turn=turn,
         scores=_scores(referee),
         alert=Alert.ERROR,
-        status=instruction,
+        status=status,
         fault=fault,
     )
 
@@ -194,7 +202,7 @@ def _turn_sentence(referee: Referee) -> str:
     assert mover is not None
     title = game.rules.title
     if game.phase is Phase.RETURN and game.pending_return is not None:
-        columns = sorted(m.column for m in game.legal_moves())
+        columns = sorted(referee.label(m.column - referee.offset) for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
         return f"{mover.title}: drop the popped disc back into column {where}."
     if game.rules.pop10:
