@@ -13,8 +13,11 @@ no more than a disc can fall in the time between (:meth:`CounterTracker.bound`).
 One that does not is a link fault (``SensorFault("sensor board link")``),
 told once, and counts nothing. The host then trusts the board again when a
 heartbeat follows the last trusted one after all (the bad one was a one-off),
-or when two heartbeats in a row follow each other (a new baseline: what was
-counted across the fault becomes events only if it is physically plausible).
+or when two heartbeats in a row follow each other (a new baseline, judged
+counter by counter: one that moved forwards plausibly counts, one that jumped
+counts on from there without events, one that went back keeps the higher
+value, so two agreeing damaged heartbeats neither lose a disc they carry nor
+make the next real one count a disc twice).
 A new boot id is taken as a board reset only when the board announced it in
 its hello; an unannounced one asks for a hello (:attr:`CounterTracker.wants_hello`),
 and the board's answer names its boot.
@@ -26,7 +29,11 @@ a change in the same millisecond as a crash or power cut). The firmware does
 not persist counters: flash wear and write time during a reset are worse than
 a lost disc, which the referee notices anyway and guides the players through.
 Nor can any check tell a damaged counter that moved forwards plausibly (one
-disc) from a real disc: the board reports nothing else that could.
+disc) from a real disc: the board reports nothing else that could. When such
+a heartbeat was trusted, the board's later reports are behind it: the link
+fault stays shown and the next real disc in that column is not counted
+(it makes up for the invented one), since keeping the higher count is what
+stops two agreeing heartbeats one lower from inventing a disc.
 
 >>> counts = CounterTracker(columns=2)
 >>> hb = wire.Heartbeat(7, 0, 0, False, 0, False, 0, 0, 0, 0, [3, 0], [0, 0])

@@ -20,7 +20,14 @@ from controller.config import parse_config
 from controller.script import Action
 from controller.simulation import Simulation
 from hardware import wire
-from hardware.events import DiscEntered, DiscLeft, Event, SensorCleared, SensorFault
+from hardware.events import (
+    DiscEntered,
+    DiscLeft,
+    Event,
+    SensorCleared,
+    SensorFault,
+    SliderMoved,
+)
 from hardware.serial_counts import LINK, CounterTracker
 from hardware.sim.board import BoardTimeline, Firmware, Pair
 from hardware.sim.grid import Physics
@@ -472,6 +479,28 @@ def test_a_forged_heartbeat_over_the_pty_invents_nothing(
     assert moves(events) == ["2"]
     assert [e for e in pair.events if isinstance(e, SensorCleared) and e.sensor == LINK]
     assert pair.backend.resets_seen == 0 and moves(pair.events) == ["4", "2"]
+
+
+def _slider(hb: wire.Heartbeat) -> None:
+    hb.slider = not hb.slider
+
+
+@pytest.mark.parametrize(("name", "change"), [("one lower", _lower), ("slider", _slider)])
+def test_the_same_damage_twice_over_the_pty_loses_and_invents_nothing(
+    pair: Pair, name: str, change: Callable[[wire.Heartbeat], None]
+) -> None:
+    # soak seeds 50, 61, 62: two forged heartbeats in a row agree with each other
+    assert moves(drop(pair, 4)) == ["4"]
+    pair.run(250)
+    for _ in range(2):
+        assert moves(send(pair, forged(pair, change))) == [], name
+    assert moves(drop(pair, 6)) == ["6"], name
+    pair.run(450)
+    assert moves(drop(pair, 4)) == ["4"], name
+    assert moves(pair.events) == ["4", "6", "4"], name
+    assert not [e for e in pair.events if isinstance(e, SliderMoved)], name
+    link = [e for e in pair.events if getattr(e, "sensor", None) == LINK]
+    assert link and isinstance(link[-1], SensorCleared), name
 
 
 def test_a_replayed_heartbeat_over_the_pty_invents_nothing(pair: Pair) -> None:
