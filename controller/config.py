@@ -8,6 +8,7 @@ before anything starts, so every mistake is one line that names the key.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from collections.abc import Mapping
@@ -27,6 +28,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "board": ("backend", "columns", "rows", "colour_sensing"),
     "daemon": ("state_dir",),
     "sim": ("seed", "link"),
+    "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
@@ -50,6 +52,23 @@ class BoardConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The live web view (docs/web.md). ``enabled`` defaults to on for a
+    real board (a Pi at the table) and off for the simulated grid; ``watch``
+    lets anyone who reaches the page watch; ``token`` is a fixed control
+    token for headless use (empty: none); a paired browser's token lasts
+    ``pair_days``."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    watch: bool = True
+    token: str = ""
+    max_clients: int = 32
+    pair_days: int = 30
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration; ``gpio`` and ``serial`` are the raw tables,
     validated by the backend that uses them."""
@@ -62,6 +81,7 @@ class Config:
     sim_link: Literal["gpio", "serial"] = "gpio"  # what the simulated grid drives
     gpio: Mapping[str, Any] = field(default_factory=dict)
     serial: Mapping[str, Any] = field(default_factory=dict)
+    web: WebConfig = WebConfig()
 
 
 def load_config(path: Path | None, env: Mapping[str, str] = os.environ) -> Config:
@@ -151,6 +171,7 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
             '[sim] link: the sensor board does not sense colour; use link = "gpio" '
             "or set [board] colour_sensing = false"
         )
+    web = _web(data.get("web", {}), on_a_board=backend != "sim")
     return Config(
         source=source,
         game=GameConfig(rules, repetition or None, both_lines, simultaneous),
@@ -160,7 +181,33 @@ def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Conf
         sim_link=SIM_LINKS[link_name],
         gpio=data.get("gpio", {}),
         serial=data.get("serial", {}),
+        web=web,
     )
+
+
+def _web(table: Mapping[str, Any], *, on_a_board: bool) -> WebConfig:
+    enabled = _boolean(table, "web", "enabled", on_a_board)
+    host = _string(table, "web", "host", "0.0.0.0")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ConfigError(
+            f'[web] host: {host!r} is not an IP address; use "0.0.0.0" (every network), '
+            '"127.0.0.1" (this machine only) or one address of this machine'
+        ) from None
+    port = _integer(table, "web", "port", 8080, low=0, high=65535)
+    watch = _boolean(table, "web", "watch", True)
+    token = table.get("token", "")
+    if not isinstance(token, str) or (token and len(token) < 16):
+        raise ConfigError(
+            "[web] token: must be a string of 16 characters or more in quotes (or left out); "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe())'"
+        )
+    if any(not (c.isascii() and c.isprintable()) or c.isspace() for c in token):
+        raise ConfigError("[web] token: use printable ASCII characters without spaces")
+    max_clients = _integer(table, "web", "max_clients", 32, low=1, high=1000)
+    pair_days = _integer(table, "web", "pair_days", 30, low=1, high=3650)
+    return WebConfig(enabled, host, port, watch, token, max_clients, pair_days)
 
 
 def default_state_dir(env: Mapping[str, str] = os.environ) -> Path:

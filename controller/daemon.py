@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import queue
 import signal
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -19,18 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from controller.archive import GameArchive
+from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
 from controller.eventcodec import decode, encode
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.persist import restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
+from controller.state import state_of
 from controller.view import display as view
 from controller.wakeup import Wakeup
 from engine import Game, write_record
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
 from hardware.display import Alert, Display
-from hardware.events import Event
 
 log = logging.getLogger("popref")
 
@@ -46,6 +48,12 @@ class Daemon:
     state_dir: Path
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
     on_display: Callable[[Display], None] | None = None
+    # the state object (controller.state) each time it changes, for the web page
+    on_state: Callable[[dict[str, Any]], None] | None = None
+    # a pairing request granted by the mode button
+    on_paired: Callable[[], None] | None = None
+    # the physical grid's rows when something knows them better than the referee
+    grid_view: Callable[[], list[str]] | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -58,6 +66,9 @@ class Daemon:
         self.storage_fault: str | None = None
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
+        # requests from other threads (the web page), taken in by the loop
+        self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._published: dict[str, Any] | None = None
 
     # -- start-up ---------------------------------------------------------------
 
@@ -122,7 +133,13 @@ class Daemon:
 
     # -- the loop -----------------------------------------------------------------
 
-    def feed(self, event: Event, mark: dict[str, Any] | None = None) -> Verdict:
+    def submit(self, command: Command) -> None:
+        """Hand ``command`` to the loop; safe from any thread. The loop dates
+        it with its own clock and feeds it like a sensor event."""
+        self._commands.put(command)
+        self._wakeup.set()
+
+    def feed(self, event: Input, mark: dict[str, Any] | None = None) -> Verdict:
         """Hand one event to the referee and make its outcome durable.
 
         ``mark`` is the sensor board's counters consumed up to this event; an
@@ -133,6 +150,8 @@ class Daemon:
             self.board_mark = mark
         for sentence in verdict.log:
             log.info("%s", sentence)
+        if verdict.paired and self.on_paired is not None:
+            self.on_paired()
         try:
             self._record(event, verdict, mark)
         except OSError as error:
@@ -144,7 +163,7 @@ class Daemon:
             )
         return verdict
 
-    def _record(self, event: Event, verdict: Verdict, mark: dict[str, Any] | None) -> None:
+    def _record(self, event: Input, verdict: Verdict, mark: dict[str, Any] | None) -> None:
         """Make the verdict durable. After a failed write, the next one writes
         the whole state again, so a full disk that is emptied loses nothing."""
         if not (verdict.changed or verdict.new_game or mark is not None):
@@ -174,14 +193,48 @@ class Daemon:
         else:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
+        verdicts += self._take_commands(now)
         if verdicts or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
             self._show()
+            self.publish()
+        return verdicts
+
+    def _take_commands(self, now: float) -> list[Verdict]:
+        verdicts = []
+        while True:
+            try:
+                command = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            verdicts.append(self.feed(dataclasses.replace(command, at=now)))
+        since = self.referee.pairing_since
+        if since is not None and now >= since + PAIRING_WINDOW:
+            verdicts.append(self.feed(PairingEnded(now)))
         return verdicts
 
     def next_deadline(self) -> float | None:
-        return self.backend.next_deadline()
+        due = self.backend.next_deadline()
+        since = self.referee.pairing_since
+        if since is None:
+            return due
+        ends = since + PAIRING_WINDOW
+        return ends if due is None else min(due, ends)
+
+    def state(self) -> dict[str, Any]:
+        """The table's state, as ``popref simulate --json`` prints it."""
+        grid = self.grid_view() if self.grid_view is not None else None
+        return state_of(self.referee, self.display(), grid)
+
+    def publish(self) -> None:
+        """Hand the state to ``on_state`` if it changed since last time."""
+        if self.on_state is None:
+            return
+        state = self.state()
+        if state != self._published:
+            self._published = state
+            self.on_state(state)
 
     def run(self) -> None:
         """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),

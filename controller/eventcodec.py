@@ -8,13 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.commands import (
+    Input,
+    NewGameAsked,
+    PairingEnded,
+    PairingRequested,
+    RulesChosen,
+)
 from engine.colour import Colour
 from hardware.events import (
     ButtonHeld,
     ButtonPressed,
     DiscEntered,
     DiscLeft,
-    Event,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -25,7 +31,15 @@ class CodecError(ValueError):
     """A journal record is not an event this version knows."""
 
 
-def encode(event: Event) -> dict[str, Any]:
+def encode(event: Input) -> dict[str, Any]:
+    if isinstance(event, RulesChosen):
+        return {"e": "rules", "rules": event.rules, "at": event.at}
+    if isinstance(event, NewGameAsked):
+        return {"e": "new", "at": event.at}
+    if isinstance(event, PairingRequested):
+        return {"e": "pair", "at": event.at}
+    if isinstance(event, PairingEnded):
+        return {"e": "pair-end", "at": event.at}
     if isinstance(event, DiscEntered):
         record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
         if event.colour is not None:
@@ -44,7 +58,7 @@ def encode(event: Event) -> dict[str, Any]:
     return {"e": "cleared", "sensor": event.sensor, "at": event.at}
 
 
-def decode(record: dict[str, Any]) -> Event:
+def decode(record: dict[str, Any]) -> Input:
     try:
         kind = record["e"]
         at = float(record["at"])
@@ -63,6 +77,14 @@ def decode(record: dict[str, Any]) -> Event:
             return SensorFault(str(record["sensor"]), str(record["message"]), at)
         if kind == "cleared":
             return SensorCleared(str(record["sensor"]), at)
+        if kind == "rules":
+            return RulesChosen(str(record["rules"]), at)
+        if kind == "new":
+            return NewGameAsked(at)
+        if kind == "pair":
+            return PairingRequested(at)
+        if kind == "pair-end":
+            return PairingEnded(at)
     except (KeyError, TypeError, ValueError) as error:
         raise CodecError(f"a journal record is malformed ({error}): {record}") from None
     raise CodecError(f"a journal record has an unknown kind {kind!r}")

@@ -29,6 +29,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "rebuilding": referee.rebuilding,
         "problem": referee.problem,
         "last_entry_at": referee.last_entry_at,
+        "pairing_since": referee.pairing_since,
     }
 
 
@@ -58,4 +59,6 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     referee.problem = str(problem) if problem is not None else None
     last = data.get("last_entry_at")
     referee.last_entry_at = float(last) if last is not None else None
+    pairing = data.get("pairing_since")
+    referee.pairing_since = float(pairing) if pairing is not None else None
     return referee

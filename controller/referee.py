@@ -22,6 +22,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from controller import repair
+from controller.commands import (
+    PAIRING_WINDOW,
+    Input,
+    NewGameAsked,
+    PairingEnded,
+    PairingRequested,
+    RulesChosen,
+)
 from engine import (
     RULES_NAMES,
     Game,
@@ -38,7 +46,6 @@ from hardware.events import (
     ButtonPressed,
     DiscEntered,
     DiscLeft,
-    Event,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -78,6 +85,7 @@ class Verdict:
     display is shown. ``new_game``: a new game began (the journal may be
     compacted to a snapshot). ``finished``: a game that just ended, to archive.
     ``mistake``: a short kind name when the event broke the rules.
+    ``paired``: the mode button granted a pending pairing request.
     """
 
     changed: bool = False
@@ -86,6 +94,7 @@ class Verdict:
     new_game: bool = False
     finished: Game | None = None
     log: tuple[str, ...] = ()
+    paired: bool = False
 
 
 Grid = list[list[Colour | None]]
@@ -101,10 +110,17 @@ class _Outcome:
     new_game: bool = False
     finished: Game | None = None
     log: list[str] = field(default_factory=list)
+    paired: bool = False
 
     def verdict(self) -> Verdict:
         return Verdict(
-            self.changed, self.accepted, self.mistake, self.new_game, self.finished, tuple(self.log)
+            self.changed,
+            self.accepted,
+            self.mistake,
+            self.new_game,
+            self.finished,
+            tuple(self.log),
+            self.paired,
         )
 
 
@@ -124,6 +140,8 @@ class Referee:
         self.last_entry_at: float | None = None
         self.start_rows: list[str] | None = None
         self.game_number = 1
+        # when a pairing request began (event time), while the board blinks for it
+        self.pairing_since: float | None = None
         self.game = self._fresh_game(rules)
 
     # -- rules and geometry -------------------------------------------------
@@ -175,11 +193,20 @@ class Referee:
         """The clock behind event times has started again (a restart): times
         before and after cannot be compared."""
         self.last_entry_at = None
+        self.pairing_since = None
 
     # -- events ---------------------------------------------------------------
 
-    def handle(self, event: Event) -> Verdict:
+    def handle(self, event: Input) -> Verdict:
         out = _Outcome()
+        if isinstance(event, ButtonPressed) and self._pairing_at(event.at):
+            self.pairing_since = None
+            out.changed = out.paired = True
+            out.log.append("The mode button paired a browser.")
+            return out.verdict()
+        if isinstance(event, PairingRequested | PairingEnded | RulesChosen | NewGameAsked):
+            self._command(event, out)
+            return out.verdict()
         if not isinstance(event, ButtonPressed):
             self.selecting = False
         if not isinstance(event, ButtonHeld):
@@ -204,6 +231,31 @@ class Referee:
             self.rebuilding = False
             out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
+
+    def _pairing_at(self, at: float) -> bool:
+        """Whether a press at ``at`` answers a pending pairing request."""
+        since = self.pairing_since
+        return since is not None and at - since <= PAIRING_WINDOW
+
+    def _command(
+        self, command: PairingRequested | PairingEnded | RulesChosen | NewGameAsked, out: _Outcome
+    ) -> None:
+        """A request from the page: the same transitions the mode button makes."""
+        if isinstance(command, PairingRequested):
+            self.pairing_since = command.at
+            out.changed = True
+            out.log.append("A browser asks to be paired; press the mode button to allow it.")
+        elif isinstance(command, PairingEnded):
+            if self.pairing_since is not None:
+                self.pairing_since = None
+                out.changed = True
+                out.log.append("Nobody pressed the mode button; the browser was not paired.")
+        elif isinstance(command, RulesChosen):
+            self._chosen(command.rules, out)
+        else:
+            self.selecting = False
+            self.abandon_armed = True  # the page asked for confirmation itself
+            self._held(out)
 
     def _entered(self, event: DiscEntered, out: _Outcome) -> None:
         column = event.column
@@ -332,12 +384,18 @@ class Referee:
     def choose_rules(self, name: str) -> Verdict:
         """Pick the rules of the next game; a game not yet begun takes them now."""
         out = _Outcome()
+        self._chosen(name, out)
+        return out.verdict()
+
+    def _chosen(self, name: str, out: _Outcome) -> None:
+        if name not in RULES_NAMES:
+            out.log.append(f"Ignored unknown rules {name!r}.")
+            return
         settled = name == self.next_rules and (
             not self._not_begun() or self.game.rules.name == name
         )
         if not settled:
             self._choose(name, out)
-        return out.verdict()
 
     def _not_begun(self) -> bool:
         return not self.game.moves and not self.game.is_over() and self.start_rows is None
