@@ -162,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages are open; try again later")
             return
         try:
-            self._headers(HTTPStatus.OK, "text/event-stream", None)
+            self._headers(HTTPStatus.OK, "text/event-stream", None, {"Connection": "close"})
             self.wfile.write(b"retry: 1000\n\n")
             seen = -1  # a (re)connecting client gets the current state at once
             while not hub.closed:
