@@ -96,7 +96,9 @@ function render() {
   $("status").textContent = state.status;
   $("fault").hidden = !state.fault;
   $("fault").textContent = state.fault || "";
-  $("turn").textContent = state.turn ? t("turn_" + state.turn) : "";
+  // once a game is over the turn light shows the winner, not a turn
+  const turnText = state.result ? resultText(state.result) : state.turn ? t("turn_" + state.turn) : "";
+  $("turn").textContent = turnText;
   $("turn").className = "turn " + (state.turn || "");
   const pop10 = state.rules.endsWith("pop10");
   $("scores").hidden = !pop10;
@@ -148,10 +150,13 @@ async function follow() {
 }
 
 function onState(next) {
-  const finishedBefore = state ? state.game_number : null;
+  const before = state;
   state = next;
   render();
-  if (finishedBefore !== null && finishedBefore !== next.game_number) loadGames();
+  // a game ended (or was abandoned for a new one): the archive has grown
+  if (before && (before.game_number !== next.game_number || (!before.result && next.result))) {
+    loadGames();
+  }
 }
 
 // -- controls --------------------------------------------------------------------------
