@@ -123,7 +123,12 @@ class SerialBackend:
         self._inbox: Inbox = queue.SimpleQueue()
         self._link: PortLink | None = None
         self._generation = 0
-        self._counts = CounterTracker(columns)
+        self._counts = CounterTracker(columns, rows)
+        # At most a grid's worth of events per poll, so no loop step runs
+        # long: the rest wait here for the next poll, which is due at once.
+        self._budget = max(1, columns * rows)
+        self._backlog: list[Marked] = []
+        self._behind = False  # the last poll left frames in the inbox
         self._up = False  # a good hello arrived on this connection
         self._incompatible: str | None = None
         self._faulted = False
@@ -173,6 +178,11 @@ class SerialBackend:
         return self._link
 
     @property
+    def heartbeats_rejected(self) -> int:
+        """How many heartbeats could not be trusted (stale or damaged)."""
+        return self._counts.rejected
+
+    @property
     def resets_seen(self) -> int:
         """How many board resets (new boot ids) this backend has followed."""
         return self._counts.resets
@@ -205,6 +215,8 @@ class SerialBackend:
         return 0 if nid == wire.NO_DISPLAY else nid
 
     def next_deadline(self) -> float | None:
+        if self._backlog or self._behind:
+            return self._now  # a poll stopped at its budget: the rest are due now
         deadlines: list[float] = []
         if self._link is None:
             if self._reconnect_at is not None:
@@ -233,8 +245,8 @@ class SerialBackend:
             self._started = now
         self._now = now
         self._expire_partial(now)
-        events: list[Marked] = []
-        while True:
+        events = self._backlog
+        while len(events) < self._budget:
             try:
                 generation, frame = self._inbox.get_nowait()
             except queue.Empty:
@@ -246,7 +258,9 @@ class SerialBackend:
                 events += _unmarked(self._fault(now, GONE))
             else:
                 events += self._frame(frame, now)
+        self._behind = len(events) >= self._budget
         events += _unmarked(self._timers(now))
+        events, self._backlog = events[: self._budget], events[self._budget :]
         return events
 
     def resume(self, mark: Mark) -> None:
@@ -325,14 +339,14 @@ class SerialBackend:
     # -- input ------------------------------------------------------------
 
     def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Marked]:
-        _, kind, payload = frame
+        seq, kind, payload = frame
         self.frames_in += 1
         self._last_rx = now
         try:
             if kind == wire.HELLO:
                 return _unmarked(self._hello(payload, now))
             if kind == wire.HEARTBEAT and self._up and self._incompatible is None:
-                return self._heartbeat(wire.unpack_heartbeat(payload), now)
+                return self._heartbeat(wire.unpack_heartbeat(payload), now, seq)
             if kind == wire.ACK and wire.unpack_ack(payload) == self._display_id:
                 self._acked = True
         except ValueError as error:
@@ -360,6 +374,7 @@ class SerialBackend:
             self._faulted = False  # report this, not a silent board
             return self._fault(now, problem)
         self._incompatible = None
+        self._counts.announce(boot_id)
         if not self._up:
             self._up = True
             self._acked = self._display is None
@@ -368,14 +383,20 @@ class SerialBackend:
             log.info("the sensor board restarted (boot id %08x)", boot_id)
         return []
 
-    def _heartbeat(self, hb: wire.Heartbeat, now: float) -> list[Marked]:
+    def _heartbeat(self, hb: wire.Heartbeat, now: float, seq: int) -> list[Marked]:
         events: list[Marked] = []
         if self._faulted:
             self._faulted = False
             self._backoff = self.config.reconnect_min
             log.warning("the sensor board answers again")
             events.append((SensorCleared(BOARD, at=now), None))
-        events += self._counts.update_marked(hb, now)
+        events += self._counts.update_marked(hb, now, seq)
+        if self._counts.wants_hello:
+            # a boot id no hello announced: a reset whose hello was lost, or
+            # damage; the board's answer to a host hello says which
+            self._counts.wants_hello = False
+            self._up = False
+            self._hello_at = float("-inf")
         if hb.shown != self._display_id and self._display is not None:
             self._acked = False  # it reset or went dark: show it again
         return events

@@ -5,12 +5,28 @@ booted. The difference from the last heartbeat seen is what happened in
 between, however many heartbeats were lost. A new boot id means the board
 reset and its counters restarted at zero, so the new counters are all new.
 
+A heartbeat that passes the CRC can still be wrong: replayed, stale, or
+damaged in a way the CRC missed. So the counters are trusted only while each
+heartbeat follows the last trusted one: the grid's column count, the same
+boot id, a newer frame sequence number, and every counter moved forwards by
+no more than a disc can fall in the time between (:meth:`CounterTracker.bound`).
+One that does not is a link fault (``SensorFault("sensor board link")``),
+told once, and counts nothing. The host then trusts the board again when a
+heartbeat follows the last trusted one after all (the bad one was a one-off),
+or when two heartbeats in a row follow each other (a new baseline: what was
+counted across the fault becomes events only if it is physically plausible).
+A new boot id is taken as a board reset only when the board announced it in
+its hello; an unannounced one asks for a hello (:attr:`CounterTracker.wants_hello`),
+and the board's answer names its boot.
+
 What is not recoverable: inputs the board counted after its last heartbeat
 that reached the host and before it reset (at most one heartbeat interval,
 and the board sends a heartbeat at once on every change, so in practice only
 a change in the same millisecond as a crash or power cut). The firmware does
 not persist counters: flash wear and write time during a reset are worse than
 a lost disc, which the referee notices anyway and guides the players through.
+Nor can any check tell a damaged counter that moved forwards plausibly (one
+disc) from a real disc: the board reports nothing else that could.
 
 >>> counts = CounterTracker(columns=2)
 >>> hb = wire.Heartbeat(7, 0, 0, False, 0, False, 0, 0, 0, 0, [3, 0], [0, 0])
@@ -19,13 +35,18 @@ a lost disc, which the referee notices anyway and guides the players through.
 >>> hb = wire.Heartbeat(7, 200, 0, False, 0, False, 0, 0, 0, 0, [4, 0], [0, 0])
 >>> counts.update(hb, 2.0)
 [DiscEntered(column=1, at=2.0, colour=None)]
+>>> hb = wire.Heartbeat(7, 400, 0, False, 0, False, 0, 0, 0, 0, [3, 0], [0, 0])
+>>> [type(event).__name__ for event in counts.update(hb, 2.2)]  # one lower: damage
+['SensorFault']
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from typing import Any
 
-from hardware import wire
+from hardware import timing, wire
 from hardware.events import (
     ButtonHeld,
     ButtonPressed,
@@ -37,9 +58,41 @@ from hardware.events import (
     SliderMoved,
 )
 
+log = logging.getLogger("popref.serial")
+
+LINK = "sensor board link"
+"""The sensor name of a link fault: heartbeats that cannot be trusted."""
+
+DISC_GAP = 2 * timing.BEAM_SETTLE_MS / 1000
+"""Seconds: the board counts a disc only once its beam was blocked and then
+clear for ``BEAM_SETTLE_MS`` each, so no beam counts two closer than this (a
+real disc blocks a beam for 20 ms or more)."""
+
+_RETIRED = 8  # boot ids of earlier boots remembered, so their frames are never taken for a reset
+
 
 def _delta(new: int, old: int) -> int:
     return (new - old) & 0xFFFF
+
+
+def _newer(seq: int, than: int) -> bool:
+    """Whether frame sequence number ``seq`` comes after ``than``: the
+    header's sequence number is one byte, so "after" is within half its range.
+
+    >>> _newer(3, 250), _newer(250, 3), _newer(7, 7)
+    (True, False, False)
+    """
+    return 0 < (seq - than) & 0xFF < 0x80
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """A heartbeat with its frame's sequence number and arrival time
+    (``None``: not known, as for a journalled mark)."""
+
+    hb: wire.Heartbeat
+    seq: int | None
+    at: float | None
 
 
 Mark = dict[str, Any]
@@ -82,13 +135,39 @@ def _from_mark(mark: Mark) -> wire.Heartbeat:
 
 
 class CounterTracker:
-    """The host's memory of the counters it has turned into events."""
+    """The host's memory of the counters it has turned into events, and its
+    judgement of whether the board's latest heartbeat can be believed."""
 
-    def __init__(self, columns: int) -> None:
+    def __init__(self, columns: int, rows: int = 6) -> None:
         self.columns = columns
+        self.rows = rows
         self.boot_id: int | None = None
-        self.last: wire.Heartbeat | None = None
+        self.last: wire.Heartbeat | None = None  # the last trusted heartbeat
         self.resets = 0
+        self.rejected = 0  # heartbeats taken for stale or damaged
+        self.fault: str | None = None  # why the board's reports are not trusted now
+        self._trusted: _Seen | None = None
+        self._pending: _Seen | None = None  # a candidate for a new baseline
+        self._announced: int | None = None  # the boot id of the board's last hello
+        self.wants_hello = False  # a boot id no hello announced: ask the board to say hello
+        self._retired: list[int] = []
+
+    def bound(self, elapsed: float | None) -> int:
+        """The most any counter can move between two heartbeats ``elapsed``
+        seconds apart: the discs that fit in a column plus one per
+        :data:`DISC_GAP`, and never more than a column holds twice over
+        (filled, emptied, filled again), which is also the bound when the
+        time is not known (after a restart). More than that, the referee
+        could not place anyway: popref counts on from there instead.
+
+        >>> tracker = CounterTracker(7, rows=6)
+        >>> tracker.bound(0.0), tracker.bound(0.05), tracker.bound(0.2), tracker.bound(None)
+        (6, 9, 12, 12)
+        """
+        most = 2 * self.rows
+        if elapsed is None:
+            return most
+        return min(most, self.rows + int(max(0.0, elapsed) / DISC_GAP))
 
     def resume(self, mark: Mark) -> None:
         """Continue from a journalled mark instead of taking the first
@@ -99,31 +178,187 @@ class CounterTracker:
             return  # a mark from another grid: start from a baseline instead
         self.last = hb
         self.boot_id = hb.boot_id
+        self._trusted = _Seen(hb, None, None)
 
-    def update(self, hb: wire.Heartbeat, now: float) -> list[Event]:
+    def announce(self, boot_id: int) -> None:
+        """The board said hello: a heartbeat with this boot id may start a
+        new boot, and frame numbers start afresh with the connection."""
+        self._announced = boot_id
+        if self._trusted is not None:
+            self._trusted = _Seen(self._trusted.hb, None, self._trusted.at)
+
+    def update(self, hb: wire.Heartbeat, now: float, seq: int | None = None) -> list[Event]:
         """The events between the last heartbeat and ``hb``, oldest first as
-        far as the counters can tell (slider opening first, closing last)."""
-        return [event for event, _ in self.update_marked(hb, now)]
+        far as the counters can tell (slider opening first, closing last).
+        ``seq`` is the frame's sequence number (``None``: not checked)."""
+        return [event for event, _ in self.update_marked(hb, now, seq)]
 
-    def update_marked(self, hb: wire.Heartbeat, now: float) -> list[tuple[Event, Mark | None]]:
+    def update_marked(
+        self, hb: wire.Heartbeat, now: float, seq: int | None = None
+    ) -> list[tuple[Event, Mark | None]]:
         """As :meth:`update`, each event with the counters consumed up to it
         (``None`` for sensor faults, which are levels, not counts)."""
-        if self.last is None:
-            self.last = hb  # first contact: what happened before is not ours to count
-            self.boot_id = hb.boot_id
-            return []
-        old = self.last
-        if hb.boot_id != self.boot_id:
+        seen = _Seen(hb, seq, now)
+        if len(hb.drops) != self.columns or len(hb.pops) != self.columns:
+            return self._reject(
+                f"it counts {len(hb.drops)} columns, the grid has {self.columns}", now
+            )
+        trusted = self._trusted
+        if trusted is None:  # first contact: what happened before is not ours to count
+            return self._trust(seen, [])
+        why = self._why_not(trusted, seen)
+        if why is None:
+            return self._trust(seen, self._diff(trusted.hb, hb, now))
+        if hb.boot_id != trusted.hb.boot_id:
+            if hb.boot_id != self._announced or not self._fresh(hb.boot_id):
+                # a reset whose hello was lost, or damage: the board's answer
+                # to a new host hello tells which
+                self.wants_hello = True
+                return self._reject(why, now)
+            restarted = self._restart(seen)
+            if restarted is not None:
+                return restarted
+        pending = self._pending
+        if (
+            pending is not None
+            and self._fresh(hb.boot_id)
+            and self._why_not(pending, seen) is None
+            and not self._replayed(trusted, seen)
+        ):
+            return self._rebaseline(seen)
+        self._pending = seen
+        return self._reject(why, now)
+
+    # -- the rules a heartbeat must follow --------------------------------------
+
+    def _why_not(self, old: _Seen, new: _Seen) -> str | None:
+        """Why ``new`` cannot follow ``old`` directly, or None if it can."""
+        if new.hb.boot_id != old.hb.boot_id:
+            return f"its boot id {new.hb.boot_id:08x} is not the board's {old.hb.boot_id:08x}"
+        if new.seq is not None and old.seq is not None and not _newer(new.seq, old.seq):
+            return f"its frame number {new.seq} is not newer than {old.seq}"
+        elapsed = None if new.at is None or old.at is None else new.at - old.at
+        return self._implausible(old.hb, new.hb, elapsed, same_boot=True)
+
+    def _implausible(
+        self, old: wire.Heartbeat, new: wire.Heartbeat, elapsed: float | None, same_boot: bool
+    ) -> str | None:
+        """Why the counters cannot have gone from ``old`` to ``new`` in
+        ``elapsed`` seconds, or None if they can."""
+        limit = self.bound(elapsed)
+        counters = [(f"drops in column {c + 1}", new.drops[c], old.drops[c])
+                    for c in range(self.columns)]  # fmt: skip
+        counters += [(f"pops in column {c + 1}", new.pops[c], old.pops[c])
+                     for c in range(self.columns)]  # fmt: skip
+        counters += [
+            ("slider changes", new.slider_changes, old.slider_changes),
+            ("button presses", new.presses, old.presses),
+            ("button holds", new.holds, old.holds),
+        ]
+        for name, value, before in counters:
+            step = _delta(value, before)
+            if step >= 0x8000 and value < before:
+                return f"its {name} went back from {before} to {value}"
+            if step > limit:
+                return f"its {name} jumped from {before} to {value}"
+        flips = _delta(new.slider_changes, old.slider_changes) % 2 == 1
+        if same_boot and flips != (new.slider != old.slider):
+            return "its slider position does not match its count of slider changes"
+        if (new.entry_faults | new.exit_faults) >> self.columns:
+            return "it reports beam faults in columns the grid does not have"
+        return None
+
+    def _replayed(self, trusted: _Seen, seen: _Seen) -> bool:
+        """Whether ``seen`` is behind the last trusted heartbeat of its boot
+        without a newer frame number: older frames replayed, which must not
+        become a baseline (what was counted since would count again)."""
+        if seen.hb.boot_id != trusted.hb.boot_id:
+            return False
+        if seen.seq is not None and trusted.seq is not None and _newer(seen.seq, trusted.seq):
+            return False  # the trusted heartbeat itself was wrong
+        old, new = trusted.hb, seen.hb
+        pairs = [*zip(new.drops, old.drops, strict=True), *zip(new.pops, old.pops, strict=True)]
+        pairs += [(new.slider_changes, old.slider_changes), (new.presses, old.presses),
+                  (new.holds, old.holds)]  # fmt: skip
+        return any(_delta(value, before) >= 0x8000 for value, before in pairs)
+
+    def _fresh(self, boot_id: int) -> bool:
+        """Whether ``boot_id`` may still be taken up (it is not an earlier boot)."""
+        return boot_id not in self._retired
+
+    # -- outcomes -------------------------------------------------------------------
+
+    def _trust(
+        self, seen: _Seen, events: list[tuple[Event, Mark | None]]
+    ) -> list[tuple[Event, Mark | None]]:
+        self._trusted = seen
+        self._pending = None
+        self.last = seen.hb
+        self.boot_id = seen.hb.boot_id
+        if self.fault is None or seen.at is None:
+            return events
+        self.fault = None
+        log.warning("The sensor board's reports add up again.")
+        return [(SensorCleared(LINK, at=seen.at), None), *events]
+
+    def _restart(self, seen: _Seen) -> list[tuple[Event, Mark | None]] | None:
+        """The board reset: its counters start from zero. None if they moved
+        further since then than the time since the last trusted heartbeat
+        allows (then this heartbeat is no proof of a reset)."""
+        trusted = self._trusted
+        assert trusted is not None and seen.at is not None
+        hb = seen.hb
+        zero = [0] * self.columns
+        old = wire.Heartbeat(
+            hb.boot_id, 0, wire.NO_DISPLAY, trusted.hb.slider, 0, False, 0, 0,
+            trusted.hb.entry_faults, trusted.hb.exit_faults, zero, list(zero),
+        )  # fmt: skip
+        elapsed = None if trusted.at is None else seen.at - trusted.at
+        if self._implausible(old, hb, elapsed, same_boot=False) is not None:
+            return None
+        self._retire(trusted.hb.boot_id)
+        self.resets += 1
+        return self._trust(seen, self._diff(old, hb, seen.at))
+
+    def _rebaseline(self, seen: _Seen) -> list[tuple[Event, Mark | None]]:
+        """Two heartbeats in a row agree: count on from the latest. What the
+        board counted across the fault becomes events if it is plausible."""
+        trusted = self._trusted
+        assert trusted is not None and seen.at is not None
+        if seen.hb.boot_id != trusted.hb.boot_id:
+            restarted = self._restart(seen)  # announced, but counting since long ago
+            if restarted is not None:
+                return restarted
+            self._retire(trusted.hb.boot_id)
             self.resets += 1
-            self.boot_id = hb.boot_id
-            zero = [0] * len(hb.drops)
-            old = wire.Heartbeat(
-                hb.boot_id, 0, wire.NO_DISPLAY, old.slider, 0, False, 0, 0,
-                old.entry_faults, old.exit_faults, zero, list(zero),
+            why: str | None = "they started again from more than the time allows"
+        else:
+            elapsed = None if trusted.at is None else seen.at - trusted.at
+            why = self._implausible(trusted.hb, seen.hb, elapsed, same_boot=True)
+        if why is not None:
+            log.warning(
+                "The sensor board's counters moved more than the grid allows across the "
+                "fault (%s); popref counts on from its latest report.", why
             )  # fmt: skip
-        events = self._diff(old, hb, now)
-        self.last = hb
-        return events
+            return self._trust(seen, [])
+        return self._trust(seen, self._diff(trusted.hb, seen.hb, seen.at))
+
+    def _retire(self, boot_id: int) -> None:
+        self._retired = [*self._retired[-(_RETIRED - 1) :], boot_id]
+
+    def _reject(self, why: str, now: float) -> list[tuple[Event, Mark | None]]:
+        self.rejected += 1
+        if self.fault is not None:
+            log.debug("another heartbeat that does not add up: %s", why)
+            return []
+        self.fault = why
+        message = (
+            f"The sensor board sent a report that does not add up ({why}); popref "
+            "counts nothing from it until the board's reports agree again. If this "
+            "repeats, check the board's USB cable."
+        )
+        log.warning("%s", message)
+        return [(SensorFault(LINK, message, at=now), None)]
 
     def _diff(
         self, old: wire.Heartbeat, new: wire.Heartbeat, now: float

@@ -36,7 +36,7 @@ def test_first_contact_is_a_baseline() -> None:
 
 @given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), max_size=30), st.data())
 def test_lost_heartbeats_cost_nothing(steps: list[list[int]], data: st.DataObject) -> None:
-    tracker = CounterTracker(3)
+    tracker = CounterTracker(3, rows=50)  # room for 90 drops across lost heartbeats
     start = data.draw(st.integers(0, 0xFFFF))  # counters may wrap during the run
     counts = [start] * 3
     tracker.update(beat(drops=tuple(counts)), 0.0)
@@ -57,6 +57,7 @@ def test_a_new_boot_id_counts_from_zero() -> None:
     tracker = CounterTracker(3)
     tracker.update(beat(boot=1, drops=(9, 9, 9)), 0.0)
     tracker.update(beat(boot=1, drops=(10, 9, 9)), 1.0)
+    tracker.announce(2)  # the board's hello after it reset
     events = tracker.update(beat(boot=2, drops=(0, 1, 0), pops=(2, 0, 0)), 2.0)
     assert events == [DiscEntered(2, at=2.0), DiscLeft(1, at=2.0), DiscLeft(1, at=2.0)]
     assert tracker.resets == 1
@@ -78,6 +79,7 @@ def test_slider_transitions_are_replayed_in_order() -> None:
 def test_slider_level_after_a_reset() -> None:
     tracker = CounterTracker(3)
     tracker.update(beat(boot=1, slider=False), 0.0)
+    tracker.announce(2)
     assert tracker.update(beat(boot=2, slider=True), 1.0) == [SliderMoved(open=True, at=1.0)]
 
 
@@ -168,6 +170,7 @@ def test_a_mark_from_another_boot_counts_the_new_boot_from_zero() -> None:
     tracker.resume({"boot": 1, "drops": [4, 0, 0], "pops": [0, 0, 0], "slider_changes": 0,
                     "slider": False, "presses": 0, "holds": 0})  # fmt: skip
     # the board rebooted while the daemon was down, then counted one drop
+    tracker.announce(2)
     assert tracker.update(beat(boot=2, drops=(0, 0, 1)), 5.0) == [DiscEntered(3, at=5.0)]
     assert tracker.resets == 1
 

@@ -117,15 +117,16 @@ def test_a_sensor_board_table_survives_every_serial_fault(tmp_path: Path) -> Non
     table = SoakTable(
         TableSetup("popout", link="serial", faults=()), tmp_path / "state", random.Random(3), tally
     )
-    for kind in ("corrupt-bytes", "board-reset", "unplug"):
+    kinds = ("corrupt-bytes", "forged-heartbeats", "board-reset", "unplug")
+    for kind in kinds:
         table.legal_move(table.look())
         table.serial_fault(kind)
     table.close()
-    for kind in ("corrupt-bytes", "board-reset", "unplug"):
+    for kind in kinds:
         assert tally.injected[kind] == tally.detected[kind] == tally.repaired[kind] == 1, (
             tally.table()
         )
-    assert tally.moves == 6 and tally.clean, tally.table()
+    assert tally.moves == 8 and tally.clean, tally.table()
 
 
 # -- the checks can fail ----------------------------------------------------------------

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bench.soaklib.expect import Expect
-from bench.soaklib.faults import corrupt_some
+from bench.soaklib.faults import ForgedHeartbeats, corrupt_some
 from bench.soaklib.lights import read_strip, strip_look
 from hardware.serial_backend import BOARD
+from hardware.serial_counts import LINK
 from hardware.sim.seam import Beam
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def inject_fault(self: SoakTable) -> None:
     if kind == "missed-edge":
         self.legal_move(self.look(), missed_edge=True)
         return
-    if kind in ("corrupt-bytes", "board-reset", "unplug"):
+    if kind in ("corrupt-bytes", "forged-heartbeats", "board-reset", "unplug"):
         serial_fault(self, kind)
         return
     beam = self.rng.choice(list(Beam))
@@ -81,6 +82,9 @@ def serial_fault(self: SoakTable, kind: str) -> None:
             self.link_fault = False
         self.tally.inject(kind, detected=good, repaired=good and _lights_back(self, mismatches))
         return
+    if kind == "forged-heartbeats":
+        _forged_heartbeats(self, mismatches)
+        return
     if kind == "board-reset":
         resets = board.backend.resets_seen
         board.reset(_boot_id(self))
@@ -109,6 +113,29 @@ def serial_fault(self: SoakTable, kind: str) -> None:
         detected=flagged,
         repaired=quiet and cleared and good and _lights_back(self, mismatches),
     )
+
+
+def _forged_heartbeats(self: SoakTable, mismatches: int) -> None:
+    """For one move, stale and damaged heartbeats with a valid CRC: the move
+    counts once and nothing is invented (the checks after every settled
+    moment), the host rejected them, and the link fault it showed clears."""
+    board = self.board
+    assert board is not None
+    rejected = board.backend.heartbeats_rejected
+    stream = board.firmware.stream
+    stream.outgoing = forge = ForgedHeartbeats(self.rng, 0.3)
+    try:
+        good = self.one_move("forged-heartbeats: ")
+    finally:
+        stream.outgoing = None
+    detected = good and board.backend.heartbeats_rejected > rejected
+    if forge.forged and not detected:
+        self.tally.fail("undetected", f"{forge.forged} forged heartbeats, none rejected")
+    back = _lights_back(self, mismatches)
+    cleared = LINK not in self.referee.faults
+    if not cleared:
+        self.tally.fail("undetected", "the link fault did not clear after forged heartbeats")
+    self.tally.inject("forged-heartbeats", detected=detected, repaired=good and cleared and back)
 
 
 def _boot_id(self: SoakTable) -> int:

@@ -33,7 +33,14 @@ from engine import RULES_NAMES
 
 ALL_FAULTS = ("stuck-beam", "glitch", "missed-edge")
 # No missed edge on the sensor board: the RP2040 latches pin edges in hardware.
-SERIAL_FAULTS = ("stuck-beam", "glitch", "corrupt-bytes", "board-reset", "unplug")
+SERIAL_FAULTS = (
+    "stuck-beam",
+    "glitch",
+    "corrupt-bytes",
+    "forged-heartbeats",
+    "board-reset",
+    "unplug",
+)
 SERIAL = 2  # the table kind over the serial link
 
 
