@@ -36,6 +36,7 @@ from hardware.events import ButtonPressed
 from tests.webclient import Stream, Table
 
 RUN = [sys.executable, "-m", "controller.cli", "run"]
+SIMULATE = [sys.executable, "-m", "controller.cli", "simulate"]
 WIN = ("drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1")
 
 
@@ -479,3 +480,32 @@ def _event(response: http.client.HTTPResponse) -> dict[str, Any]:
         elif line.strip() == b"" and data:
             state: dict[str, Any] = json.loads(data)
             return state
+
+
+def test_simulate_web_serves_the_scripted_game_until_ctrl_c(tmp_path: Path) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("drop 4\ndrop 5\n")
+    process = subprocess.Popen(
+        [*SIMULATE, "--script", str(script), "--json", "--web", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        url = ""
+        for line in process.stderr:
+            if "stays up until Ctrl-C" in line:
+                url = line.split("; ", 1)[1].split(" ", 1)[0]
+                break
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.request("GET", "/api/state")
+        state = json.loads(connection.getresponse().read())
+        connection.close()
+        assert state["moves"] == ["4", "5"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=10)
+    assert process.returncode == 0
+    assert json.loads(out.splitlines()[-1])["moves"] == state["moves"]

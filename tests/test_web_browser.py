@@ -137,6 +137,9 @@ def test_a_fault_and_its_repair_show(browser: Any, table: Table) -> None:
     chosen = browser.find_elements(By.CSS_SELECTOR, "#board .light.lamp-chosen")
     assert [light.get_attribute("data-column") for light in chosen] == ["4"]
     shot(browser, "fault")
+    browser.set_window_size(412, 915)  # a phone
+    assert browser.find_element(By.ID, "fault").is_displayed()
+    shot(browser, "phone")
     table.act("drop 4")
     wait(browser, lambda d: not d.find_element(By.ID, "fault").is_displayed(), "the repair")
     assert "Yellow to move" in text(browser, "status")
