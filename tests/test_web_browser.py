@@ -180,3 +180,16 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
 
 def test_the_language_switches() -> None:
     pytest.skip("until the translations exist (strings.js has English only)")
+
+
+def test_the_computer_opponents_fields_show_when_the_state_has_them(
+    browser: Any, table: Table
+) -> None:
+    open_page(browser, table)
+    assert not browser.find_element(By.ID, "opponent").is_displayed()
+    state = table.get_json("/api/state")
+    table.web.hub.publish({**state, "opponent": "yellow", "computer": "4", "hint": None})
+    wait(browser, lambda d: d.find_element(By.ID, "opponent").is_displayed(), "the opponent")
+    assert text(browser, "opponent") == (
+        "The computer plays Yellow. The computer's move: 4; make it on the grid."
+    )

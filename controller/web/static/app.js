@@ -104,6 +104,13 @@ function render() {
   $("scores").hidden = !pop10;
   $("scores").textContent = t("scores", state.scores);
   $("moves").textContent = state.moves.length ? state.moves.join(" ") : t("no_moves");
+  // the computer opponent's fields, once the daemon has one (absent until then)
+  const extra = [];
+  if (state.opponent) extra.push(t("opponent", { colour: t("colour_" + state.opponent) }));
+  if (state.computer) extra.push(t("computer_move", { move: state.computer }));
+  if (state.hint) extra.push(t("hint", { move: state.hint }));
+  $("opponent").hidden = extra.length === 0;
+  $("opponent").textContent = extra.join(" ");
   document.body.classList.toggle("pairing", Boolean(state.pairing));
   if ($("rules-choice").value === "") $("rules-choice").value = state.next_rules;
 }

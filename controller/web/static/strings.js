@@ -46,6 +46,11 @@ const STRINGS = {
     "rules_five+popout": "5-in-a-Row Pop Out",
     "rules_five+pop10": "5-in-a-Row Pop 10",
     rules_line: "{rules}, game {number}",
+    colour_red: "Red",
+    colour_yellow: "Yellow",
+    opponent: "The computer plays {colour}.",
+    computer_move: "The computer's move: {move}; make it on the grid.",
+    hint: "Hint: {move}.",
   },
 };
 
