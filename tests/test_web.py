@@ -509,3 +509,11 @@ def test_simulate_web_serves_the_scripted_game_until_ctrl_c(tmp_path: Path) -> N
         out, _ = process.communicate(timeout=10)
     assert process.returncode == 0
     assert json.loads(out.splitlines()[-1])["moves"] == state["moves"]
+
+
+def test_head_answers_without_a_body_and_never_opens_a_stream(table: Table) -> None:
+    status, headers, body = table.request("HEAD", "/")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) > 0
+    assert headers["Server"] == "popref"
+    assert table.request("HEAD", "/api/events")[0] == 405
+    assert table.web.hub.clients == 0

@@ -43,8 +43,6 @@ NOT_PAIRED = (
 class Handler(BaseHTTPRequestHandler):
     """One request; the server (``self.server.web``) holds everything shared."""
 
-    server_version = "popref"
-    sys_version = ""
     protocol_version = "HTTP/1.1"
     timeout = 30  # a client that sends nothing for this long is dropped
 
@@ -129,7 +127,13 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- GET --------------------------------------------------------------------------
 
+    def version_string(self) -> str:
+        return "popref"
+
     def do_HEAD(self) -> None:
+        if self.path.split("?", 1)[0] == "/api/events":
+            self._error(HTTPStatus.METHOD_NOT_ALLOWED, "the event stream needs GET")
+            return
         self.do_GET()
 
     def do_GET(self) -> None:
