@@ -517,3 +517,31 @@ def test_head_answers_without_a_body_and_never_opens_a_stream(table: Table) -> N
     assert headers["Server"] == "popref"
     assert table.request("HEAD", "/api/events")[0] == 405
     assert table.web.hub.clients == 0
+
+
+def test_a_flood_of_connections_is_capped(tmp_path: Path) -> None:
+    table = Table(tmp_path, max_clients=1)
+    idle = [socket.create_connection((table.host, table.port)) for _ in range(40)]
+    try:
+        # the connections past the cap are closed by the server at once
+        closed = 0
+        for connection in idle:
+            connection.settimeout(10)
+            connection.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n")
+        for connection in idle:
+            if connection.recv(1) == b"":
+                closed += 1
+        assert closed >= 40 - (1 + 16)
+    finally:
+        for connection in idle:
+            connection.close()
+    # closed connections give their slots back (each thread sees its end of file)
+    for _ in range(200):
+        try:
+            assert table.request("GET", "/api/state")[0] == 200
+            break
+        except (ConnectionError, http.client.RemoteDisconnected):
+            continue
+    else:
+        raise AssertionError("the slots never came back")
+    table.close()

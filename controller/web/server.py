@@ -62,10 +62,31 @@ class WebError(RuntimeError):
     """The server cannot listen; the message is one line for the user."""
 
 
+SPARE_CONNECTIONS = 16  # short requests beside the event streams
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stuck page never holds the daemon's exit
     block_on_close = False
     web: WebServer
+    connections: threading.BoundedSemaphore  # one thread per connection, capped
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.connections.acquire(blocking=False):
+            # a flood of connections costs no threads: the excess is closed at once
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.connections.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release()
 
     def server_bind(self) -> None:
         if self.address_family == socket.AF_INET6:
@@ -125,6 +146,9 @@ class WebServer:
                 "choose another port, or set [web] enabled = false"
             ) from None
         self._server.web = self
+        self._server.connections = threading.BoundedSemaphore(
+            self.config.max_clients + SPARE_CONNECTIONS
+        )
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             # how soon close() is heard; a wake-up a second costs nothing measurable
