@@ -4,7 +4,10 @@ Each game is two files in the archive directory: the record exactly as the
 engine wrote it (``0001-2026-11-29T1705-pop10.txt``) and a small JSON file of
 the facts a listing needs (``0001-2026-11-29T1705-pop10.json``), so listing
 never parses a record. Both are written atomically; the record is written
-last, so a game is in the archive once its ``.txt`` file is.
+last, so a game is in the archive once its ``.txt`` file is. A game saved with
+a ``key`` is saved once however often it is saved again (a daemon that
+crashed after saving it, before it could note that it had): the key is kept
+in the facts file.
 
 >>> import tempfile, pathlib, datetime
 >>> archive = GameArchive(pathlib.Path(tempfile.mkdtemp()))
@@ -23,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +42,14 @@ STAMP_FORMAT = "%Y-%m-%dT%H%M"
 
 
 class ArchiveError(Exception):
-    """The archive cannot be read or written; the message is one line."""
+    """The archive cannot be read or written; the message is one line.
+
+    ``reason`` is the system's own words for it (``"No space left on device"``).
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class NoSuchGame(ArchiveError, LookupError):
@@ -80,8 +91,11 @@ class GameArchive:
         result: str,
         finished: datetime,
         moves: int | None = None,
+        key: str | None = None,
     ) -> ArchivedGame:
-        """Store one finished game's record under the next free number and return its entry."""
+        """Store one finished game's record under the next free number and
+        return its entry; with *key*, the entry of the game already saved
+        under that key if there is one."""
         slug = re.sub(r"[^a-z0-9+_]+", "_", rules.lower()).strip("_") or "game"
         stamp = finished.strftime(STAMP_FORMAT)
         facts = {
@@ -90,9 +104,14 @@ class GameArchive:
             "finished": finished.isoformat(),
             "moves": moves,
         }
+        if key is not None:
+            facts["key"] = key
         facts_data = (json.dumps(facts, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
+            known = self._keyed(key) if key is not None else None
+            if known is not None:
+                return self._finish(known, text)
             number = self._next_number()
             while True:
                 stem = f"{number:04d}-{stamp}-{slug}"
@@ -104,13 +123,42 @@ class GameArchive:
             path = self.directory / f"{stem}.txt"
             write_new(path, text.encode("utf-8"))
         except OSError as error:
-            raise ArchiveError(
-                f"cannot save the game in {self.directory}: {error.strerror or error}"
-            ) from None
+            reason = error.strerror or str(error)
+            message = f"cannot save the game in {self.directory}: {reason}"
+            raise ArchiveError(message, reason) from None
         return ArchivedGame(number, finished, rules, result, path, moves)
 
-    def games(self) -> list[ArchivedGame]:
-        """Every archived game, oldest first; none if the directory does not exist yet."""
+    def _keyed(self, key: str) -> Path | None:
+        """The facts file of the game saved under *key*, if any."""
+        for name in sorted(os.listdir(self.directory), reverse=True):
+            stem, _, extension = name.rpartition(".")
+            if extension != "json" or not NAME.match(stem):
+                continue
+            try:
+                facts = json.loads((self.directory / name).read_bytes())
+            except (OSError, ValueError):
+                continue
+            if isinstance(facts, dict) and facts.get("key") == key:
+                return self.directory / name
+        return None
+
+    def _finish(self, facts: Path, text: str) -> ArchivedGame:
+        """The entry of a game already saved, writing its record if a crash
+        came between its facts file and its record."""
+        path = facts.with_suffix(".txt")
+        if not path.exists():
+            write_new(path, text.encode("utf-8"))
+        match = NAME.match(path.stem)
+        assert match is not None
+        entry = self._entry(match, path)
+        assert entry is not None, "save() names files after real dates"
+        return entry
+
+    def games(self, warn: Callable[[str], None] | None = None) -> list[ArchivedGame]:
+        """Every archived game, oldest first; none if the directory does not exist yet.
+
+        A file whose name has an impossible date is left out, and *warn* is
+        told so in one sentence."""
         try:
             names = os.listdir(self.directory)
         except FileNotFoundError:
@@ -124,7 +172,11 @@ class GameArchive:
             stem, dot, extension = name.rpartition(".")
             match = NAME.match(stem)
             if dot and extension == "txt" and match:
-                found.append(self._entry(match, self.directory / name))
+                entry = self._entry(match, self.directory / name)
+                if entry is not None:
+                    found.append(entry)
+                elif warn is not None:
+                    warn(f"skipped {self.directory / name}: its name has an impossible date")
         return sorted(found, key=lambda game: game.number)
 
     def read(self, number: int) -> str:
@@ -142,9 +194,12 @@ class GameArchive:
             f"there is no game {number} in {self.directory}; `popref games` lists the games"
         )
 
-    def _entry(self, match: re.Match[str], path: Path) -> ArchivedGame:
+    def _entry(self, match: re.Match[str], path: Path) -> ArchivedGame | None:
         number = int(match["number"])
-        finished = datetime.strptime(match["stamp"], STAMP_FORMAT)
+        try:
+            finished = datetime.strptime(match["stamp"], STAMP_FORMAT)
+        except ValueError:
+            return None
         rules, result, moves = match["rules"], "?", None
         try:
             facts = json.loads(path.with_suffix(".json").read_bytes())
@@ -166,7 +221,7 @@ class GameArchive:
 
 def write_new(path: Path, data: bytes) -> bool:
     """Atomically create *path* holding *data*; False if it already exists."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # see write_synced
     write_synced(temporary, data, 0o644)
     try:
         # Unlike a rename, a hard link fails rather than replace an existing file.

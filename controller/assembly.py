@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.config import Config, load_config
 from controller.daemon import Daemon
-from controller.journal import JournalDamaged
+from controller.journal import JournalError
 from controller.referee import Table
 from controller.sdnotify import Notifier
 from hardware.backend import Backend
@@ -77,7 +77,7 @@ def assemble(
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
         ) from None
-    except JournalDamaged as error:
+    except JournalError as error:
         raise StartupError(str(error)) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None

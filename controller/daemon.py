@@ -9,21 +9,26 @@ replays the journal through the same pure referee.
 from __future__ import annotations
 
 import dataclasses
+import errno
+import hashlib
 import logging
+import os
 import queue
+import secrets
 import signal
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from controller.archive import GameArchive
+from controller.archive import ArchiveError, GameArchive
 from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
-from controller.eventcodec import decode, encode
+from controller.eventcodec import encode
 from controller.journal import Journal, JournalDamaged, move_aside
-from controller.persist import restore, snapshot
+from controller.journal_entries import Archived, EventEntry, Resumed, Snapshot, read_entry
+from controller.persist import BoardChanged, restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.state import state_of
@@ -35,6 +40,18 @@ from hardware.clock import Clock
 from hardware.display import Alert, Display
 
 log = logging.getLogger("popref")
+
+STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
+
+
+@dataclass(frozen=True)
+class Unarchived:
+    """A finished game not yet in the archive. ``key`` names it for the
+    archive, so saving it again after a crash does not save it twice."""
+
+    game: Game
+    finished: datetime
+    key: str
 
 
 @dataclass
@@ -64,6 +81,10 @@ class Daemon:
         self._wakeup = Wakeup()
         self._status = ""
         self.storage_fault: str | None = None
+        self._retry_at: float | None = None
+        self._unarchived: list[Unarchived] = []
+        # names this journal's games for the archive; a new one with each fresh journal
+        self.journal_id = ""
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
         # requests from other threads (the web page), taken in by the loop
@@ -73,30 +94,44 @@ class Daemon:
     # -- start-up ---------------------------------------------------------------
 
     def resume(self) -> None:
-        """Rebuild the referee from the journal, or start a fresh journal."""
+        """Rebuild the referee from the journal, or start a fresh journal.
+
+        A journal that cannot be read raises :class:`JournalDamaged` (moved
+        aside); one saved for another board size is kept aside and a new game
+        begins; a journal or archive that cannot be written is a storage
+        fault, shown on the board while the daemon referees on."""
         loaded = self.journal.load()
         if loaded.torn:
             log.warning("The last journal record was incomplete (a power cut?) and was dropped.")
-        if not loaded.records:
-            self.journal.replace([self._snapshot()])
-            log.info("New game: %s.", self.referee.game.rules.name)
-            return
-        pending: Game | None = None
-        for line, record in enumerate(loaded.records, start=1):
+        if loaded.records:
             try:
-                pending = self._replay(line, record, pending)
-            except (ValueError, KeyError, TypeError, IndexError) as error:
-                moved = move_aside(self.journal.path)
-                raise JournalDamaged(
-                    self.journal.path, line, f"it does not fit this board: {error}", moved
-                ) from None
-        if pending is not None:
-            self._archive(pending)
-        # the clock starts again after a restart: replay must forget the old
-        # time base at this same point
-        self.referee.restarted()
-        self.journal.append({"resumed": True})
-        log.info("Resumed the game from the journal (%d moves).", len(self.referee.game.moves))
+                self._replay_all(loaded.records)
+            except BoardChanged as change:
+                kept = move_aside(self.journal.path, f"saved-{change.saved}")
+                log.warning(
+                    "The saved game was for a %s board; the board is now %s. It was kept in "
+                    "%s and a new game begins.",
+                    change.saved,
+                    change.now,
+                    kept,
+                )
+                self.referee = Referee(self.table, self.rules)
+                self.board_mark = None
+            else:
+                # the clock starts again after a restart: replay must forget
+                # the old time base at this same point
+                self.referee.restarted()
+                with self._storing(fatal=(PermissionError,)):
+                    self._archive_unarchived()
+                    if self.storage_fault is None:
+                        self.journal.append({"resumed": True})
+                moves = len(self.referee.game.moves)
+                log.info("Resumed the game from the journal (%d moves).", moves)
+                return
+        self.journal_id = secrets.token_hex(8)
+        with self._storing(fatal=(PermissionError,)):
+            self.journal.replace([self._snapshot()])
+        log.info("New game: %s.", self.referee.game.rules.name)
 
     def choose_rules(self, name: str) -> None:
         """The rules asked for on the command line: for the next game, or for
@@ -105,23 +140,42 @@ class Daemon:
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
-            self.journal.replace([self._snapshot()])
+            with self._storing():
+                self._write_whole_state()
 
-    def _replay(self, line: int, record: dict[str, Any], pending: Game | None) -> Game | None:
-        """Apply one journal record; returns the finished game not yet archived."""
-        if "board" in record:
-            self.board_mark = record["board"]
-        if line == 1:
-            self.referee = restore(self.table, record["snapshot"])
-        elif "archived" in record:
-            return None
-        elif "resumed" in record:
-            self.referee.restarted()
-        else:
-            verdict = self.referee.handle(decode(record))
+    def _replay_all(self, records: list[dict[str, Any]]) -> None:
+        """Replay the journal; :class:`JournalDamaged` (the file moved aside)
+        at the first record that is not what the daemon writes or does not
+        fit this board, :class:`BoardChanged` if it was for another size."""
+        for line, record in enumerate(records, start=1):
+            try:
+                self._replay(line, record)
+            except BoardChanged:
+                raise
+            except Exception as error:
+                # replay is pure code over the daemon's own records: whatever
+                # fails, this record does not describe a state of this board
+                moved = move_aside(self.journal.path)
+                reason = str(error) or type(error).__name__
+                raise JournalDamaged(self.journal.path, line, reason, moved) from None
+
+    def _replay(self, line: int, record: dict[str, Any]) -> None:
+        """Apply one journal record."""
+        entry = read_entry(line, record)
+        if isinstance(entry, Snapshot):
+            self.referee = restore(self.table, entry.state)
+            self.journal_id = entry.journal_id
+            self.board_mark = entry.board
+        elif isinstance(entry, EventEntry):
+            if entry.board is not None:
+                self.board_mark = entry.board
+            verdict = self.referee.handle(entry.event)
             if verdict.finished is not None:
-                return verdict.finished.copy()
-        return pending
+                self._finished(verdict.finished)
+        elif isinstance(entry, Archived):
+            self._unarchived.clear()
+        elif isinstance(entry, Resumed):
+            self.referee.restarted()
 
     def open(self) -> None:
         if self.board_mark is not None and isinstance(self.backend, Counting):
@@ -152,15 +206,10 @@ class Daemon:
             log.info("%s", sentence)
         if verdict.paired and self.on_paired is not None:
             self.on_paired()
-        try:
+        if verdict.finished is not None:
+            self._finished(verdict.finished)
+        with self._storing():
             self._record(event, verdict, mark)
-        except OSError as error:
-            if self.storage_fault is None:
-                log.error("Cannot save the game in %s: %s.", self.state_dir, error.strerror)
-            self.storage_fault = (
-                f"Cannot save the game ({error.strerror}); play on, but free space in "
-                f"{self.state_dir} so a restart does not lose it."
-            )
         return verdict
 
     def _record(self, event: Input, verdict: Verdict, mark: dict[str, Any] | None) -> None:
@@ -169,21 +218,61 @@ class Daemon:
         if not (verdict.changed or verdict.new_game or mark is not None):
             return
         if verdict.new_game or self.storage_fault is not None:
-            # a new game, or the first write since one failed: the whole state
-            if verdict.finished is not None:
-                self._archive(verdict.finished)
-            self.journal.replace([self._snapshot()])
-            if self.storage_fault is not None:
-                self.storage_fault = None
-                log.info("The game is being saved again.")
+            self._write_whole_state()
             return
         record = encode(event)
         if mark is not None:
             record["board"] = mark
         self.journal.append(record)
+        self._archive_unarchived()
         if verdict.finished is not None:
-            self._archive(verdict.finished)
             self.journal.append({"archived": self.referee.game_number})
+
+    def _write_whole_state(self) -> None:
+        """Archive what is waiting, then make the referee's whole state the
+        journal: a new game, or catching up after a failed write."""
+        self._archive_unarchived()
+        self.journal.replace([self._snapshot()])
+        if self.storage_fault is not None:
+            self.storage_fault = None
+            self._retry_at = None
+            log.info("The game is being saved again.")
+
+    @contextmanager
+    def _storing(self, fatal: tuple[type[OSError], ...] = ()) -> Iterator[None]:
+        """Turn a failed write (journal or archive) into a storage fault: shown
+        on the board, logged once, retried every ``STORAGE_RETRY`` seconds.
+        Errors of the ``fatal`` kinds are raised instead (at start-up, a
+        state directory popref may not write to is a mistake to fix first)."""
+        try:
+            yield
+        except fatal:
+            raise
+        except (OSError, ArchiveError) as error:
+            full = False
+            if isinstance(error, OSError):
+                reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
+                full = error.errno in (errno.ENOSPC, errno.EDQUOT)
+            else:
+                reason = error.reason
+                full = reason == os.strerror(errno.ENOSPC)
+            if self.storage_fault is None:
+                log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
+            fix = "free space in" if full else "let popref write to"
+            self.storage_fault = (
+                f"Cannot save the game ({reason}); play on, but {fix} "
+                f"{self.state_dir} so a restart does not lose it."
+            )
+            self._retry_at = self.clock() + STORAGE_RETRY
+
+    def _retry_storage(self, now: float) -> bool:
+        """After a storage fault, try the whole state again when it is due;
+        True if the fault has cleared."""
+        if self.storage_fault is None or self._retry_at is None or now < self._retry_at:
+            return False
+        with self._storing():
+            self._write_whole_state()
+        return self.storage_fault is None
 
     def step(self, now: float) -> list[Verdict]:
         """Run everything due at ``now``: the backend, then the display."""
@@ -194,7 +283,8 @@ class Daemon:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
-        if verdicts or self.shown is None:
+        retried = self._retry_storage(now)
+        if verdicts or retried or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
             self._show()
@@ -215,12 +305,13 @@ class Daemon:
         return verdicts
 
     def next_deadline(self) -> float | None:
-        due = self.backend.next_deadline()
-        since = self.referee.pairing_since
-        if since is None:
-            return due
-        ends = since + PAIRING_WINDOW
-        return ends if due is None else min(due, ends)
+        times = [self.backend.next_deadline()]
+        if self.storage_fault is not None:
+            times.append(self._retry_at)
+        if self.referee.pairing_since is not None:
+            times.append(self.referee.pairing_since + PAIRING_WINDOW)
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
 
     def state(self) -> dict[str, Any]:
         """The table's state, as ``popref simulate --json`` prints it."""
@@ -293,19 +384,31 @@ class Daemon:
             self.notifier.status(status)
 
     def _snapshot(self) -> dict[str, Any]:
-        record: dict[str, Any] = {"snapshot": snapshot(self.referee)}
+        record: dict[str, Any] = {"snapshot": snapshot(self.referee), "id": self.journal_id}
         if self.board_mark is not None:
             record["board"] = self.board_mark
         return record
 
-    def _archive(self, game: Game) -> None:
-        result = game.result
-        outcome = "*" if result is None else str(result)
-        saved = self.archive.save(
-            write_record(game),
-            rules=game.rules.name,
-            result=outcome,
-            finished=datetime.now(UTC),
-            moves=len(game.moves),
-        )
-        log.info("Saved the game as %s.", saved.path.name)
+    def _finished(self, game: Game) -> None:
+        """Queue a game that just ended for the archive. Its key is the same
+        when the journal is replayed after a crash, so it is archived once."""
+        text = write_record(game)
+        name = f"{self.journal_id}\n{self.referee.game_number}\n{text}"
+        key = hashlib.sha256(name.encode()).hexdigest()[:32]
+        self._unarchived.append(Unarchived(game.copy(), datetime.now(UTC), key))
+
+    def _archive_unarchived(self) -> None:
+        """Save every finished game still waiting, oldest first."""
+        while self._unarchived:
+            waiting = self._unarchived[0]
+            game = waiting.game
+            saved = self.archive.save(
+                write_record(game),
+                rules=game.rules.name,
+                result="*" if game.result is None else str(game.result),
+                finished=waiting.finished,
+                moves=len(game.moves),
+                key=waiting.key,
+            )
+            self._unarchived.pop(0)
+            log.info("Saved the game as %s.", saved.path.name)

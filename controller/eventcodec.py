@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller import fields
 from controller.commands import (
     Input,
     NewGameAsked,
@@ -15,6 +16,7 @@ from controller.commands import (
     PairingRequested,
     RulesChosen,
 )
+from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.events import (
     ButtonHeld,
@@ -59,32 +61,38 @@ def encode(event: Input) -> dict[str, Any]:
 
 
 def decode(record: dict[str, Any]) -> Input:
+    """The event a journal record describes; :class:`CodecError` (one line) if
+    it is not exactly what :func:`encode` writes."""
     try:
-        kind = record["e"]
-        at = float(record["at"])
+        kind = fields.text(record, "e")
+        at = fields.number(record, "at")
         if kind == "drop":
-            colour = record.get("colour")
-            return DiscEntered(int(record["c"]), at, Colour(colour) if colour else None)
+            column = fields.integer(record, "c", 0, 1000)
+            colour = fields.one_of(record, "colour", COLOURS) if "colour" in record else None
+            return DiscEntered(column, at, Colour(colour) if colour else None)
         if kind == "pop":
-            return DiscLeft(int(record["c"]), at)
+            return DiscLeft(fields.integer(record, "c", 0, 1000), at)
         if kind == "slider":
-            return SliderMoved(bool(record["open"]), at)
+            return SliderMoved(fields.boolean(record, "open"), at)
         if kind == "press":
             return ButtonPressed(at)
         if kind == "hold":
             return ButtonHeld(at)
         if kind == "fault":
-            return SensorFault(str(record["sensor"]), str(record["message"]), at)
+            return SensorFault(fields.text(record, "sensor"), fields.text(record, "message"), at)
         if kind == "cleared":
-            return SensorCleared(str(record["sensor"]), at)
+            return SensorCleared(fields.text(record, "sensor"), at)
         if kind == "rules":
-            return RulesChosen(str(record["rules"]), at)
+            return RulesChosen(fields.one_of(record, "rules", RULES_NAMES), at)
         if kind == "new":
             return NewGameAsked(at)
         if kind == "pair":
             return PairingRequested(at)
         if kind == "pair-end":
             return PairingEnded(at)
-    except (KeyError, TypeError, ValueError) as error:
-        raise CodecError(f"a journal record is malformed ({error}): {record}") from None
-    raise CodecError(f"a journal record has an unknown kind {kind!r}")
+    except fields.FieldError as error:
+        raise CodecError(f"an event record is malformed: {error}") from None
+    raise CodecError(f"an event record has an unknown kind {kind[:40]!r}")
+
+
+COLOURS = frozenset(colour.value for colour in Colour)

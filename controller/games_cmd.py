@@ -74,6 +74,10 @@ def format_game(game: ArchivedGame) -> str:
     return line.rstrip()
 
 
+def warn(sentence: str) -> None:
+    print(f"popref games: {sentence}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         directory = state_directory(args.state_dir, config=args.config) / "games"
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             text = archive.read(args.number)
             sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
             return 0
-        games = archive.games()
+        games = archive.games(warn=warn)
     except ArchiveError as error:
         print(f"popref games: {error}", file=sys.stderr)
         return 2

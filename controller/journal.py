@@ -1,11 +1,15 @@
 """The journal: every accepted fact of the game in progress, on disk before it is shown.
 
-One record a line: the CRC-32 of the JSON text in eight hex digits, a space, the
-record as compact JSON, a newline. Each :meth:`Journal.append` is written and
+One record a line: the CRC-32 of the rest of the line in eight hex digits, a
+space, the line's sequence number (its line number, from 1), a space, the record
+as compact JSON, a newline. Each :meth:`Journal.append` is written and
 ``fsync``'d before it returns, so a crash, a ``kill -9`` or a power cut can only
-ever leave the *last* line incomplete. :meth:`Journal.load` drops such a torn
-tail (and says so); anything else wrong is damage, and the file is moved aside
-rather than trusted or deleted.
+ever leave the *last* line incomplete (no newline yet). :meth:`Journal.load`
+drops such a torn tail (and says so); anything else wrong is damage: a complete
+line with a bad checksum, JSON that is not a plain object of finite numbers, a
+line out of sequence (duplicated, dropped or swapped lines). A damaged file is
+moved aside rather than trusted or deleted. Lines written before sequence
+numbers existed (``CRC JSON``) are still read, at the start of a file only.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "journal"
@@ -21,7 +25,9 @@ JournalLoad(records=[], torn=False)
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 import zlib
 from contextlib import suppress
 from dataclasses import dataclass
@@ -29,7 +35,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["Journal", "JournalDamaged", "JournalError", "JournalLoad"]
+__all__ = ["Journal", "JournalDamaged", "JournalError", "JournalLoad", "NotAJournalFile"]
 
 
 class JournalError(Exception):
@@ -58,6 +64,18 @@ class JournalDamaged(JournalError):
         )
 
 
+class NotAJournalFile(JournalError):
+    """Something other than a regular file (a FIFO, a device, a directory) is
+    where the journal should be; reading it could hang, so it is left alone."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path = path
+        super().__init__(
+            f"journal {path} is {kind}, not a file; remove it (popref creates the journal "
+            "itself) or pass another --state-dir"
+        )
+
+
 @dataclass(frozen=True)
 class JournalLoad:
     """What :meth:`Journal.load` found: the good records, and whether a torn one was dropped."""
@@ -66,22 +84,23 @@ class JournalLoad:
     torn: bool
 
 
-def encode(record: dict[str, Any]) -> bytes:
-    """One journal line for *record*.
+def encode(record: dict[str, Any], sequence: int = 1) -> bytes:
+    """Journal line number *sequence* for *record*.
 
     >>> encode({"a": 1})
-    b'561bacaf {"a":1}\\n'
+    b'ed42d1b8 1 {"a":1}\\n'
     """
     if not isinstance(record, dict):
         raise TypeError(f"a journal record must be a dict, not {type(record).__name__}")
     # json escapes control characters, so the text can never contain a newline.
     text = json.dumps(record, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    data = text.encode("ascii")
+    data = b"%d %s" % (sequence, text.encode("ascii"))
     return b"%08x %s\n" % (zlib.crc32(data), data)
 
 
-def decode(line: bytes) -> dict[str, Any]:
-    """The record on one journal line (without its newline); ValueError saying why not."""
+def decode(line: bytes) -> tuple[int | None, dict[str, Any]]:
+    """The sequence number (None on a line written before there were any) and
+    the record on one journal line (without its newline); ValueError saying why not."""
     crc, space, data = line.partition(b" ")
     if not space or len(crc) != 8:
         raise ValueError("not a journal line")
@@ -91,13 +110,43 @@ def decode(line: bytes) -> dict[str, Any]:
         raise ValueError("not a journal line") from None
     if zlib.crc32(data) != expected:
         raise ValueError("bad checksum")
+    sequence: int | None = None
+    if not data.startswith(b"{"):
+        number, space, data = data.partition(b" ")
+        if not space or not number.isdigit() or len(number) > 18:
+            raise ValueError("not a journal line")
+        sequence = int(number)
+    return sequence, parse_json(data)
+
+
+def parse_json(data: bytes) -> dict[str, Any]:
+    """A JSON object with finite numbers only (Python's reader takes ``NaN``,
+    ``Infinity`` and ``1e999`` as numbers); ValueError saying why not."""
     try:
-        record = json.loads(data)
-    except ValueError:
-        raise ValueError("bad JSON") from None
+        record = json.loads(data, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError as error:
+        reason = str(error) if isinstance(error, NotFinite) else "bad JSON"
+        raise ValueError(reason) from None
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
     return record
+
+
+class NotFinite(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> float:
+    raise NotFinite(f"the number {name} is not finite")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise NotFinite(f"the number {text} is not finite")
+    return number
 
 
 def fsync_directory(directory: Path) -> None:
@@ -110,8 +159,16 @@ def fsync_directory(directory: Path) -> None:
 
 
 def write_synced(path: Path, data: bytes, mode: int) -> None:
-    """Create or truncate *path*, write all of *data* and sync it to disk."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+    """Create *path* afresh, write all of *data* and sync it to disk.
+
+    A file left there (a crash mid-write) is removed first; the new one is
+    created exclusively and never through a symbolic link, so a link planted
+    in its place cannot redirect the write to another file.
+    """
+    with suppress(FileNotFoundError):
+        os.unlink(path)  # removes a symbolic link itself, never its target
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(path, flags, mode)
     try:
         view = memoryview(data)
         while view:
@@ -122,11 +179,11 @@ def write_synced(path: Path, data: bytes, mode: int) -> None:
         os.close(fd)
 
 
-def move_aside(path: Path) -> Path:
-    """Rename *path* to the first free ``<name>.damaged-<N>`` beside it and return that."""
+def move_aside(path: Path, label: str = "damaged") -> Path:
+    """Rename *path* to the first free ``<name>.<label>-<N>`` beside it and return that."""
     number = 1
     while True:
-        target = path.with_name(f"{path.name}.damaged-{number}")
+        target = path.with_name(f"{path.name}.{label}-{number}")
         try:
             # A hard link never replaces an existing file, unlike a rename.
             os.link(path, target)
@@ -156,39 +213,39 @@ class Journal:
         self.path = Path(path)
         self._fd: int | None = None
         self._checked = False
+        self._next = 1  # the sequence number of the next line
 
     def load(self) -> JournalLoad:
         """Read every record; drop a torn last one; raise :class:`JournalDamaged` on other damage.
 
         A missing file is an empty journal. A dropped tail is cut off the file
-        so that the next append starts on a clean line.
+        so that the next append starts on a clean line. Only a last line with
+        no newline is torn: a complete line that does not read is damage.
         """
         self._close_fd()
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+        data = self._read()
+        if data is None:
             self._checked = True
+            self._next = 1
             return JournalLoad(records=[], torn=False)
         lines = data.split(b"\n")
         # After the last newline: b"" for a clean file, else an incomplete record.
         tail = lines.pop()
         records: list[dict[str, Any]] = []
-        good_length = 0
-        torn = bool(tail)
+        legacy = True  # lines without sequence numbers may only start a file
         for number, line in enumerate(lines, start=1):
             try:
-                record = decode(line)
+                sequence, record = decode(line)
+                legacy = check_sequence(number, sequence, legacy)
             except ValueError as error:
-                if number == len(lines) and not tail:
-                    torn = True
-                    break
                 moved_to = move_aside(self.path)
                 raise JournalDamaged(self.path, number, str(error), moved_to) from None
             records.append(record)
-            good_length += len(line) + 1
+        torn = bool(tail)
         if torn:
-            self._truncate(good_length)
+            self._truncate(len(data) - len(tail))
         self._checked = True
+        self._next = len(records) + 1
         return JournalLoad(records=records, torn=torn)
 
     def append(self, record: dict[str, Any]) -> None:
@@ -197,9 +254,9 @@ class Journal:
         If :meth:`load` has not been called yet it is called first, so that a
         record never lands on the end of a torn one.
         """
-        line = encode(record)
         if not self._checked:
             self.load()
+        line = encode(record, self._next)
         try:
             fd = self._open_for_append()
             view = memoryview(line)
@@ -214,10 +271,11 @@ class Journal:
                 self._close_fd()
             self._checked = False
             raise
+        self._next += 1
 
     def replace(self, records: list[dict[str, Any]]) -> None:
         """Atomically make *records* the whole journal (a crash leaves the old or the new one)."""
-        data = b"".join(encode(record) for record in records)
+        data = b"".join(encode(record, number) for number, record in enumerate(records, 1))
         self._close_fd()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(f"{self.path.name}.new")
@@ -225,6 +283,7 @@ class Journal:
         os.replace(temporary, self.path)
         fsync_directory(self.path.parent)
         self._checked = True
+        self._next = len(records) + 1
 
     def close(self) -> None:
         """Close the file; a later append opens it again."""
@@ -240,6 +299,23 @@ class Journal:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+    def _read(self) -> bytes | None:
+        """The whole file, or None if there is none; never blocks on a FIFO."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise NotAJournalFile(self.path, _kind(mode))
+            chunks = []
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
 
     def _open_for_append(self) -> int:
         if self._fd is None:
@@ -264,3 +340,27 @@ class Journal:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def check_sequence(line: int, sequence: int | None, legacy: bool) -> bool:
+    """Check line *line*'s sequence number; returns whether the file may still
+    be in its unnumbered (older) part."""
+    if sequence is None:
+        if not legacy:
+            raise ValueError("a line without a sequence number after numbered ones")
+        return True
+    if sequence != line:
+        raise ValueError(f"numbered {sequence}: lines duplicated, lost or swapped")
+    return False
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"

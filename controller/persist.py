@@ -8,17 +8,42 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
+from controller import fields
 from controller.referee import Referee, Table
-from engine import game_from_position
+from engine import RULES_NAMES, game_from_position
 from engine.colour import Colour
+
+GRID_COLUMN = re.compile(r"[RY?]*")
+
+
+class BoardChanged(ValueError):
+    """The snapshot was saved for a board of another size: not damage, but a
+    game that cannot go on here."""
+
+    def __init__(self, saved: str, now: str) -> None:
+        self.saved = saved
+        self.now = now
+        super().__init__(f"it was saved for a {saved} board; the board is now {now}")
+
+
+@dataclass(frozen=True)
+class Size:
+    columns: int
+    rows: int | None  # unknown in snapshots written before they recorded it
+
+    def __str__(self) -> str:
+        return f"{self.columns}x{self.rows}" if self.rows is not None else f"{self.columns}-column"
 
 
 def snapshot(referee: Referee) -> dict[str, Any]:
     """Everything needed to rebuild ``referee`` (faults and a rules selection
     in progress are left out: they are re-detected or short-lived)."""
     return {
+        "size": [referee.table.columns, referee.table.rows],
         "game_number": referee.game_number,
         "rules": referee.game.rules.name,
         "start": referee.start_rows,
@@ -33,32 +58,52 @@ def snapshot(referee: Referee) -> dict[str, Any]:
     }
 
 
+def saved_size(data: dict[str, Any]) -> Size:
+    """The board size a snapshot was saved for (older snapshots give only their columns)."""
+    if "size" not in data:
+        return Size(len(fields.strings(data, "grid", 1000)), None)
+    size = data["size"]
+    if not isinstance(size, list) or len(size) != 2:
+        raise fields.FieldError('"size" is not [columns, rows]')
+    columns, rows = (fields.integer({"size": n}, "size", 1, 1000) for n in size)
+    return Size(columns, rows)
+
+
+def check_size(table: Table, data: dict[str, Any]) -> None:
+    """Raise :class:`BoardChanged` if the snapshot is for another board size."""
+    saved = saved_size(data)
+    if saved.columns != table.columns or saved.rows not in (None, table.rows):
+        rows = saved.rows if saved.rows is not None else "?"
+        raise BoardChanged(f"{saved.columns}x{rows}", f"{table.columns}x{table.rows}")
+
+
 def restore(table: Table, data: dict[str, Any]) -> Referee:
-    """The referee a :func:`snapshot` describes. Raises ``ValueError`` (an
-    engine error included), ``KeyError`` or ``TypeError`` when the data does
-    not describe a state of this table."""
-    referee = Referee(table, str(data["rules"]))
-    grid = [str(column) for column in data["grid"]]
+    """The referee a :func:`snapshot` describes. Raises :class:`BoardChanged`
+    when it was saved for another board size, ``ValueError`` (an engine
+    error or a :class:`~controller.fields.FieldError` included) when it is
+    not a state of this table."""
+    check_size(table, data)
+    rules = fields.one_of(data, "rules", RULES_NAMES)
+    referee = Referee(table, rules)
+    grid = fields.strings(data, "grid", table.columns)
     if len(grid) != table.columns:
-        raise ValueError(f"it was saved for {len(grid)} columns and the board has {table.columns}")
-    if any(len(column) > table.rows for column in grid):
-        raise ValueError(f"it holds a column taller than the board's {table.rows} rows")
+        raise ValueError(f"it has {len(grid)} columns and the board has {table.columns}")
+    if any(len(column) > table.rows or not GRID_COLUMN.fullmatch(column) for column in grid):
+        raise ValueError(f"a column is not at most {table.rows} discs R, Y or ?")
     referee.grid = [[None if d == "?" else Colour.from_letter(d) for d in c] for c in grid]
-    start = data.get("start")
-    if start is not None:
-        rules = referee.rules_for(str(data["rules"]))
-        referee.game = game_from_position(rules, [str(row) for row in start], Colour.RED)
-        referee.start_rows = [str(row) for row in start]
-    for token in data["moves"]:
-        referee.game.play(str(token))
-    referee.game_number = int(data["game_number"])
-    referee.next_rules = str(data["next_rules"])
-    referee.slider_open = bool(data["slider_open"])
-    referee.rebuilding = bool(data["rebuilding"])
-    problem = data.get("problem")
-    referee.problem = str(problem) if problem is not None else None
+    if data.get("start") is not None:
+        start = fields.strings(data, "start", 1000)
+        referee.game = game_from_position(referee.rules_for(rules), start, Colour.RED)
+        referee.start_rows = start
+    for token in fields.strings(data, "moves", 100_000):
+        referee.game.play(token)
+    referee.game_number = fields.integer(data, "game_number", 1)
+    referee.next_rules = fields.one_of(data, "next_rules", RULES_NAMES)
+    referee.slider_open = fields.boolean(data, "slider_open")
+    referee.rebuilding = fields.boolean(data, "rebuilding")
+    referee.problem = fields.text(data, "problem") if data.get("problem") is not None else None
     last = data.get("last_entry_at")
-    referee.last_entry_at = float(last) if last is not None else None
+    referee.last_entry_at = fields.number(data, "last_entry_at") if last is not None else None
     pairing = data.get("pairing_since")
-    referee.pairing_since = float(pairing) if pairing is not None else None
+    referee.pairing_since = fields.number(data, "pairing_since") if pairing is not None else None
     return referee

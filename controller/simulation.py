@@ -174,15 +174,21 @@ class Simulation:
     def _save_grid(self) -> None:
         content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
         temporary = self._grid_file.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"columns": content}))
-        os.replace(temporary, self._grid_file)
+        try:
+            temporary.write_text(json.dumps({"columns": content}))
+            os.replace(temporary, self._grid_file)
+        except OSError as error:
+            # a real grid keeps its discs without a disk: the daemon's own
+            # storage fault is what the players see
+            log.debug("Cannot save the simulated grid: %s.", error.strerror)
 
     def _restore_grid(self) -> None:
         if not self._grid_file.exists():
             return
         data = json.loads(self._grid_file.read_text())
         columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
-        if len(columns) != self.daemon.table.columns:
+        table = self.daemon.table
+        if len(columns) != table.columns or any(len(c) > table.rows for c in columns):
             log.warning("The saved simulated grid is for another board size; starting it empty.")
             return
         self.grid.load(columns)

@@ -157,3 +157,50 @@ def test_a_record_that_is_not_utf8_is_an_archive_error(tmp_path: Path) -> None:
     (tmp_path / "0001-2026-11-29T1705-classic.txt").write_bytes(b"\xff\xfe")
     with pytest.raises(ArchiveError, match="not UTF-8"):
         GameArchive(tmp_path).read(1)
+
+
+def test_a_game_saved_again_under_its_key_is_kept_once(tmp_path: Path) -> None:
+    archive = GameArchive(tmp_path)
+    first = archive.save(RECORD, rules="pop10", result="red", finished=FINISHED, key="k1")
+    later = FINISHED + timedelta(minutes=3)
+    again = archive.save(RECORD, rules="pop10", result="red", finished=later, key="k1")
+    other = archive.save(RECORD, rules="pop10", result="red", finished=later, key="k2")
+    assert again == first
+    assert [game.number for game in archive.games()] == [1, 2]
+    assert other.number == 2
+
+
+def test_a_save_cut_short_before_its_record_is_finished_under_the_same_number(
+    tmp_path: Path,
+) -> None:
+    archive = GameArchive(tmp_path)
+    first = archive.save(RECORD, rules="pop10", result="red", finished=FINISHED, key="k1")
+    first.path.unlink()  # the crash came between the facts file and the record
+    assert archive.games() == []
+    again = archive.save(RECORD, rules="pop10", result="red", finished=FINISHED, key="k1")
+    assert again == first and first.path.read_text() == RECORD
+
+
+def test_a_full_disk_is_an_archive_error_with_the_systems_reason(tmp_path: Path) -> None:
+    from bench.soaklib.diskfull import full_disk
+
+    archive = GameArchive(tmp_path / "games")
+    with full_disk(tmp_path), pytest.raises(ArchiveError) as caught:
+        archive.save(RECORD, rules="pop10", result="red", finished=FINISHED)
+    assert caught.value.reason == "No space left on device"
+    assert "\n" not in str(caught.value)
+    assert archive.games() == []
+
+
+def test_a_symbolic_link_in_place_of_a_temporary_file_is_not_followed(tmp_path: Path) -> None:
+    victim = tmp_path / "precious"
+    victim.write_text("keep me\n")
+    games = tmp_path / "games"
+    games.mkdir()
+    stem = "0001-2026-11-29T1705-pop10"
+    for suffix in ("json", "txt"):
+        (games / f".{stem}.{suffix}.{os.getpid()}.tmp").symlink_to(victim)
+    game = GameArchive(games).save(RECORD, rules="pop10", result="red", finished=FINISHED)
+    assert victim.read_text() == "keep me\n"
+    assert game.path.read_text() == RECORD
+    assert sorted(p.name for p in games.iterdir()) == [f"{stem}.json", f"{stem}.txt"]

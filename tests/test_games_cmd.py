@@ -154,3 +154,14 @@ def test_a_number_that_is_not_a_number_is_refused_by_the_parser(
         popref(["games", "--state-dir", str(tmp_path), "two"])
     assert caught.value.code == 2
     assert "invalid int value: 'two'" in capsys.readouterr().err
+
+
+def test_a_file_with_an_impossible_date_in_its_name_is_skipped_with_a_warning(
+    state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = state / "games" / "0004-2026-13-45T2599-classic.txt"
+    odd.write_text("4 4 3 3 2 2 1\n")
+    assert popref(["games", "--state-dir", str(state)]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 3
+    assert err == f"popref games: skipped {odd}: its name has an impossible date\n"

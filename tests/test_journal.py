@@ -18,8 +18,10 @@ from controller.journal import (
     Journal,
     JournalDamaged,
     JournalLoad,
+    NotAJournalFile,
     decode,
     encode,
+    write_synced,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,6 +32,16 @@ RECORDS: list[dict[str, Any]] = [
     {"kind": "move", "move": "p4", "by": "yellow", "note": "line\nbreak \u00e9"},
     {"kind": "repair", "columns": [3, 5], "pending": None, "ok": True, "x": 1.5},
 ]
+
+
+def line(sequence: int | None, data: bytes) -> bytes:
+    """A journal line around *data* with a good checksum (no number: an older line)."""
+    body = data if sequence is None else b"%d %s" % (sequence, data)
+    return b"%08x %s\n" % (zlib.crc32(body), body)
+
+
+def lines(records: list[dict[str, Any]], first: int = 1) -> bytes:
+    return b"".join(encode(record, n) for n, record in enumerate(records, first))
 
 
 def write_journal(path: Path, records: list[dict[str, Any]]) -> None:
@@ -80,9 +92,6 @@ def test_a_missing_state_directory_is_created(tmp_path: Path) -> None:
 
 
 def test_the_system_refusing_raises_its_own_os_error(tmp_path: Path) -> None:
-    (tmp_path / "journal").mkdir()
-    with pytest.raises(IsADirectoryError):
-        Journal(tmp_path / "journal").load()
     (tmp_path / "a-file").write_text("")
     with pytest.raises(FileExistsError):
         Journal(tmp_path / "a-file" / "journal").replace([{"n": 1}])
@@ -117,7 +126,7 @@ def test_empty_file_is_an_empty_journal(tmp_path: Path) -> None:
 
 def test_append_without_load_does_not_glue_onto_a_torn_tail(tmp_path: Path) -> None:
     path = tmp_path / "journal"
-    path.write_bytes(encode(RECORDS[0]) + encode(RECORDS[1])[:9])
+    path.write_bytes(encode(RECORDS[0]) + encode(RECORDS[1], 2)[:9])
     with Journal(path) as journal:
         journal.append(RECORDS[2])
     assert Journal(path).load() == JournalLoad(records=[RECORDS[0], RECORDS[2]], torn=False)
@@ -130,8 +139,8 @@ def test_only_dicts_can_be_appended(tmp_path: Path, record: Any) -> None:
 
 
 def test_a_torn_last_record_is_dropped_at_every_byte_offset(tmp_path: Path) -> None:
-    good = b"".join(encode(record) for record in RECORDS[:-1])
-    last = encode(RECORDS[-1])
+    good = lines(RECORDS[:-1])
+    last = encode(RECORDS[-1], len(RECORDS))
     path = tmp_path / "journal"
     for cut in range(1, len(last)):
         path.write_bytes(good + last[:cut])
@@ -147,48 +156,60 @@ def test_a_torn_last_record_is_dropped_at_every_byte_offset(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     "bad_last_line",
     [
-        b"00000000 " + encode(RECORDS[-1])[9:],  # complete line, wrong checksum
-        encode(RECORDS[-1])[:-3] + b"\n",  # newline landed, part of the JSON did not
-        b"\x00\x00\x00\x00\x00\x00\n",  # zeroes where the data never reached the disk
+        b"00000000 " + encode(RECORDS[-1], 4)[9:],  # complete line, wrong checksum
+        encode(RECORDS[-1], 4)[:-3] + b"\n",  # newline landed, part of the JSON did not
+        b"\x00\x00\x00\x00\x00\x00\n",
+        line(4, b'{"a":'),  # a good checksum over bad JSON
     ],
-    ids=["checksum", "cut-json", "zeroes"],
+    ids=["checksum", "cut-json", "zeroes", "bad-json"],
 )
-def test_a_bad_complete_last_line_counts_as_torn(tmp_path: Path, bad_last_line: bytes) -> None:
+def test_a_bad_complete_last_line_is_damage_and_kept(tmp_path: Path, bad_last_line: bytes) -> None:
+    """Only a line without its newline is torn: a complete one that does not
+    read is damage, and the file is kept for a person to look at."""
     path = tmp_path / "journal"
-    good = b"".join(encode(record) for record in RECORDS[:-1])
-    path.write_bytes(good + bad_last_line)
+    content = lines(RECORDS[:-1]) + bad_last_line
+    path.write_bytes(content)
+    with pytest.raises(JournalDamaged, match="line 4"):
+        Journal(path).load()
+    assert (tmp_path / "journal.damaged-1").read_bytes() == content
+
+
+def test_zeroes_without_a_newline_are_a_torn_tail(tmp_path: Path) -> None:
+    path = tmp_path / "journal"
+    path.write_bytes(lines(RECORDS[:-1]) + b"\x00" * 40)
     assert Journal(path).load() == JournalLoad(records=RECORDS[:-1], torn=True)
-    assert path.read_bytes() == good
-
-
-def test_a_bad_json_last_line_with_a_good_checksum_counts_as_torn(tmp_path: Path) -> None:
-    path = tmp_path / "journal"
-    data = b'{"a":'
-    path.write_bytes(encode(RECORDS[0]) + b"%08x %s\n" % (zlib.crc32(data), data))
-    assert Journal(path).load() == JournalLoad(records=RECORDS[:1], torn=True)
+    assert path.read_bytes() == lines(RECORDS[:-1])
 
 
 def damaged_lines() -> list[tuple[str, bytes]]:
-    second = encode(RECORDS[1])
-    not_a_dict = b"[1,2]"
-    bad_json = b'{"kind": mo'
+    second = encode(RECORDS[1], 2)
+    deep = b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     return [
         ("bad checksum", second[:-2] + b"X\n"),
         ("bad checksum", b"%08x" % (int(second[:8], 16) ^ 1) + second[8:]),
-        ("bad JSON", b"%08x %s\n" % (zlib.crc32(bad_json), bad_json)),
-        ("not a JSON object", b"%08x %s\n" % (zlib.crc32(not_a_dict), not_a_dict)),
+        ("bad JSON", line(2, b'{"kind": mo')),
+        ("not a JSON object", line(2, b"[1,2]")),
         ("not a journal line", b"garbage\n"),
         ("not a journal line", b"\n"),
         ("not a journal line", b"zzzzzzzz {}\n"),
+        ("not a journal line", line(None, b"x {}")),
+        ("the number NaN is not finite", line(2, b'{"at":NaN}')),
+        ("the number Infinity is not finite", line(2, b'{"at":[1,Infinity]}')),
+        ("the number -Infinity is not finite", line(2, b'{"at":-Infinity}')),
+        ("the number 1e999 is not finite", line(2, b'{"at":1e999}')),
+        ("JSON nested too deeply", line(2, deep)),
+        ("numbered 3: lines duplicated, lost or swapped", encode(RECORDS[1], 3)),
+        ("numbered 1: lines duplicated, lost or swapped", encode(RECORDS[0], 1)),
+        ("a line without a sequence number after numbered ones", line(None, b'{"a":1}')),
     ]
 
 
-@pytest.mark.parametrize(("reason", "line"), damaged_lines())
+@pytest.mark.parametrize(("reason", "bad"), damaged_lines())
 def test_damage_before_the_last_line_stops_and_moves_the_file_aside(
-    tmp_path: Path, reason: str, line: bytes
+    tmp_path: Path, reason: str, bad: bytes
 ) -> None:
     path = tmp_path / "journal"
-    content = encode(RECORDS[0]) + line + encode(RECORDS[2]) + encode(RECORDS[3])
+    content = encode(RECORDS[0]) + bad + encode(RECORDS[2], 3) + encode(RECORDS[3], 4)
     path.write_bytes(content)
     with pytest.raises(JournalDamaged) as caught:
         Journal(path).load()
@@ -206,7 +227,7 @@ def test_damage_before_the_last_line_stops_and_moves_the_file_aside(
 
 def test_damage_followed_by_a_torn_tail_is_still_damage(tmp_path: Path) -> None:
     path = tmp_path / "journal"
-    path.write_bytes(encode(RECORDS[0]) + b"garbage\n" + encode(RECORDS[1])[:5])
+    path.write_bytes(encode(RECORDS[0]) + b"garbage\n" + encode(RECORDS[1], 3)[:5])
     with pytest.raises(JournalDamaged, match="line 2"):
         Journal(path).load()
 
@@ -257,8 +278,63 @@ def test_replace_refuses_a_bad_record_before_touching_the_file(tmp_path: Path) -
 
 
 def test_decode_reads_what_encode_writes() -> None:
-    for record in RECORDS:
-        assert decode(encode(record)[:-1]) == record
+    for number, record in enumerate(RECORDS, 1):
+        assert decode(encode(record, number)[:-1]) == (number, record)
+
+
+def test_lines_written_before_sequence_numbers_start_a_file_and_numbered_ones_follow(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal"
+    older = b"".join(line(None, encode(r)[11:-1]) for r in RECORDS[:2])
+    path.write_bytes(older)
+    with Journal(path) as journal:
+        assert journal.load().records == RECORDS[:2]
+        journal.append(RECORDS[2])
+    assert path.read_bytes() == older + encode(RECORDS[2], 3)
+    assert Journal(path).load().records == RECORDS[:3]
+
+
+def test_append_and_replace_number_the_lines(tmp_path: Path) -> None:
+    path = tmp_path / "journal"
+    with Journal(path) as journal:
+        journal.replace(RECORDS[:2])
+        journal.append(RECORDS[2])
+    assert path.read_bytes() == lines(RECORDS[:3])
+    with Journal(path) as journal:
+        journal.append(RECORDS[3])  # loads first, and numbers on
+    assert path.read_bytes() == lines(RECORDS)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
+def test_something_other_than_a_file_is_refused_without_blocking(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "journal"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")  # reading it would never end
+    else:
+        path.mkdir()
+    with pytest.raises(NotAJournalFile) as caught:
+        Journal(path).load()
+    message = str(caught.value)
+    assert "\n" not in message and str(path) in message
+    assert {"fifo": "a FIFO", "device": "a device", "directory": "a directory"}[kind] in message
+    assert path.exists() or path.is_symlink()  # left for a person to look at
+
+
+def test_temporary_files_never_follow_a_symbolic_link(tmp_path: Path) -> None:
+    victim = tmp_path / "precious"
+    victim.write_bytes(b"keep me\n")
+    (tmp_path / "journal.new").symlink_to(victim)
+    with Journal(tmp_path / "journal") as journal:
+        journal.replace([RECORDS[0]])
+    assert victim.read_bytes() == b"keep me\n"
+    assert Journal(tmp_path / "journal").load().records == [RECORDS[0]]
+    stale = tmp_path / "stale.tmp"
+    stale.symlink_to(victim)
+    write_synced(stale, b"new\n", 0o600)
+    assert victim.read_bytes() == b"keep me\n" and not stale.is_symlink()
 
 
 CHILD = textwrap.dedent(

@@ -280,35 +280,33 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
     assert state_after["grid"] == state_after["board"]
 
 
-def test_a_journal_for_another_board_stops_start_up_and_is_kept(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("board", "now"), [("columns = 6", "6x6"), ("rows = 5", "7x5"), ("rows = 7", "7x7")]
+)
+def test_a_journal_for_another_board_size_is_kept_aside_and_a_new_game_begins(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    board: str,
+    now: str,
 ) -> None:
+    """A row change used to replay the old moves on the new grid and archive
+    a game that never happened; any size change keeps the old game aside."""
     state = tmp_path / "state"
-    simulate(tmp_path, script("drop 4"), capsys, "--state-dir", str(state))
-    config = tmp_path / "six.toml"
-    config.write_text("[board]\ncolumns = 6\n")
-    path = tmp_path / "c.txt"
-    path.write_text("drop 3\n")
-    status = main(
-        ["simulate", "--script", str(path), "--state-dir", str(state), "--config", str(config)]
-    )
-    assert status == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert "saved for 7 columns and the board has 6" in err
-    assert any(p.name.startswith("journal.damaged") for p in state.iterdir())
-    # the next start begins a new game on the new (simulated, empty) board
+    full = script(*["drop 4"] * 6, "drop 3")  # column 4 full (R, Y, R, ...), no line
+    simulate(tmp_path, full, capsys, "--state-dir", str(state))
+    saved = (state / "journal").read_bytes()
+    config = tmp_path / "other.toml"
+    config.write_text(f"[board]\n{board}\n")
     states = simulate(
-        tmp_path,
-        script("drop 3"),
-        capsys,
-        "--state-dir",
-        str(state),
-        "--config",
-        str(config),
-        name="d.txt",
+        tmp_path, script("drop 3"), capsys, "--state-dir", str(state), "--config", str(config)
     )
+    assert f"The saved game was for a 7x6 board; the board is now {now}." in caplog.text
+    assert "damaged" not in caplog.text
+    assert (state / "journal.saved-7x6-1").read_bytes() == saved
     assert states[0]["moves"] == ["3"] and states[0]["fault"] is None
+    assert main(["games", "--state-dir", str(state)]) == 0
+    assert "No finished games" in capsys.readouterr().out
 
 
 def test_a_journal_that_cannot_be_written_is_shown_and_caught_up(

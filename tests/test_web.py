@@ -20,7 +20,7 @@ import pytest
 from controller.cli import main
 from controller.commands import NewGameAsked, PairingEnded, PairingRequested, RulesChosen
 from controller.config import WebConfig, parse_config
-from controller.eventcodec import decode, encode
+from controller.eventcodec import CodecError, decode, encode
 from controller.journal import Journal
 from controller.persist import restore, snapshot
 from controller.referee import Referee
@@ -424,6 +424,9 @@ def test_commands_travel_the_journal_codec() -> None:
         PairingEnded(4.0),
     ):
         assert decode(encode(command)) == command
+    for damaged in ({"e": "rules", "rules": "chess", "at": 1.0}, {"e": "pair"}):
+        with pytest.raises(CodecError):
+            decode(damaged)
 
 
 def test_popref_run_serves_the_page_and_takes_commands_through_its_loop(

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.soaklib.kills import KillPlan, kill_and_resume
+from bench.soaklib.storagefaults import storage_faults
 from bench.soaklib.table import Diverged, SoakTable, TableSetup
 from bench.soaklib.tally import Tally
 from engine import RULES_NAMES
@@ -103,6 +104,8 @@ def run_soak(plan: SoakPlan, workdir: Path, progress: Callable[[str], None] | No
             pass  # counted where it was found
         except Exception:
             tally.fail("crashes", f"kill scenario {kill}: {_last_line()}")
+    if plan.kills:  # the storage faults restart the daemon too
+        storage_faults(plan.presets, plan.seed, plan.games, workdir, tally)
     return tally
 
 
