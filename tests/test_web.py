@@ -548,3 +548,25 @@ def test_a_flood_of_connections_is_capped(tmp_path: Path) -> None:
     else:
         raise AssertionError("the slots never came back")
     table.close()
+
+
+def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        config = tmp_path / "config.toml"
+        config.write_text(f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n')
+        result = subprocess.run(
+            [*RUN, "--config", str(config), "--state-dir", str(tmp_path / "state")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"},
+        )
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("popref run:")]
+    assert errors == [
+        f"popref run: {config}: [web] cannot listen on 127.0.0.1 port {port}: "
+        "Address already in use; choose another port, or set [web] enabled = false"
+    ]
