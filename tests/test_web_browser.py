@@ -193,3 +193,17 @@ def test_the_computer_opponents_fields_show_when_the_state_has_them(
     assert text(browser, "opponent") == (
         "The computer plays Yellow. The computer's move: 4; make it on the grid."
     )
+
+
+def test_a_pairing_nobody_answers_says_to_try_again(browser: Any, table: Table) -> None:
+    open_page(browser, table)
+    browser.find_element(By.ID, "pair").click()
+    wait(
+        browser,
+        lambda d: "pairing" in d.find_element(By.TAG_NAME, "body").get_attribute("class"),
+        "the board blinking",
+    )
+    table.act("wait 36000")  # 36 s of simulated time: the window and its grace are over
+    wait(browser, lambda d: "try again" in text(d, "message"), "the failed pairing")
+    assert "pairing" not in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
+    assert browser.find_element(By.ID, "pair").is_displayed()
