@@ -213,6 +213,7 @@ async function control(path, body) {
     return status;
   }
   if (status === 409 && data && data.confirm) {
+    say("");
     $("confirm").hidden = false;
     return status;
   }
