@@ -33,7 +33,7 @@ def measure(micropython: str) -> dict[str, float]:
         deploy = Path(tmp)
         for source in (ROOT / "firmware").glob("*.py"):
             shutil.copy(source, deploy / source.name)
-        for name in ("wire", "timing"):
+        for name in ("wire", "timing", "looks"):
             shutil.copy(ROOT / "hardware" / f"{name}.py", deploy / f"{name}.py")
         result = subprocess.run(
             [micropython, str(MEASURE), str(deploy), str(STANDINS)],

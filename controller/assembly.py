@@ -4,6 +4,7 @@ every backend. Everything that can go wrong here becomes a
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,9 @@ from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
     from hardware.sim.backend import SimulatedTable
+
+log = logging.getLogger("popref")
+CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -71,7 +75,9 @@ def assemble(
             notifier=Notifier.from_environment(os.environ),
         )
         daemon.resume()
-        if rules is not None:
+        if rules is None:
+            configure_rules(daemon, directory, config)
+        else:
             daemon.choose_rules(rules)
     except PermissionError:
         raise StartupError(
@@ -82,6 +88,29 @@ def assemble(
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
     return Assembled(config, daemon, sim)
+
+
+def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[game] rules`` applies from the next game on (or to this one, before
+    its first move) whenever it names other rules than at the last start.
+    Rules chosen with the mode button since then stand until it changes."""
+    marker = directory / CONFIGURED_RULES
+    name = config.game.rules
+    try:
+        last = marker.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        last = None
+    if last == name:
+        return
+    if daemon.choose_rules(name):
+        log.info("(%s says [game] rules = %s.)", config.source, name)
+    try:
+        fresh = marker.with_name(marker.name + ".new")
+        fresh.write_text(name + "\n", encoding="utf-8")
+        fresh.replace(marker)
+    except OSError as error:
+        # not worth refusing to start: it is applied again at the next start
+        log.warning("%s: cannot be written (%s)", marker, error.strerror)
 
 
 def build_backend(
@@ -105,9 +134,10 @@ def build_backend(
         )
         return sim.backend, sim
     if board.backend == "gpio":
-        from hardware.gpio_backend import gpio_backend_from_config
+        from hardware.gpio_backend import gpio_backend
 
-        return gpio_backend_from_config(config.gpio, board.columns, board.rows, clock), None
-    from hardware.serial_backend import serial_backend_from_config
+        return gpio_backend(config.pin_map(), board.rows, clock), None
+    from hardware.serial_backend import SerialBackend
 
-    return serial_backend_from_config(config.serial, board.columns, board.rows, clock), None
+    assert config.serial is not None  # the config module requires [serial] for this backend
+    return SerialBackend(config.serial, board.columns, board.rows), None

@@ -1,8 +1,9 @@
 """The ``popref`` command: one entry point, one small module per subcommand.
 
-Each subcommand module exports ``HELP`` (one line), ``add_arguments(parser)``
-and ``run(args) -> int``. Only the chosen subcommand's module is imported, so
-``popref replay`` never loads the simulator, gpiozero or pyserial.
+Each subcommand module exports ``add_arguments(parser)`` and ``run(args) ->
+int``; its one line of help is here, in :data:`COMMANDS`. Only the chosen
+subcommand's module is imported, so ``popref replay`` never loads the
+simulator, gpiozero or pyserial.
 """
 
 from __future__ import annotations
@@ -14,11 +15,20 @@ from collections.abc import Sequence
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "simulate": ("controller.simulate_cmd", "play on a simulated grid, by hand or by script"),
+    "simulate": (
+        "controller.simulate_cmd",
+        "play on a simulated grid in the terminal, or run a script of physical actions",
+    ),
     "run": ("controller.run_cmd", "run the referee daemon on the configured board"),
     "replay": ("controller.replay_cmd", "play moves through the rules engine and print the result"),
-    "games": ("controller.games_cmd", "list finished games, or print one"),
-    "check-wiring": ("controller.wiring_cmd", "check a freshly built board's sensors and lights"),
+    "games": ("controller.games_cmd", "list the finished games, or print one game's record"),
+    "check-wiring": (
+        "controller.wiring_cmd",
+        "check a new board's wiring: light each output, ask for each sensor",
+    ),
+    "solve": ("controller.solve_cmd", "print the exact score of positions read from stdin"),
+    "bestmove": ("controller.bestmove_cmd", "print the computer's move for positions from stdin"),
+    "book": ("controller.book_cmd", "build the Classic opening book (resumable, reproducible)"),
 }
 
 

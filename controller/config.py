@@ -1,27 +1,47 @@
-"""The daemon's configuration: one TOML file, read with tomllib and checked
-before anything starts, so every mistake is one line that names the key.
+"""The configuration: one TOML file, read with tomllib and checked here,
+every table, before anything starts, so every mistake is one line that names
+the file and the key. The hardware gets ready objects: a :class:`PinMap` for
+``[gpio]``, a :class:`SerialConfig` for ``[serial]``.
 
 >>> config = parse_config({"board": {"backend": "sim", "columns": 7}}, "example.toml")
->>> config.board.backend, config.game.rules
-('sim', 'classic')
+>>> config.board.backend, config.game.rules, config.pin_map().slider
+('sim', 'classic', 'GPIO2')
+>>> try:
+...     parse_config({"board": {"rows": 40}}, "example.toml")
+... except ConfigError as error:
+...     print(error)
+example.toml: [board] rows: 40 is out of range; use 4 to 16
 """
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import os
+import stat
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from engine import RULES_NAMES
+from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
+from hardware.pinmap import PinMap
+from hardware.serial_config import SerialConfig
+
+T = TypeVar("T")
 
 DEFAULT_PATH = Path("/etc/popref/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/popref")
 BACKENDS = ("sim", "gpio", "serial")
+BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
+# The board's size, physical columns and rows: the sensor board's wire format
+# carries 16 columns and a 16-bit mask of rows; rules.md asks for 4x4 to 12x10.
+MIN_SIZE = 4
+MAX_SIZE = 16
+MAX_BYTES = 1 << 20  # a configuration is a few hundred bytes; refuse to read a huge file
 
 _KNOWN: dict[str, tuple[str, ...]] = {
     "game": ("rules", "repetition", "both_lines", "simultaneous_ms"),
@@ -32,7 +52,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
-_PASSED_ON = ("gpio", "serial")  # checked by the hardware layer's own parsers
+_HARDWARE = ("gpio", "serial")  # [gpio] is resolved by PinMap.parse, through ConfigTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +90,10 @@ class WebConfig:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """The whole configuration; ``gpio`` and ``serial`` are the raw tables,
-    validated by the backend that uses them."""
+    """The whole configuration, checked. ``pins`` is the pin map of
+    ``[gpio]`` (``None`` when the board is not wired to GPIO and the file
+    has no ``[gpio]`` table: see :meth:`pin_map`); ``serial`` the ``[serial]`` settings
+    (``None`` unless the sensor board, real or simulated, is used)."""
 
     source: str = "defaults"
     game: GameConfig = GameConfig()
@@ -79,9 +101,16 @@ class Config:
     state_dir: Path = DEFAULT_STATE_DIR
     seed: int = 0
     sim_link: Literal["gpio", "serial"] = "gpio"  # what the simulated grid drives
-    gpio: Mapping[str, Any] = field(default_factory=dict)
-    serial: Mapping[str, Any] = field(default_factory=dict)
+    pins: PinMap | None = None
+    serial: SerialConfig | None = None
     web: WebConfig = WebConfig()
+
+    def pin_map(self) -> PinMap:
+        """The pin map, or a one-line error naming the file: for commands
+        that need the GPIO wiring whatever the backend (check-wiring)."""
+        if self.pins is not None:
+            return self.pins
+        return _named(self.source, lambda: PinMap.parse({}, self.board.columns))
 
 
 def load_config(path: Path | None, env: Mapping[str, str] = os.environ) -> Config:
@@ -91,123 +120,189 @@ def load_config(path: Path | None, env: Mapping[str, str] = os.environ) -> Confi
         if not DEFAULT_PATH.exists():
             return parse_config({}, "defaults", env)
         path = DEFAULT_PATH
+    return parse_config(_read(path), str(path), env)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The parsed document, or a :class:`ConfigError` naming ``path``."""
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+        text = _text(path)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file; pass --config with an existing file") from None
     except PermissionError:
         raise ConfigError(
             f"{path}: permission denied; make it readable by the popref user"
         ) from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ConfigError(f"{path}: cannot be read: {reason}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
-    return parse_config(data, str(path), env)
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
+
+
+def _text(path: Path) -> str:
+    """The file's text; only a regular file is read (a FIFO or a device would
+    hang start-up or never end), and it must be UTF-8 without a byte-order mark."""
+    # O_NONBLOCK: opening a FIFO with no writer must not wait for one
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file; give the path of a TOML file")
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES // 1024} KiB; is it the configuration?")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError("starts with a byte-order mark; save it as UTF-8 without BOM")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ValueError(f"line {line} is not UTF-8 text; save the file as UTF-8") from None
 
 
 def parse_config(
     data: Mapping[str, Any], source: str, env: Mapping[str, str] = os.environ
 ) -> Config:
     """Check a parsed TOML document; errors start with ``source``."""
+    config = _named(source, lambda: _parse(data, env))
+    return dataclasses.replace(config, source=source)
+
+
+def _named(source: str, check: Callable[[], T]) -> T:
     try:
-        return _parse(data, source, env)
+        return check()
     except ConfigError as error:
         raise ConfigError(f"{source}: {error}") from None
 
 
-def _parse(data: Mapping[str, Any], source: str, env: Mapping[str, str]) -> Config:
-    for name, value in data.items():
-        if name not in _KNOWN and name not in _PASSED_ON:
-            known = ", ".join(f"[{k}]" for k in (*_KNOWN, *_PASSED_ON))
-            raise ConfigError(f"[{name}]: unknown table; the tables are {known}")
-        if not isinstance(value, dict):
-            raise ConfigError(f"{name}: must be a table, written [{name}]")
-        if name in _KNOWN:
-            for key in value:
-                if key not in _KNOWN[name]:
-                    raise ConfigError(
-                        f"[{name}] {key}: unknown key; known keys are {', '.join(_KNOWN[name])}"
-                    )
-    game = data.get("game", {})
-    board = data.get("board", {})
-    daemon = data.get("daemon", {})
-    sim = data.get("sim", {})
-
-    rules = _string(game, "game", "rules", "classic")
-    if rules not in RULES_NAMES:
-        raise ConfigError(
-            f"[game] rules: {rules!r} is not a game; use one of {', '.join(RULES_NAMES)}"
+def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
+    for name in data:
+        if name not in _KNOWN and name not in _HARDWARE:
+            names = ", ".join(f"[{k}]" for k in (*_KNOWN, *_HARDWARE))
+            raise ConfigError(f"[{name}]: unknown table; the tables are {names}")
+    tables = {name: ConfigTable(name, data.get(name, {})) for name in (*_KNOWN, *_HARDWARE)}
+    for name, known in _KNOWN.items():
+        tables[name].only(known)
+    game = _game(tables["game"])
+    board = _board(tables["board"])
+    daemon, sim = tables["daemon"], tables["sim"]
+    state_dir = Path(daemon.string("state_dir", str(default_state_dir(env))))
+    seed = sim.integer("seed", 0, low=0, high=2**32 - 1)
+    why = '"gpio" for pins, "serial" for the sensor board'
+    link = SIM_LINKS[sim.choice("link", "gpio", tuple(SIM_LINKS), "a link", why)]
+    if link == "serial" and board.colour_sensing:
+        raise sim.error(
+            "link",
+            'the sensor board does not sense colour; use link = "gpio" '
+            "or set [board] colour_sensing = false",
         )
-    repetition = _integer(game, "game", "repetition", 0, low=0, high=100)
+    gpio = data.get("gpio")
+    wired = board.backend == "gpio" or gpio is not None
+    pins = PinMap.parse(tables["gpio"].table, board.columns) if wired else None
+    serial = None
+    if board.backend == "serial":
+        serial = parse_serial(tables["serial"].table)
+    elif board.backend == "sim" and link == "serial":
+        # the simulated board names its own port
+        serial = parse_serial({"port": "simulated", **tables["serial"].table})
+    web = _web(tables["web"], on_a_board=board.backend != "sim")
+    return Config("", game, board, state_dir, seed, link, pins, serial, web)
+
+
+def _game(game: ConfigTable) -> GameConfig:
+    rules = game.choice("rules", "classic", RULES_NAMES, "a game")
+    repetition = game.integer("repetition", 0, low=0, high=100)
     if repetition == 1:
-        raise ConfigError(
-            "[game] repetition: 1 would end every game at once; use 0 (off) or 2 or more"
-        )
-    both_name = _string(game, "game", "both_lines", "popper")
-    if both_name not in _BOTH_LINES:
-        raise ConfigError(f'[game] both_lines: {both_name!r}; use "popper" or "opponent"')
-    both_lines = _BOTH_LINES[both_name]
-    simultaneous = _integer(game, "game", "simultaneous_ms", 500, low=0, high=5000) / 1000
+        raise game.error("repetition", "1 would end every game at once; use 0 (off) or 2 or more")
+    both_lines = _BOTH_LINES[game.choice("both_lines", "popper", tuple(_BOTH_LINES), "a side")]
+    simultaneous = game.integer("simultaneous_ms", 500, low=0, high=5000) / 1000
+    return GameConfig(rules, repetition or None, both_lines, simultaneous)
 
-    backend = _string(board, "board", "backend", "sim")
-    if backend not in BACKENDS:
-        raise ConfigError(f"[board] backend: {backend!r}; use one of {', '.join(BACKENDS)}")
-    columns = _integer(board, "board", "columns", 7, low=4, high=16)
-    rows = _integer(board, "board", "rows", 6, low=4, high=12)
-    colour_sensing = _boolean(board, "board", "colour_sensing", False)
 
-    state_default = str(default_state_dir(env))
-    state_dir = Path(_string(daemon, "daemon", "state_dir", state_default))
-    seed = _integer(sim, "sim", "seed", 0, low=0, high=2**32 - 1)
-    link_name = _string(sim, "sim", "link", "gpio")
-    if link_name not in SIM_LINKS:
-        raise ConfigError(
-            f'[sim] link: {link_name!r}; use "gpio" (pins) or "serial" (sensor board)'
-        )
-    if link_name == "serial" and colour_sensing:
-        raise ConfigError(
-            '[sim] link: the sensor board does not sense colour; use link = "gpio" '
-            "or set [board] colour_sensing = false"
-        )
-    web = _web(data.get("web", {}), on_a_board=backend != "sim")
-    return Config(
-        source=source,
-        game=GameConfig(rules, repetition or None, both_lines, simultaneous),
-        board=BoardConfig(backend, columns, rows, colour_sensing),
-        state_dir=state_dir,
-        seed=seed,
-        sim_link=SIM_LINKS[link_name],
-        gpio=data.get("gpio", {}),
-        serial=data.get("serial", {}),
-        web=web,
+def _board(board: ConfigTable) -> BoardConfig:
+    return BoardConfig(
+        backend=board.choice("backend", "sim", BACKENDS, "a backend"),
+        columns=board.integer("columns", 7, low=MIN_SIZE, high=MAX_SIZE),
+        rows=board.integer("rows", 6, low=MIN_SIZE, high=MAX_SIZE),
+        colour_sensing=board.boolean("colour_sensing", False),
     )
 
 
-def _web(table: Mapping[str, Any], *, on_a_board: bool) -> WebConfig:
-    enabled = _boolean(table, "web", "enabled", on_a_board)
-    host = _string(table, "web", "host", "0.0.0.0")
+def _web(web: ConfigTable, *, on_a_board: bool) -> WebConfig:
+    host = web.string("host", "0.0.0.0")
     try:
         ipaddress.ip_address(host)
     except ValueError:
-        raise ConfigError(
-            f'[web] host: {host!r} is not an IP address; use "0.0.0.0" (every network), '
-            '"127.0.0.1" (this machine only) or one address of this machine'
+        raise web.error(
+            "host",
+            f'{host!r} is not an IP address; use "0.0.0.0" (every network), '
+            '"127.0.0.1" (this machine only) or one address of this machine',
         ) from None
-    port = _integer(table, "web", "port", 8080, low=0, high=65535)
-    watch = _boolean(table, "web", "watch", True)
-    token = table.get("token", "")
+    token = web.get("token", "")
     if not isinstance(token, str) or (token and len(token) < 16):
-        raise ConfigError(
-            "[web] token: must be a string of 16 characters or more in quotes (or left out); "
-            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe())'"
+        raise web.error(
+            "token",
+            "must be a string of 16 characters or more in quotes (or left out); "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe())'",
         )
     if any(not (c.isascii() and c.isprintable()) or c.isspace() for c in token):
-        raise ConfigError("[web] token: use printable ASCII characters without spaces")
-    max_clients = _integer(table, "web", "max_clients", 32, low=1, high=1000)
-    pair_days = _integer(table, "web", "pair_days", 30, low=1, high=3650)
-    return WebConfig(enabled, host, port, watch, token, max_clients, pair_days)
+        raise web.error("token", "use printable ASCII characters without spaces")
+    return WebConfig(
+        enabled=web.boolean("enabled", on_a_board),
+        host=host,
+        port=web.integer("port", 8080, low=0, high=65535),
+        watch=web.boolean("watch", True),
+        token=token,
+        max_clients=web.integer("max_clients", 32, low=1, high=1000),
+        pair_days=web.integer("pair_days", 30, low=1, high=3650),
+    )
+
+
+_SERIAL_SECONDS = ("timeout", "resend", "keepalive", "reconnect_min", "reconnect_max")
+_SERIAL_KEYS = ("port", "baud", *_SERIAL_SECONDS)
+
+
+def parse_serial(table: Mapping[str, object]) -> SerialConfig:
+    """Check the ``[serial]`` table; raise :class:`ConfigError` with one line.
+
+    >>> parse_serial({"port": "/dev/ttyACM0", "timeout": 3}).timeout
+    3.0
+    """
+    serial = ConfigTable("serial", table)
+    serial.only(_SERIAL_KEYS)
+    port = serial.get("port")
+    if not isinstance(port, str) or not port.strip() or "\0" in port:
+        raise serial.error(
+            "port",
+            'set it to the board\'s device or a pyserial URL, for example port = "/dev/ttyACM0"',
+        )
+    baud = serial.get("baud", 115200)
+    if isinstance(baud, bool) or not isinstance(baud, int):
+        raise serial.error(
+            "baud", f"expected a whole number of bits per second such as 115200, got {baud!r}"
+        )
+    if baud not in BAUDS:
+        rates = ", ".join(map(str, BAUDS))
+        raise serial.error("baud", f"{baud} is not a standard rate; use one of {rates}")
+    seconds = {key: serial.seconds(key, 1.0, high=3600) for key in _SERIAL_SECONDS if key in serial}
+    config = SerialConfig(port=port.strip(), baud=baud, **seconds)
+    if config.reconnect_min > config.reconnect_max:
+        raise serial.error(
+            "reconnect_min",
+            f"{config.reconnect_min} is more than reconnect_max ({config.reconnect_max}); "
+            "make it smaller",
+        )
+    if config.keepalive >= 2.0:
+        raise serial.error(
+            "keepalive",
+            f"{config.keepalive} s is too slow; the board goes dark after 2 s without the "
+            "host, so use less than 2",
+        )
+    return config
 
 
 def default_state_dir(env: Mapping[str, str] = os.environ) -> Path:
@@ -223,28 +318,3 @@ def default_state_dir(env: Mapping[str, str] = os.environ) -> Path:
         Path(env.get("HOME", "~")).expanduser() / ".local" / "state"
     )
     return Path(base) / "popref"
-
-
-def _string(table: Mapping[str, Any], name: str, key: str, default: str) -> str:
-    value = table.get(key, default)
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"[{name}] {key}: must be a non-empty string in quotes, not {value!r}")
-    return value
-
-
-def _integer(
-    table: Mapping[str, Any], name: str, key: str, default: int, *, low: int, high: int
-) -> int:
-    value = table.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"[{name}] {key}: must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"[{name}] {key}: {value} is out of range; use {low} to {high}")
-    return value
-
-
-def _boolean(table: Mapping[str, Any], name: str, key: str, default: bool) -> bool:
-    value = table.get(key, default)
-    if not isinstance(value, bool):
-        raise ConfigError(f"[{name}] {key}: must be true or false, not {value!r}")
-    return value

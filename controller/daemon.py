@@ -133,15 +133,17 @@ class Daemon:
             self.journal.replace([self._snapshot()])
         log.info("New game: %s.", self.referee.game.rules.name)
 
-    def choose_rules(self, name: str) -> None:
-        """The rules asked for on the command line: for the next game, or for
-        this one if it has not begun."""
+    def choose_rules(self, name: str) -> bool:
+        """The rules asked for on the command line or in the configuration:
+        for the next game, or for this one if it has not begun. True when
+        that changed anything."""
         verdict = self.referee.choose_rules(name)
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
             with self._storing():
                 self._write_whole_state()
+        return verdict.changed
 
     def _replay_all(self, records: list[dict[str, Any]]) -> None:
         """Replay the journal; :class:`JournalDamaged` (the file moved aside)

@@ -25,8 +25,6 @@ from controller.archive import ArchivedGame, ArchiveError, GameArchive
 from controller.config import load_config
 from hardware.errors import ConfigError
 
-HELP = "list the finished games, or print one game's record"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -10,7 +10,7 @@ and the board guides the players back until the grids agree again.
 >>> from hardware.events import DiscEntered
 >>> referee = Referee(Table(columns=7, rows=6), "classic")
 >>> referee.handle(DiscEntered(4, at=1.0)).accepted
-Move(kind=<MoveKind.DROP: 'drop'>, column=4)
+Move.drop(4)
 >>> referee.game.to_move
 <Colour.YELLOW: 'yellow'>
 """
@@ -50,15 +50,6 @@ from hardware.events import (
     SensorFault,
     SliderMoved,
 )
-
-RULES_TITLES: dict[str, str] = {
-    "classic": "Classic",
-    "popout": "Pop Out",
-    "pop10": "Pop 10",
-    "five": "5-in-a-Row",
-    "five+popout": "5-in-a-Row Pop Out",
-    "five+pop10": "5-in-a-Row Pop 10",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,9 +397,9 @@ class Referee:
         if self._not_begun():
             self.game = self._fresh_game(name)
             out.new_game = True
-            out.log.append(f"Rules changed to {RULES_TITLES[name]}.")
+            out.log.append(f"Rules changed to {self.game.rules.title}.")
         else:
-            out.log.append(f"The next game will be {RULES_TITLES[name]}.")
+            out.log.append(f"The next game will be {rules_named(name).title}.")
 
     def _held(self, out: _Outcome) -> None:
         out.changed = True
@@ -431,7 +422,7 @@ class Referee:
         self.rebuilding = False
         self.last_entry_at = None
         out.new_game = True
-        out.log.append(f"New game: {RULES_TITLES[rules]}.")
+        out.log.append(f"New game: {self.game.rules.title}.")
 
     def _fresh_game(self, name: str) -> Game:
         """A new game of ``name``; Pop 10 starts in its pop phase when the grid

@@ -28,7 +28,6 @@ from engine import (
 )
 from engine.move import split_moves
 
-HELP = "play moves through the rules engine and print the result"
 PROG = "popref replay"
 
 

@@ -7,8 +7,6 @@ import signal
 import sys
 from pathlib import Path
 
-HELP = "run the referee daemon on the configured board"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from engine import RULES_NAMES

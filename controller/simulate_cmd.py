@@ -23,8 +23,6 @@ from hardware.sim.grid import SimGridError
 if TYPE_CHECKING:
     from controller.web.server import WebServer
 
-HELP = "play on a simulated grid in the terminal, or run a script of physical actions"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")

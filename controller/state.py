@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.referee import RULES_TITLES, Referee
+from controller.referee import Referee
 from engine.colour import Colour, picture
 from hardware.display import Display
 
@@ -46,7 +46,7 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "colours": [light.colour.value if light.colour else None for light in shown.columns],
         "turn": shown.turn.value if shown.turn else None,
         "winning": sorted([column, row] for column, row in shown.winning),
-        "title": RULES_TITLES[game.rules.name],
+        "title": game.rules.title,
         "next_rules": referee.next_rules,
         "game_number": referee.game_number,
         "pairing": referee.pairing_since is not None,

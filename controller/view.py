@@ -10,8 +10,8 @@ of any of them.
 from __future__ import annotations
 
 from controller import repair
-from controller.referee import RULES_TITLES, Referee
-from engine import RULES_NAMES, MoveKind, Phase
+from controller.referee import Referee
+from engine import RULES_NAMES, MoveKind, Phase, rules_named
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
 
@@ -136,7 +136,7 @@ def _selecting(referee: Referee) -> Display:
     index = RULES_NAMES.index(referee.next_rules)
     if index < len(lights):
         lights[index] = ColumnLight(Lamp.CHOSEN)
-    title = RULES_TITLES[referee.next_rules]
+    title = rules_named(referee.next_rules).title
     if referee.game.moves and not referee.game.is_over():
         status = f"Next game: {title}. Press again for other rules."
     else:
@@ -174,7 +174,7 @@ def _turn_sentence(referee: Referee) -> str:
     game = referee.game
     mover = game.to_move
     assert mover is not None
-    title = RULES_TITLES[game.rules.name]
+    title = game.rules.title
     if game.phase is Phase.RETURN and game.pending_return is not None:
         columns = sorted(m.column for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)

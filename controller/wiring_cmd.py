@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from hardware.sim.grid import SimGrid
 
 GRACE = 0.1  # seconds to wait after Enter for a passage to settle
-HELP = "check a new board's wiring: light each output, ask for each sensor"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -337,15 +336,16 @@ def _describe(event: Event) -> str:
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    from hardware.boardconfig import BoardConfig
+    from controller.config import load_config
     from hardware.clock import FakeClock, monotonic
     from hardware.errors import ConfigError, HardwareError
     from hardware.gpio_backend import GpioBackend
 
     out = stdout or sys.stdout
-    source = args.config or "defaults"
     try:
-        config = BoardConfig.load(args.config)
+        config = load_config(args.config)
+        pins = config.pin_map()
+        columns, rows = config.board.columns, config.board.rows
         person: Person
         clock: Clock
         wait: Callable[[float], None]
@@ -354,15 +354,15 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
 
             clock = FakeClock()
             backend, grid, reader = build_simulated_gpio(
-                config.columns,
-                config.rows,
+                columns,
+                rows,
                 clock,
-                pinmap=config.pins,
+                pinmap=pins,
                 physics=Physics.clean(),
-                dead=_faults(args.sim_fault, config.pins.inputs()),
+                dead=_faults(args.sim_fault, pins.inputs()),
             )
             for part in args.sim_fault:
-                if part in config.pins.inputs():
+                if part in pins.inputs():
                     grid.wires.cut.add(part)  # type: ignore[attr-defined]
             person = SimPerson(grid, reader, out)
             wait = clock.advance
@@ -370,13 +370,13 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             from hardware.factory import make_pin_factory
 
             clock = monotonic
-            factory = make_pin_factory(config.pins.pin_factory, clock=clock)
-            backend = GpioBackend(config.pins, factory, clock, rows=config.rows)
+            factory = make_pin_factory(pins.pin_factory, clock=clock)
+            backend = GpioBackend(pins, factory, clock, rows=rows)
             person = StreamPerson(stdin or sys.stdin, out)
             wait = time.sleep
         report = WiringCheck(backend, person, clock, wait).run()
     except ConfigError as error:
-        print(f"popref check-wiring: {source}: {error}", file=sys.stderr)
+        print(f"popref check-wiring: {error}", file=sys.stderr)
         return 2
     except HardwareError as error:
         print(f"popref check-wiring: {error}", file=sys.stderr)

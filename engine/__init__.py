@@ -1,4 +1,4 @@
-"""The rules engine: every game of ``shared/rules.md`` on bitboards.
+"""The rules engine: every game of ``docs/rules.md`` on bitboards.
 
 No I/O, no threads, no clocks; everything else in popref builds on it.
 

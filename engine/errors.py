@@ -21,7 +21,7 @@ class MoveError(ValueError):
 
 
 class InvalidMoveError(MoveError):
-    """Text that is not a move in the notation of ``shared/rules.md``."""
+    """Text that is not a move in the notation of ``docs/rules.md``."""
 
 
 class IllegalMoveError(MoveError):

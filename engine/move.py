@@ -99,7 +99,7 @@ _HOW = "write N to drop into column N, or pN to pop from the bottom of column N"
 
 
 def parse_move(text: str) -> Move:
-    """Read one move in the notation of ``shared/rules.md``.
+    """Read one move in the notation of ``docs/rules.md``.
 
     >>> parse_move("p3")
     Move.pop(3)

@@ -94,11 +94,16 @@ class Rules:
 
     @property
     def title(self) -> str:
-        """The game's name for players, derived from the options."""
+        """The game's name for players, derived from the options: the one
+        name every message and light uses.
+
+        >>> rules_named("five+popout").title
+        '5-in-a-Row Pop Out'
+        """
         variant = "Pop 10" if self.pop10 else "Pop Out" if self.pops else ""
         if self.strips or self.line != 4:
             base = f"{self.line}-in-a-Row"
-            return f"{base} with {variant}" if variant else base
+            return f"{base} {variant}" if variant else base
         return variant or "Classic"
 
     @property

@@ -5,15 +5,10 @@ light per column, or the row count for a light per cell, bottom cell first),
 then the red and yellow turn LEDs, then ``score_leds`` LEDs for Red's score
 and as many for Yellow's.
 
-Column lamps (see docs/sensor-board.md)::
-
-    OFF          dark
-    DROP         disc colour (white if none), steady
-    DROP_OR_POP  disc colour (white if none), steady
-    POP          disc colour, slow blink (250 ms on, 250 ms off)
-    CHOSEN       disc colour (white if none), fast blink (125 ms on, 125 ms off)
-    ERROR        white, slow blink
-    WINNING      green, steady (per-cell strips: the winning cells, slow blink)
+Column lamps look as the one table in ``looks.py`` (``hardware/looks.py``,
+copied to the board beside ``wire.py``) says, the same table the GPIO
+outputs use (see docs/sensor-board.md). A per-cell strip marks a win by
+blinking the winning cells themselves.
 
 Example::
 
@@ -24,43 +19,26 @@ Example::
 
 import time
 
+import looks
 import wire
 
 DARK = (0, 0, 0)
-# Dim on purpose: a Pico's USB supply feeds the whole strip.
-RED = (64, 0, 0)
-YELLOW = (64, 40, 0)
-GREEN = (0, 64, 0)
-WHITE = (40, 40, 40)
-BLINK_MS = 250  # slow blink: half a period
-FAST_BLINK_MS = BLINK_MS // 2  # CHOSEN, so it never looks like POP
-STEADY = 0
-SLOW = 1
-FAST = 2
-
-
-def _disc(code, fallback):
-    if code == wire.COLOUR_RED:
-        return RED
-    if code == wire.COLOUR_YELLOW:
-        return YELLOW
-    return fallback
+RED = looks.PALETTE["red"]
+YELLOW = looks.PALETTE["yellow"]
+GREEN = looks.PALETTE["green"]
+BLINK_MS = looks.SLOW_MS  # slow blink: half a period
+FAST_BLINK_MS = looks.FAST_MS  # CHOSEN, so it never looks like POP
+STEADY = looks.STEADY
+SLOW = looks.SLOW
+FAST = looks.FAST
 
 
 def lamp_look(lamp, colour):
     """``(rgb, blink)`` for one column's lamp code and colour code; ``blink``
     is ``STEADY``, ``SLOW`` or ``FAST``."""
-    if lamp == wire.LAMP_OFF:
-        return DARK, STEADY
-    if lamp == wire.LAMP_DROP or lamp == wire.LAMP_DROP_OR_POP:
-        return _disc(colour, WHITE), STEADY
-    if lamp == wire.LAMP_POP:
-        return _disc(colour, WHITE), SLOW
-    if lamp == wire.LAMP_CHOSEN:
-        return _disc(colour, WHITE), FAST
-    if lamp == wire.LAMP_ERROR:
-        return WHITE, SLOW
-    return GREEN, STEADY  # LAMP_WINNING
+    disc = looks.DISC_NAMES[colour] if 0 <= colour < len(looks.DISC_NAMES) else None
+    name, blink = looks.rgb_look(lamp, disc)
+    return (looks.PALETTE[name] if name else DARK), blink
 
 
 class Lights:
@@ -85,7 +63,7 @@ class Lights:
         self._period = BLINK_MS
         if show is not None:
             for lamp in show.lamps:
-                if lamp == wire.LAMP_CHOSEN:
+                if looks.rgb_look(lamp, None)[1] == FAST:
                     self._period = FAST_BLINK_MS
         self.changed_at = time.ticks_ms()
 

@@ -17,7 +17,7 @@ factory: lgpio on a Pi, gpiozero's mock pins on a laptop and in tests.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from gpiozero import GPIOZeroError
@@ -92,18 +92,13 @@ class GpioBackend:
         self._open = False
 
 
-def gpio_backend_from_config(
-    gpio: Mapping[str, object],
-    columns: int,
-    rows: int,
-    clock: Clock,
-    run_dir: str | os.PathLike[str] | None = None,
+def gpio_backend(
+    pins: PinMap, rows: int, clock: Clock, run_dir: str | os.PathLike[str] | None = None
 ) -> GpioBackend:
-    """The backend for a ``[gpio]`` table: its pin map on its pin factory.
-    Raises :class:`~hardware.errors.ConfigError` or :class:`HardwareError`
-    (one line each); nothing is claimed until :meth:`GpioBackend.open`."""
+    """The backend for a pin map on its pin factory. Raises
+    :class:`HardwareError` (one line) when the factory cannot be used;
+    nothing is claimed until :meth:`GpioBackend.open`."""
     from hardware.factory import make_pin_factory
 
-    pins = PinMap.parse(gpio, columns)
     factory = make_pin_factory(pins.pin_factory, run_dir, clock=clock, revision=pins.board_revision)
     return GpioBackend(pins, factory, clock, rows=rows)

@@ -5,19 +5,8 @@ Blinking, servo detaching and buzzer beeps are timed by :meth:`GpioOutputs.poll`
 and :meth:`GpioOutputs.next_deadline` on the daemon's thread, not by
 gpiozero's background threads, so tests step them with a fake clock.
 
-Column lights (see docs/wiring.md):
-
-============  ===========  =====================================
-lamp          plain LED    RGB LED
-============  ===========  =====================================
-OFF           off          off
-DROP          on           disc colour (white if none), steady
-DROP_OR_POP   on           disc colour (white if none), steady
-POP           on           disc colour, slow blink
-CHOSEN        slow blink   disc colour (white if none), fast blink
-ERROR         fast blink   blue, fast blink
-WINNING       on           green, steady
-============  ===========  =====================================
+Column lights look as the one table in :mod:`hardware.looks` says (see
+docs/wiring.md), the same table the sensor board's strip uses.
 
 >>> from hardware.factory import make_pin_factory
 >>> from hardware.clock import FakeClock
@@ -40,23 +29,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.colour import Colour
+from hardware import looks
 from hardware.clock import Clock
-from hardware.display import Alert, ColumnLight, Display, Lamp
+from hardware.display import Alert, ColumnLight, Display
 from hardware.pinmap import PinMap
 
-TICK = 0.125  # blink clock: fast blink toggles every tick, slow every 4 ticks
-SLOW_TICKS = 4
+TICK = looks.FAST_MS / 1000  # blink clock: fast blink toggles every tick
+SLOW_TICKS = looks.SLOW_MS // looks.FAST_MS  # slow blink toggles every SLOW_TICKS
 SERVO_SETTLE = 0.6  # seconds a servo is driven before it is detached
 BEEP = 0.1  # one beep, and the gap after it
 BEEPS = {Alert.NONE: 0, Alert.ERROR: 1, Alert.DRAW: 2, Alert.WIN: 3}
-
-RGB: dict[str, tuple[int, int, int]] = {
-    "red": (1, 0, 0),
-    "yellow": (1, 1, 0),
-    "white": (1, 1, 1),
-    "blue": (0, 0, 1),
-    "green": (0, 1, 0),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,27 +53,25 @@ class Look:
 def look(light: ColumnLight, rgb: bool) -> Look:
     """The look of a lamp state on a plain (``rgb=False``) or an RGB light.
 
+    >>> from hardware.display import Lamp
     >>> look(ColumnLight(Lamp.POP, Colour.RED), rgb=True)
     Look(colour='red', blink=1)
     >>> look(ColumnLight(Lamp.CHOSEN), rgb=False)
     Look(colour='on', blink=1)
     """
-    lamp = light.lamp
-    if lamp is Lamp.OFF:
-        return Look(None)
-    disc = light.colour.value if light.colour is not None else "white"
+    code = looks.CODES[light.lamp.value]
     if not rgb:
-        blink = {Lamp.CHOSEN: 1, Lamp.ERROR: 2}.get(lamp, 0)
-        return Look("on", blink)
-    if lamp in (Lamp.DROP, Lamp.DROP_OR_POP):
-        return Look(disc)
-    if lamp is Lamp.POP:
-        return Look(disc, 1)
-    if lamp is Lamp.CHOSEN:
-        return Look(disc, 2)
-    if lamp is Lamp.ERROR:
-        return Look("blue", 2)
-    return Look("green")
+        lit, blink = looks.plain_look(code)
+        return Look("on", blink) if lit else Look(None)
+    disc = light.colour.value if light.colour is not None else None
+    colour, blink = looks.rgb_look(code, disc)
+    return Look(colour, blink)
+
+
+def on_off(colour: str) -> tuple[int, int, int]:
+    """An on/off RGB LED lights every channel the strip's colour uses."""
+    r, g, b = looks.PALETTE[colour]
+    return int(r > 0), int(g > 0), int(b > 0)
 
 
 def score_angle(score: int, servo_range: tuple[float, float]) -> float:
@@ -215,7 +195,7 @@ class GpioOutputs:
                 lk.blink == 0 or (lk.blink == 1 and slow_on) or (lk.blink == 2 and fast_on)
             )
             if self.rgb:
-                device.value = RGB[lk.colour] if lit and lk.colour else (0, 0, 0)
+                device.value = on_off(lk.colour) if lit and lk.colour else (0, 0, 0)
             else:
                 device.value = lit
 

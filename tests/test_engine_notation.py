@@ -1,4 +1,4 @@
-"""Moves and the notation of shared/rules.md."""
+"""Moves and the notation of docs/rules.md."""
 
 from __future__ import annotations
 

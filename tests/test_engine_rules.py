@@ -20,8 +20,8 @@ def test_every_preset_name_is_available() -> None:
         ("popout", 7, 4, True, False, False, "Pop Out"),
         ("pop10", 7, 4, False, True, False, "Pop 10"),
         ("five", 9, 5, False, False, True, "5-in-a-Row"),
-        ("five+popout", 9, 5, True, False, True, "5-in-a-Row with Pop Out"),
-        ("five+pop10", 9, 5, False, True, True, "5-in-a-Row with Pop 10"),
+        ("five+popout", 9, 5, True, False, True, "5-in-a-Row Pop Out"),
+        ("five+pop10", 9, 5, False, True, True, "5-in-a-Row Pop 10"),
     ],
 )
 def test_presets(

@@ -196,11 +196,12 @@ def test_pop_and_chosen_blink_at_different_rates(fw: Firmware) -> None:
         run(fw, 100)
         fw.board.host_seen = fw.ticks.now  # keep the host "present"
     shown = fw.lights.shown()
-    assert shown.columns[:4] == ("red", "red", "red", "white")
+    assert shown.columns[:4] == ("red", "red", "red", "blue")
     assert shown.blinking == frozenset({1, 2, 4})
-    assert fw.lights.fast_blinking() == frozenset({2})  # CHOSEN; POP and ERROR are slow
-    # Without a CHOSEN lamp the strip is redrawn at the slow rate only.
+    assert fw.lights.fast_blinking() == frozenset({2, 4})  # CHOSEN and ERROR; POP is slow
+    # Without a fast lamp the strip is redrawn at the slow rate only.
     lamps[1] = wire.LAMP_POP
+    lamps[3] = wire.LAMP_OFF
     slow = wire.Show(5, wire.COLOUR_RED, wire.NO_SCORE, wire.NO_SCORE, wire.ALERT_NONE,
                      lamps, show.colours, show.winning)  # fmt: skip
     fw.board.link.decoder.feed(wire.encode(2, wire.SHOW, wire.pack_show(slow)))
@@ -212,7 +213,7 @@ def test_pop_and_chosen_blink_at_different_rates(fw: Firmware) -> None:
         fw.board.host_seen = fw.ticks.now
     assert len(strip.writes) - before == 4  # a write every 250 ms
     assert fw.lights.fast_blinking() == frozenset()
-    assert fw.lights.shown().blinking == frozenset({1, 2, 4})
+    assert fw.lights.shown().blinking == frozenset({1, 2})
 
 
 def test_a_false_sync_then_silence_holds_the_host_back_one_frame_gap(fw: Firmware) -> None:

@@ -1,5 +1,5 @@
-"""Every firmware file, and the shared wire and timing modules, compile with MicroPython's
-own compiler (what tests/run.sh also does for firmware/*.py)."""
+"""Every firmware file, and the shared wire, timing and looks modules, compile with
+MicroPython's own compiler (what tests/run.sh also does for firmware/*.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = [ROOT / "hardware" / "wire.py", ROOT / "hardware" / "timing.py"]
+SHARED = [ROOT / "hardware" / f"{name}.py" for name in ("wire", "timing", "looks")]
 SOURCES = [*sorted((ROOT / "firmware").glob("*.py")), *SHARED]
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from controller import games_cmd
 from controller.archive import GameArchive
+from controller.cli import COMMANDS
 
 RECORDS = [
     ("4 4 3 3 2 2 1\n", "classic", "red", datetime(2026, 11, 29, 17, 5), 7),
@@ -28,7 +29,7 @@ RECORDS = [
 def popref(argv: Sequence[str]) -> int:
     """``popref ARGV`` for the one subcommand under test."""
     assert argv[0] == "games"
-    parser = argparse.ArgumentParser(prog="popref games", description=games_cmd.HELP)
+    parser = argparse.ArgumentParser(prog="popref games", description=COMMANDS["games"][1])
     games_cmd.add_arguments(parser)
     return games_cmd.run(parser.parse_args(argv[1:]))
 

@@ -81,7 +81,7 @@ def test_error_blinks_fast_and_chosen_slowly_on_the_blink_clock(plain: Outputs) 
         seen.append((plain.state(16), plain.state(20)))
         plain.at(plain.outputs.next_deadline() or 99)
     assert [s[0] for s in seen] == [1, 0] * 4  # fast: 0.125 s phases
-    assert [s[1] for s in seen] == [1] * 4 + [0] * 4  # slow: 0.5 s phases
+    assert [s[1] for s in seen] == [1, 1, 0, 0] * 2  # slow: 0.25 s phases (hardware.looks)
 
 
 def test_show_is_idempotent(plain: Outputs) -> None:

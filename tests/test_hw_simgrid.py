@@ -206,10 +206,12 @@ def test_load_puts_discs_in_place_without_any_sensor_seeing_them(sim: Sim) -> No
         sim.grid.load([[], []])
 
 
-def test_gpio_backend_from_config_builds_the_mapped_board(clock: FakeClock) -> None:
-    from hardware.gpio_backend import gpio_backend_from_config
+def test_the_configured_gpio_backend_builds_the_mapped_board(clock: FakeClock) -> None:
+    from controller.config import parse_config
+    from hardware.gpio_backend import gpio_backend
 
-    backend = gpio_backend_from_config({"pin_factory": "mock"}, 7, 6, clock)
+    config = parse_config({"board": {"backend": "gpio"}, "gpio": {"pin_factory": "mock"}}, "t")
+    backend = gpio_backend(config.pin_map(), config.board.rows, clock)
     backend.open(lambda: None)
     try:
         assert (backend.columns, backend.rows, backend.pins.slider) == (7, 6, "GPIO2")

@@ -59,7 +59,7 @@ def test_a_config_file_sets_the_board(tmp_path: Any) -> None:
     ("argv", "message"),
     [
         (["--sim-fault", "entry 9"], "--sim-fault: 'entry 9' is not a part of this board"),
-        (["--config", "/nonexistent/popref.toml"], "/nonexistent/popref.toml: cannot read"),
+        (["--config", "/nonexistent/popref.toml"], "/nonexistent/popref.toml: no such file"),
     ],
 )
 def test_configuration_errors_exit_2_with_one_line(

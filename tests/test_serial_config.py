@@ -1,4 +1,5 @@
-"""The [serial] table: defaults, and one-line errors that start with the key."""
+"""The [serial] table, checked by the config module: defaults, and one-line
+errors that start with the key."""
 
 from __future__ import annotations
 
@@ -6,18 +7,19 @@ import tomllib
 
 import pytest
 
+from controller.config import parse_serial
 from hardware.errors import ConfigError
-from hardware.serial_config import SerialConfig, parse_serial_config
+from hardware.serial_config import SerialConfig
 
 
 def test_defaults_from_toml() -> None:
     table = tomllib.loads('[serial]\nport = "/dev/ttyACM0"\n')["serial"]
-    assert parse_serial_config(table) == SerialConfig(port="/dev/ttyACM0")
+    assert parse_serial(table) == SerialConfig(port="/dev/ttyACM0")
 
 
 def test_any_pyserial_url_and_timeouts() -> None:
     table = tomllib.loads('[serial]\nport = "loop://"\nbaud = 57600\ntimeout = 3\n')["serial"]
-    config = parse_serial_config(table)
+    config = parse_serial(table)
     assert (config.port, config.baud, config.timeout) == ("loop://", 57600, 3.0)
 
 
@@ -39,16 +41,19 @@ def test_any_pyserial_url_and_timeouts() -> None:
 )
 def test_bad_values_say_which_key_and_what_to_do(table: dict[str, object], start: str) -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_serial_config(table)
+        parse_serial(table)
     message = str(caught.value)
     assert message.startswith(start)
     assert "\n" not in message
 
 
-def test_the_backend_is_built_from_the_raw_table() -> None:
-    from hardware.serial_backend import serial_backend_from_config
+def test_the_config_module_hands_the_backend_ready_settings() -> None:
+    from controller.config import parse_config
 
-    backend = serial_backend_from_config({"port": "loop://"}, columns=9, rows=6)
-    assert (backend.columns, backend.rows, backend.config.port) == (9, 6, "loop://")
-    with pytest.raises(ConfigError, match=r"^\[serial\] port:"):
-        serial_backend_from_config({}, columns=7, rows=6)
+    table = {"board": {"backend": "serial", "columns": 9}, "serial": {"port": "loop://"}}
+    config = parse_config(table, "popref.toml")
+    assert config.serial == SerialConfig(port="loop://")
+    with pytest.raises(ConfigError, match=r"^popref.toml: \[serial\] port:"):
+        parse_config({"board": {"backend": "serial"}}, "popref.toml")
+    simulated = parse_config({"sim": {"link": "serial"}, "serial": {"timeout": 3}}, "popref.toml")
+    assert simulated.serial is not None and simulated.serial.timeout == 3.0

@@ -334,7 +334,7 @@ def test_a_restart_resumes_the_game_over_the_serial_link(tmp_path: Path) -> None
 
 
 def test_link_is_checked_with_one_line() -> None:
-    with pytest.raises(ConfigError, match=r'^x: \[sim\] link: \'usb\'; use "gpio"'):
+    with pytest.raises(ConfigError, match=r"^x: \[sim\] link: 'usb' is not a link; write .gpio."):
         parse_config({"sim": {"link": "usb"}}, "x")
     with pytest.raises(ConfigError, match="does not sense colour"):
         parse_config({"sim": {"link": "serial"}, "board": {"colour_sensing": True}}, "x")

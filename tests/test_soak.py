@@ -231,6 +231,7 @@ def test_a_kill_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
 # -- the bounded soak --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # half the suite's time: bash tests/run.sh -m "not slow" leaves it out
 def test_bounded_soak_over_every_preset(tmp_path: Path) -> None:
     tally = run_soak(SoakPlan(games=2, seed=11, kills=3), tmp_path)
     report = tally.table()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from bench.soaklib.expect import Expect
 from bench.soaklib.faults import ForgedHeartbeats, corrupt_some
 from bench.soaklib.lights import read_strip, strip_look
+from controller.simulation import SETTLE
 from hardware.serial_backend import BOARD
 from hardware.serial_counts import LINK
 from hardware.sim.seam import Beam
@@ -20,7 +21,6 @@ from hardware.sim.seam import Beam
 if TYPE_CHECKING:
     from bench.soaklib.table import SoakTable
 
-SETTLE = 1.5  # as Simulation.act: discs land, players think
 STUCK = (4.0, 6.0)  # seconds a jammed beam stays blocked (the fault needs 3 s)
 GLITCH = (0.0003, 0.002)  # an IR glitch: shorter than the 3 ms a disc needs
 UNPLUGGED = (2.0, 4.0)  # seconds a board stays unplugged

@@ -14,7 +14,7 @@ The sensor board's RGB strip (``[sim] link = "serial"``) speaks a little
 differently (``firmware/lights.py``): play columns are lit in the mover's
 colour, and a column where the mover can only pop *blinks* in that colour;
 a repair drop blinks in the colour to drop; a pop repair or a sensor fault
-blinks white. :func:`read_strip` reads that. One picture is ambiguous on the
+blinks blue (``hardware/looks.py``). :func:`read_strip` reads that. One picture is ambiguous on the
 strip: a single column blinking in the mover's colour with everything else
 dark is both "drop this colour here" and "your only move is a pop here"; a
 person tells them apart by looking at the grid (see the soak's table).
@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.colour import Colour
+from hardware import looks
 from hardware.display import Display, Lamp
 from hardware.sim.seam import ShownLights
 
@@ -61,11 +62,15 @@ def _turn(shown: ShownLights) -> Colour | None:
     return None
 
 
+def _glance(shown: ShownLights) -> tuple[tuple[int, ...], tuple[int, ...], Colour | None]:
+    """The lit columns, the blinking ones (1-based) and the lit turn light."""
+    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
+    return lit, tuple(sorted(shown.blinking)), _turn(shown)
+
+
 def read_lights(shown: ShownLights) -> Reading:
     """What the pin readback ``shown`` asks a person to do."""
-    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
-    blinking = tuple(sorted(shown.blinking))
-    turn = _turn(shown)
+    lit, blinking, turn = _glance(shown)
     if not blinking:
         return Reading("steady", lit, turn) if lit else Reading("dark", (), turn)
     if len(blinking) == len(shown.columns):
@@ -100,25 +105,24 @@ def expected_reading(display: Display) -> Reading:
 
 
 _NAMED = {"red": Colour.RED, "yellow": Colour.YELLOW}
+_ERROR = looks.BY_NAME[Lamp.ERROR.value][1]  # the colour of a pop repair or a fault
 
 
 def read_strip(shown: ShownLights) -> Reading:
     """What the sensor board's strip ``shown`` asks a person to do."""
-    lit = tuple(i for i, c in enumerate(shown.columns, 1) if c is not None)
-    blinking = tuple(sorted(shown.blinking))
-    turn = _turn(shown)
+    lit, blinking, turn = _glance(shown)
     if not blinking:
         return Reading("steady", lit, turn) if lit else Reading("dark", (), turn)
-    white = tuple(c for c in blinking if shown.columns[c - 1] == "white")
-    if white == blinking and len(blinking) == len(shown.columns):
+    error = tuple(c for c in blinking if shown.columns[c - 1] == _ERROR)
+    if error == blinking and len(blinking) == len(shown.columns):
         return Reading("slider", blinking) if turn is None else Reading("unclear", blinking, turn)
     if len(blinking) == 1 and lit == blinking:
-        if white:
+        if error:
             return Reading("pop", blinking) if turn is None else Reading("unclear", blinking, turn)
         colour = _NAMED.get(shown.columns[blinking[0] - 1] or "")
         if colour is not None and turn in (None, colour):
             return Reading("drop", blinking, colour)
-    if not white and turn is not None:
+    if not error and turn is not None:
         return Reading("steady", lit, turn)  # play, with pop-only columns blinking
     return Reading("unclear", blinking, turn)
 
@@ -129,16 +133,10 @@ def strip_look(display: Display) -> ShownLights:
     columns: list[str | None] = []
     blinking: set[int] = set()
     for column, light in enumerate(display.columns, 1):
-        name = light.colour.value if light.colour is not None else "white"
-        if light.lamp is Lamp.OFF:
-            columns.append(None)
-            continue
-        if light.lamp is Lamp.ERROR:
-            name = "white"
-        elif light.lamp is Lamp.WINNING:
-            name = "green"
+        disc = light.colour.value if light.colour is not None else None
+        name, blink = looks.rgb_look(looks.CODES[light.lamp.value], disc)
         columns.append(name)
-        if light.lamp in (Lamp.POP, Lamp.CHOSEN, Lamp.ERROR):
+        if blink != looks.STEADY:
             blinking.add(column)
     return ShownLights(
         columns=tuple(columns),

@@ -36,7 +36,7 @@ from bench.soaklib.tally import Tally
 from controller.config import parse_config
 from controller.referee import Referee, Verdict
 from controller.script import Action
-from controller.simulation import Outcome, Simulation
+from controller.simulation import SETTLE, Outcome, Simulation
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
 from hardware.sim.board import BoardTimeline
@@ -45,7 +45,6 @@ from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
 
 LOOK = 1.3  # seconds a player watches before acting: longer than a blink window
-SETTLE = 1.5  # as Simulation.act: discs land, players think
 MAX_ACTIONS = 600  # per game: Pop 10 can wander; a cap keeps a soak bounded
 MAX_REPAIR = 120  # steps to follow before the table gives up on a repair
 

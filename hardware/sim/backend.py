@@ -24,7 +24,7 @@ real clock wakes when a simulated disc reaches a beam.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -32,6 +32,7 @@ from hardware.backend import Backend, Counting, Mark, Marked
 from hardware.clock import Clock
 from hardware.display import Display
 from hardware.events import Event
+from hardware.serial_config import SerialConfig
 from hardware.sim.seam import LightReader
 
 if TYPE_CHECKING:
@@ -128,11 +129,11 @@ def build_simulated(
     physics: Physics | None = None,
     seed: int = 0,
     colour_sensing: bool = False,
-    serial: Mapping[str, object] | None = None,
+    serial: SerialConfig | None = None,
 ) -> SimulatedTable:
     """The simulated table for ``[sim] link`` (``"gpio"``: gpiozero's mock
-    pins; ``"serial"``: the real firmware on a pty). ``serial`` is the
-    ``[serial]`` table for the host's timings."""
+    pins; ``"serial"``: the real firmware on a pty). ``serial`` holds the
+    host's ``[serial]`` settings (the simulated board names its own port)."""
     if link == "serial":
         from hardware.sim.board import build_simulated_serial
 

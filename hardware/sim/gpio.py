@@ -21,8 +21,9 @@ from collections.abc import Collection
 from typing import Any
 
 from engine.colour import Colour
+from hardware import looks
 from hardware.clock import Clock
-from hardware.outputs import RGB
+from hardware.outputs import on_off
 from hardware.pinmap import PinMap
 from hardware.sim.seam import Beam, ShownLights
 
@@ -141,8 +142,8 @@ class PinLightReader:
             return None, False
         if len(parts) == 1:
             return "on", blinking
-        for name, rgb in RGB.items():
-            if tuple(int(x) for x in on) == rgb:
+        for name in looks.PALETTE:
+            if tuple(int(x) for x in on) == on_off(name):
                 return name, blinking
         return "mixed", blinking
 

@@ -52,7 +52,7 @@ class ShownLights:
 
     ``columns`` holds one entry per column: ``None`` when dark, else a short
     name of what is shown (``"on"`` for a plain LED, or a colour name such as
-    ``"red"``, ``"yellow"``, ``"green"``, ``"white"`` for an RGB light);
+    ``"red"`` or ``"blue"`` from ``hardware.looks.PALETTE`` for an RGB light);
     ``blinking`` marks columns that blink. ``scores`` is ``None`` on boards
     without score outputs.
     """

@@ -1,9 +1,9 @@
 """The sensor board's firmware, run under CPython on stand-in pins and a pty.
 
-:class:`Firmware` loads ``firmware/*.py`` (and the shared ``hardware/wire.py``
-and ``hardware/timing.py`` as the board's ``wire`` and ``timing``) with the
-stand-ins in :mod:`hardware.sim.board.standins` for ``machine``, ``neopixel``
-and ``micropython``, and connects the board's stream
+:class:`Firmware` loads ``firmware/*.py`` (and the shared ``hardware/wire.py``,
+``hardware/timing.py`` and ``hardware/looks.py`` as the board's ``wire``,
+``timing`` and ``looks``) with the stand-ins in :mod:`hardware.sim.board.standins`
+for ``machine``, ``neopixel`` and ``micropython``, and connects the board's stream
 to the master end of ``os.openpty()``. The stand-ins and the firmware's
 modules are importable under their MicroPython names only while one board
 loads them (under a lock, and ``sys.modules`` is put back at once), so every
@@ -43,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 STANDINS = HERE / "standins"
 ROOT = HERE.parents[2]  # hardware/sim/board -> the checkout
 FIRMWARE = ROOT / "firmware"
-SHARED = ("wire", "timing")  # hardware/NAME.py, deployed to the board as NAME.py
+SHARED = ("wire", "timing", "looks")  # hardware/NAME.py, deployed to the board as NAME.py
 FAKES = ("machine", "neopixel", "micropython")
 FIRMWARE_MODULES = (*SHARED, "main", "board", "lights", "link", "outputs", "sensors", "pinmap")
 

@@ -18,6 +18,7 @@ import itertools
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.colour import Colour
+from hardware import looks
 from hardware.sim.seam import Beam, ShownLights
 
 RGB = tuple[int, int, int]
@@ -55,14 +56,11 @@ class FirmwareLights:
     """:class:`hardware.sim.seam.LightReader` over the strip's recent writes:
     a column blinks when it was both dark and lit within the last 600 ms
     since the board last changed what it shows. An unpowered board shows
-    nothing. :meth:`fast_blinking` tells a ``CHOSEN`` column (fast blink)
-    from a ``POP`` or ``ERROR`` one (slow blink)."""
+    nothing. :meth:`fast_blinking` tells a ``CHOSEN`` or ``ERROR`` column
+    (fast blink) from a ``POP`` one (slow blink)."""
 
     NAMES: ClassVar[dict[tuple[int, int, int], str]] = {
-        (64, 0, 0): "red",
-        (64, 40, 0): "yellow",
-        (0, 64, 0): "green",
-        (40, 40, 40): "white",
+        rgb: name for name, rgb in looks.PALETTE.items()
     }
 
     def __init__(self, firmware: Firmware) -> None:

@@ -34,15 +34,16 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 import tempfile
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 from hardware.clock import Clock, FakeClock
-from hardware.serial_config import parse_serial_config
+from hardware.serial_config import SerialConfig
 from hardware.sim.board.firmware import Firmware
 from hardware.sim.board.lockstep import Lockstep, ObservedSerialBackend
 from hardware.sim.board.pins import FirmwareLights, FirmwareWires
@@ -153,7 +154,7 @@ def build_simulated_serial(
     colour_sensing: bool = False,
     *,
     directory: Path | None = None,
-    serial: Mapping[str, object] | None = None,
+    serial: SerialConfig | None = None,
     boot_id: int | None = None,
 ) -> tuple[ObservedSerialBackend, SimGrid, FirmwareLights, BoardTimeline]:
     """A whole simulated sensor board: the backend the daemon uses, the grid
@@ -161,8 +162,8 @@ def build_simulated_serial(
     timeline the daemon's loop must run (grid and board together).
 
     ``directory`` holds the board's port name (a temporary directory,
-    removed with the timeline, by default). ``serial`` is the ``[serial]``
-    table for the host's timings; its ``port`` is the simulated board's.
+    removed with the timeline, by default). ``serial`` holds the host's
+    ``[serial]`` timings; its ``port`` is replaced by the simulated board's.
     The sensor board does not sense colour, so ``colour_sensing`` must be
     false.
     """
@@ -170,7 +171,8 @@ def build_simulated_serial(
         raise ValueError("the sensor board does not sense disc colour")
     owned = directory is None
     where = Path(tempfile.mkdtemp(prefix="popref-board-")) if directory is None else directory
-    config = parse_serial_config({**(serial or {}), "port": str(where / "ttyPOPREF")})
+    port = str(where / "ttyPOPREF")
+    config = dataclasses.replace(serial, port=port) if serial else SerialConfig(port)
     if boot_id is None:
         # a real board picks a random boot id at power-up; so does this one,
         # so a board simulated again after a restart is a board that rebooted

@@ -1,0 +1,150 @@
+"""``popref book``: build the Classic opening book with popref's own solver.
+
+``popref book --depth 12`` solves every position the computer can meet in the
+first 12 moves (see :mod:`engine.solver.bookbuild`) and writes the book file.
+It may take hours: every solved position is appended to a progress file
+first, so an interrupted build (Ctrl-C, a reboot) resumes where it stopped,
+and the book file is rewritten every minute and on exit; a build also
+resumes from the book file alone. The same depth always gives the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from engine import RulesError, parse_size
+from engine.solver.book import Book, BookError
+from engine.solver.bookbuild import build, plies
+from engine.solver.classic import COMPILED, ClassicSolver, fits
+
+HELP = "build the Classic opening book (resumable, reproducible)"
+PROG = "popref book"
+DEFAULT_SLOTS = 33_554_393  # a prime: about 300 MB of table for the long solves
+REWRITE_SECONDS = 60
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register ``popref book``'s options on ``parser``."""
+    parser.add_argument("--size", default="7x6", metavar="WxH", help="board size (default 7x6)")
+    parser.add_argument(
+        "--depth", type=int, default=12, help="cover the first DEPTH moves (default 12)"
+    )
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="the book file (default: engine/solver/book-WxH.bin under the current directory)",
+    )
+    parser.add_argument(
+        "--progress",
+        metavar="FILE",
+        help="the resumable record of solved positions (default: the book file + .progress)",
+    )
+    parser.add_argument(
+        "--slots", type=int, default=DEFAULT_SLOTS, help="transposition table slots (9 bytes each)"
+    )
+    parser.add_argument("--count", action="store_true", help="only count the positions per ply")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build (or count) and return the exit status (2 for bad options)."""
+    try:
+        width, height = parse_size(args.size)
+    except RulesError as error:
+        print(f"{PROG}: --size: {error}", file=sys.stderr)
+        return 2
+    if not fits(width, height) or not 1 <= args.depth <= width * height:
+        print(f"{PROG}: a {width}x{height} book of depth {args.depth} is not possible: "
+              "the board must fit 64 bits and the depth its cells", file=sys.stderr)  # fmt: skip
+        return 2
+    output = Path(args.output or f"engine/solver/book-{width}x{height}.bin")
+    progress = Path(args.progress or f"{output}.progress")
+    try:
+        solved = _read_book(output, width, height)
+        solved.update(_read_progress(progress))
+    except (ValueError, BookError) as error:
+        print(f"{PROG}: {error}; delete it to start over", file=sys.stderr)
+        return 2
+    if args.count:
+        return _count(width, height, args.depth, solved)
+    if not COMPILED:
+        print(f"{PROG}: the compiled solver core is missing: this will be very slow",
+              file=sys.stderr)  # fmt: skip
+    solver = ClassicSolver(width, height, slots=args.slots)
+    started = written = time.monotonic()
+    done = 0
+    last_ply = -1
+    complete = 0
+
+    def on_solved(key: int, score: int, column: int, ply: int) -> None:
+        nonlocal done, last_ply, complete, written
+        with progress.open("a") as log:
+            log.write(f"{key} {score} {column} {ply}\n")
+            log.flush()
+            os.fsync(log.fileno())
+        done += 1
+        if ply != last_ply:
+            complete = ply  # plies are solved in order: every earlier one is done
+            last_ply = ply
+        if time.monotonic() - written >= REWRITE_SECONDS:
+            # the book file alone is enough to resume from (e.g. a fresh clone)
+            _write(output, Book.from_entries(width, height, complete, solved))
+            written = time.monotonic()
+        minutes = (time.monotonic() - started) / 60
+        print(f"ply {ply}: {len(solved)} positions, {done} new, {minutes:.1f} min",
+              file=sys.stderr, flush=True)  # fmt: skip
+
+    try:
+        complete = build(solver, width, height, args.depth, solved, on_solved)
+    except KeyboardInterrupt:
+        _write(output, Book.from_entries(width, height, complete, solved))
+        print(f"{PROG}: interrupted; run it again to resume", file=sys.stderr)
+        return 130
+    _write(output, Book.from_entries(width, height, complete, solved))
+    print(f"{PROG}: {output}: {len(solved)} positions, depth {complete}")
+    return 0
+
+
+def _count(width: int, height: int, depth: int, solved: dict[int, tuple[int, int]]) -> int:
+    for ply, positions in plies(width, height, depth, solved):
+        have = sum(1 for p in positions if p.key() in solved)
+        print(f"ply {ply}: {len(positions)} positions, {have} solved")
+        if have < len(positions):
+            break  # the next plies follow book moves not solved yet
+    return 0
+
+
+def _read_book(path: Path, width: int, height: int) -> dict[int, tuple[int, int]]:
+    """The entries of an earlier build's book file: a build resumes from it too."""
+    if not path.exists():
+        return {}
+    book = Book.from_bytes(path.read_bytes())
+    if (book.width, book.height) != (width, height):
+        raise BookError(f"{path} is a {book.width}x{book.height} book, not {width}x{height}")
+    return book.entries()
+
+
+def _read_progress(path: Path) -> dict[int, tuple[int, int]]:
+    solved: dict[int, tuple[int, int]] = {}
+    if not path.exists():
+        return solved
+    lines = path.read_text().splitlines()
+    for number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if len(fields) != 4 or not all(f.lstrip("-").isdigit() for f in fields):
+            if number == len(lines):
+                break  # a line cut short by a crash: solve it again
+            raise ValueError(f"{path}: line {number} is not 'key score column ply'")
+        key, score, column, _ply = map(int, fields)
+        solved[key] = (score, column)
+    return solved
+
+
+def _write(path: Path, book: Book) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_bytes(book.to_bytes())
+    os.replace(temporary, path)

@@ -1,0 +1,231 @@
+/* The compiled search core of popref's Classic solver.
+ *
+ * One function, `negamax`, the hot loop of engine/solver/classic.py: an
+ * alpha-beta negamax over Connect Four bitboards of any size whose
+ * width * (height + 1) bits fit in 64, lines of four, drops only. Everything
+ * around it (the null-window search on the score, the root moves, the book)
+ * is Python, shared with the pure-Python twin engine/solver/_pycore.py, which
+ * must return the same values for the same calls (the tests compare them).
+ *
+ * Bitboards: column-major, stride height + 1 (one always-empty sentinel bit
+ * on top of each column); `current` holds the discs of the player to move,
+ * `mask` every disc. current + mask is a unique key of the position.
+ *
+ * The transposition table is a Python bytearray owned by the caller (so its
+ * lifetime and size are Python's business): `slots` 8-byte keys followed by
+ * `slots` one-byte values; 0 is empty, 1..RANGE an upper bound,
+ * RANGE+1..2*RANGE a lower bound.
+ *
+ * The search runs without the GIL. Every `check_every` nodes it takes the
+ * GIL back to call `should_stop()`; a true answer unwinds the search, which
+ * then stores nothing and returns None.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t board;
+
+typedef struct {
+    int width, height, cells;
+    board bottom, full;
+    int order[64];      /* columns, centre first */
+    board col_mask[64]; /* one column's playable cells */
+    int score_min, score_range;
+    uint64_t *keys;
+    uint8_t *values;
+    uint64_t slots;
+    uint64_t nodes;
+    uint64_t next_check, check_every;
+    PyObject *should_stop;
+    PyThreadState *thread;
+    int stopped; /* 1: asked to stop, 2: should_stop raised */
+} Search;
+
+static board winning_cells(const Search *s, board pos, board mask) {
+    /* empty cells that would complete a line of four for `pos` */
+    int h = s->height;
+    board r = (pos << 1) & (pos << 2) & (pos << 3);
+    int shifts[3] = {h + 1, h, h + 2};
+    for (int i = 0; i < 3; i++) {
+        int d = shifts[i];
+        board p = (pos << d) & (pos << (2 * d));
+        r |= p & (pos << (3 * d));
+        r |= p & (pos >> d);
+        p = (pos >> d) & (pos >> (2 * d));
+        r |= p & (pos << d);
+        r |= p & (pos >> (3 * d));
+    }
+    return r & (s->full ^ mask);
+}
+
+static int popcount64(board b) { return __builtin_popcountll(b); }
+
+static board non_losing_moves(const Search *s, board current, board mask) {
+    board possible = (mask + s->bottom) & s->full;
+    board threats = winning_cells(s, current ^ mask, mask);
+    board forced = possible & threats;
+    if (forced) {
+        if (forced & (forced - 1))
+            return 0; /* two threats at once: lost */
+        possible = forced;
+    }
+    return possible & ~(threats >> 1); /* never play under their winning cell */
+}
+
+static int poll_stop(Search *s) {
+    s->next_check = s->nodes + s->check_every;
+    if (s->should_stop == NULL)
+        return 0;
+    PyEval_RestoreThread(s->thread);
+    PyObject *answer = PyObject_CallNoArgs(s->should_stop);
+    int truth = answer == NULL ? -1 : PyObject_IsTrue(answer);
+    Py_XDECREF(answer);
+    s->thread = PyEval_SaveThread();
+    if (truth < 0)
+        s->stopped = 2;
+    else if (truth)
+        s->stopped = 1;
+    return s->stopped;
+}
+
+static void store(Search *s, board key, int value) {
+    uint64_t slot = key % s->slots;
+    s->keys[slot] = key;
+    s->values[slot] = (uint8_t)value;
+}
+
+static int negamax(Search *s, board current, board mask, int moves, int alpha, int beta) {
+    /* the player to move cannot win at once (the caller made sure) */
+    s->nodes++;
+    if (s->nodes >= s->next_check && poll_stop(s))
+        return 0;
+    board next = non_losing_moves(s, current, mask);
+    if (!next)
+        return -(s->cells - moves) / 2;
+    if (moves >= s->cells - 2)
+        return 0;
+    int low = -(s->cells - 2 - moves) / 2;
+    if (alpha < low) {
+        alpha = low;
+        if (alpha >= beta)
+            return alpha;
+    }
+    int high = (s->cells - 1 - moves) / 2;
+    if (beta > high) {
+        beta = high;
+        if (alpha >= beta)
+            return beta;
+    }
+    board key = current + mask;
+    uint64_t slot = key % s->slots;
+    if (s->keys[slot] == key && s->values[slot]) {
+        int v = s->values[slot];
+        if (v <= s->score_range) {
+            int upper = v - 1 + s->score_min;
+            if (beta > upper) {
+                beta = upper;
+                if (alpha >= beta)
+                    return beta;
+            }
+        } else {
+            int lower = v - 1 - s->score_range + s->score_min;
+            if (alpha < lower) {
+                alpha = lower;
+                if (alpha >= beta)
+                    return alpha;
+            }
+        }
+    }
+    board order[64];
+    int rank[64];
+    int n = 0;
+    for (int i = 0; i < s->width; i++) {
+        board move = next & s->col_mask[s->order[i]];
+        if (!move)
+            continue;
+        int r = popcount64(winning_cells(s, current | move, mask | move));
+        int j = n++;
+        while (j > 0 && rank[j - 1] < r) { /* stable: ties keep centre first */
+            order[j] = order[j - 1];
+            rank[j] = rank[j - 1];
+            j--;
+        }
+        order[j] = move;
+        rank[j] = r;
+    }
+    for (int i = 0; i < n; i++) {
+        board child_mask = mask | order[i];
+        int value = -negamax(s, current ^ mask, child_mask, moves + 1, -beta, -alpha);
+        if (s->stopped)
+            return 0;
+        if (value >= beta) {
+            store(s, key, value - s->score_min + 1 + s->score_range);
+            return value;
+        }
+        if (value > alpha)
+            alpha = value;
+    }
+    store(s, key, alpha - s->score_min + 1);
+    return alpha;
+}
+
+static PyObject *core_negamax(PyObject *module, PyObject *args) {
+    Py_buffer table;
+    int width, height, moves, alpha, beta;
+    unsigned long long current, mask, check_every;
+    PyObject *should_stop;
+    if (!PyArg_ParseTuple(args, "w*iiKKiiiOK", &table, &width, &height, &current, &mask, &moves,
+                          &alpha, &beta, &should_stop, &check_every))
+        return NULL;
+    if (width < 1 || height < 1 || width * (height + 1) > 64 || table.len < 9) {
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "the board or the table does not fit the core");
+        return NULL;
+    }
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.width = width;
+    s.height = height;
+    s.cells = width * height;
+    for (int c = 0; c < width; c++) {
+        s.bottom |= (board)1 << (c * (height + 1));
+        s.col_mask[c] = (((board)1 << height) - 1) << (c * (height + 1));
+        s.full |= s.col_mask[c];
+        /* centre first, then outwards, left before right */
+        s.order[c] = width / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
+    }
+    s.score_min = -(s.cells / 2) - 1;
+    s.score_range = (s.cells + 1) / 2 + 1 - s.score_min + 1;
+    s.slots = (uint64_t)table.len / 9;
+    s.keys = (uint64_t *)table.buf;
+    s.values = (uint8_t *)table.buf + 8 * s.slots;
+    s.check_every = check_every ? check_every : 1;
+    s.next_check = s.check_every;
+    s.should_stop = should_stop == Py_None ? NULL : should_stop;
+    s.thread = PyEval_SaveThread();
+    int value = negamax(&s, (board)current, (board)mask, moves, alpha, beta);
+    PyEval_RestoreThread(s.thread);
+    PyBuffer_Release(&table);
+    if (s.stopped == 2)
+        return NULL;
+    if (s.stopped)
+        return Py_BuildValue("OK", Py_None, (unsigned long long)s.nodes);
+    return Py_BuildValue("iK", value, (unsigned long long)s.nodes);
+}
+
+static PyMethodDef core_methods[] = {
+    {"negamax", core_negamax, METH_VARARGS,
+     "negamax(table, width, height, current, mask, moves, alpha, beta, should_stop, "
+     "check_every) -> (score or None, nodes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "engine.solver._core",
+    "The compiled negamax of the Classic solver; see engine/solver/classic.py.", -1,
+    core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

@@ -1,0 +1,344 @@
+"""The exact solver for Classic (lines of four, drops only) on small boards.
+
+A position is solved by a null-window search on its score around a negamax
+core (compiled ``_core`` when installed, else ``_pycore``; same answers).
+Scores follow the Connect Four test sets: 0 a draw; a win is
+``(cells + 1 - moves) // 2`` for a win on the next move, one less per pair of
+moves later, i.e. the winner's discs left over counted from the end; a loss
+the same, negative.
+
+>>> solver = ClassicSolver(7, 6, core="python")
+>>> position = Position.from_columns(7, 6, [int(c) for c in "445533"])
+>>> solver.solve(position), solver.best_move(position)
+(18, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from engine.solver import _pycore
+from engine.solver.limits import SearchStopped
+
+try:
+    from engine.solver import _core  # type: ignore[attr-defined]
+except ImportError:  # built without a compiler: the pure core answers, slower
+    _core = None
+
+COMPILED = _core is not None
+DEFAULT_SLOTS = 4_194_301  # a prime: 9 bytes a slot, about 38 MB
+CoreName = Literal["auto", "compiled", "python"]
+
+
+def fits(width: int, height: int) -> bool:
+    """Whether a board of this size fits the solver's 64-bit bitboards."""
+    return width * (height + 1) <= 64 and width * height <= 100
+
+
+@dataclass(frozen=True)
+class Position:
+    """A Classic position: the mover's discs, all discs, the number of moves.
+
+    Columns are 1-based in :meth:`play` and in every answer, as in the notation.
+    """
+
+    width: int
+    height: int
+    current: int
+    mask: int
+    moves: int
+
+    @classmethod
+    def empty(cls, width: int, height: int) -> Position:
+        """The empty board."""
+        return cls(width, height, 0, 0, 0)
+
+    @classmethod
+    def from_columns(cls, width: int, height: int, columns: Iterable[int]) -> Position:
+        """The position after dropping into ``columns`` (1-based) in turn."""
+        position = cls.empty(width, height)
+        for column in columns:
+            position = position.play(column)
+        return position
+
+    def _column_cells(self, column: int) -> int:
+        return ((1 << self.height) - 1) << ((column - 1) * (self.height + 1))
+
+    def can_play(self, column: int) -> bool:
+        """Whether ``column`` has room."""
+        top = 1 << (self.height - 1 + (column - 1) * (self.height + 1))
+        return 1 <= column <= self.width and not self.mask & top
+
+    def play(self, column: int) -> Position:
+        """The position after the mover drops into ``column``."""
+        if not self.can_play(column):
+            raise ValueError(f"column {column} is full or off the board")
+        bottom = 1 << ((column - 1) * (self.height + 1))
+        move = (self.mask + bottom) & self._column_cells(column)
+        return Position(
+            self.width, self.height, self.current ^ self.mask, self.mask | move, self.moves + 1
+        )
+
+    def wins_with(self, column: int) -> bool:
+        """Whether dropping into ``column`` completes a line for the mover."""
+        board = _pycore.board_of(self.width, self.height)
+        cell = (self.mask + (1 << ((column - 1) * (self.height + 1)))) & self._column_cells(column)
+        return bool(board.winning_cells(self.current, self.mask) & cell)
+
+    def key(self) -> int:
+        """A number unique to this position on its board size."""
+        return self.current + self.mask
+
+    def mirrored(self) -> Position:
+        """The position reflected left to right."""
+        stride = self.height + 1
+        column = (1 << stride) - 1
+        current = mask = 0
+        for c in range(self.width):
+            shift = (self.width - 1 - 2 * c) * stride
+            mine = self.current & (column << (c * stride))
+            discs = self.mask & (column << (c * stride))
+            if shift >= 0:
+                current, mask = current | mine << shift, mask | discs << shift
+            else:
+                current, mask = current | mine >> -shift, mask | discs >> -shift
+        return Position(self.width, self.height, current, mask, self.moves)
+
+    @property
+    def centre_first(self) -> tuple[int, ...]:
+        """The columns, centre first then outwards, left before right."""
+        w = self.width
+        return tuple(w // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) + 1 for i in range(w))
+
+
+class _Core(Protocol):
+    name: str
+
+    def negamax(
+        self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None
+    ) -> tuple[int | None, int]: ...
+
+    def clear(self) -> None: ...
+
+
+class CompiledCore:
+    """The C negamax with its table in a bytearray."""
+
+    name = "compiled"
+    check_every = 1 << 15
+
+    def __init__(self, slots: int = DEFAULT_SLOTS) -> None:
+        if _core is None:
+            raise RuntimeError("the compiled solver core is not installed")
+        self.table = bytearray(9 * slots)
+
+    def negamax(
+        self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None
+    ) -> tuple[int | None, int]:
+        p = position
+        result: tuple[int | None, int] = _core.negamax(
+            self.table, p.width, p.height, p.current, p.mask, p.moves, alpha, beta,
+            should_stop, self.check_every,
+        )  # fmt: skip
+        return result
+
+    def clear(self) -> None:
+        slots = len(self.table) // 9
+        self.table[8 * slots :] = bytes(slots)  # a zero value marks a slot empty
+
+
+class PythonCore:
+    """The pure-Python negamax with its table in a dict."""
+
+    name = "python"
+    check_every = 1 << 10
+
+    def __init__(self) -> None:
+        self.table: dict[int, int] = {}
+
+    def negamax(
+        self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None
+    ) -> tuple[int | None, int]:
+        p = position
+        return _pycore.negamax(
+            self.table, p.width, p.height, p.current, p.mask, p.moves, alpha, beta,
+            should_stop, self.check_every,
+        )  # fmt: skip
+
+    def clear(self) -> None:
+        self.table.clear()
+
+
+def make_core(core: CoreName = "auto", slots: int = DEFAULT_SLOTS) -> _Core:
+    """The compiled core when available (or asked for), else the pure one."""
+    if core == "python" or (core == "auto" and not COMPILED):
+        return PythonCore()
+    return CompiledCore(slots)
+
+
+class ClassicSolver:
+    """Exact scores and best moves of Classic positions of one board size.
+
+    ``should_stop`` (a callable, checked every few thousand positions, from
+    any thread) ends a search early with :class:`SearchStopped`. The table is
+    kept between calls: positions of one game share much of their tree.
+    """
+
+    def __init__(
+        self, width: int = 7, height: int = 6, core: CoreName = "auto", slots: int = DEFAULT_SLOTS
+    ) -> None:
+        if not fits(width, height):
+            raise ValueError(f"a {width}x{height} board is too large for the exact solver")
+        self.width = width
+        self.height = height
+        self.core = make_core(core, slots)
+        self.nodes = 0
+
+    def reset(self) -> None:
+        """Forget every stored bound (e.g. between benchmark positions)."""
+        self.core.clear()
+
+    def _window(
+        self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None
+    ) -> int:
+        value, nodes = self.core.negamax(position, alpha, beta, should_stop)
+        self.nodes += nodes
+        if value is None:
+            raise SearchStopped
+        return value
+
+    def _immediate_win(self, position: Position) -> bool:
+        board = _pycore.board_of(position.width, position.height)
+        possible = (position.mask + board.bottom) & board.full
+        return bool(board.winning_cells(position.current, position.mask) & possible)
+
+    def win_score(self, position: Position) -> int:
+        """The score of winning with the mover's next disc."""
+        return (position.width * position.height + 1 - position.moves) // 2
+
+    def solve(self, position: Position, should_stop: Callable[[], bool] | None = None) -> int:
+        """The exact score of ``position`` for the player to move."""
+        self._check(position)
+        if self._immediate_win(position):
+            return self.win_score(position)
+        cells = position.width * position.height
+        low = -(cells - position.moves) // 2
+        high = (cells + 1 - position.moves) // 2
+        while low < high:
+            # probe near zero first: most positions are close to a draw
+            middle = low + (high - low) // 2
+            if middle <= 0 and low // 2 < middle:
+                middle = low // 2
+            elif middle >= 0 and high // 2 > middle:
+                middle = high // 2
+            value = self._window(position, middle, middle + 1, should_stop)
+            if value <= middle:
+                high = value
+            else:
+                low = value
+        return low
+
+    def at_least(
+        self, position: Position, score: int, should_stop: Callable[[], bool] | None = None
+    ) -> bool:
+        """Whether the exact score of ``position`` is ``score`` or more."""
+        self._check(position)
+        if self._immediate_win(position):
+            return self.win_score(position) >= score
+        return self._window(position, score - 1, score, should_stop) >= score
+
+    def outcome(self, position: Position, should_stop: Callable[[], bool] | None = None) -> int:
+        """1, 0 or -1: whether the player to move wins, draws or loses.
+
+        One search with the window (-1, 1): much cheaper than the exact score.
+        """
+        self._check(position)
+        if self._immediate_win(position):
+            return 1
+        value = self._window(position, -1, 1, should_stop)
+        return (value > 0) - (value < 0)
+
+    def best_move_for_outcome(
+        self, position: Position, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[int, int]:
+        """The first column, centre first, that keeps the outcome, and the outcome."""
+        outcome = self.outcome(position, should_stop)
+        fallback = None
+        for column in position.centre_first:
+            if not position.can_play(column):
+                continue
+            fallback = fallback or column
+            if position.wins_with(column):
+                return column, outcome  # only a won position has a winning move
+            child = position.play(column)
+            if child.moves == _cells(child):
+                if outcome == 0:
+                    return column, outcome
+                continue
+            if -self.outcome(child, should_stop) == outcome:
+                return column, outcome
+        assert fallback is not None  # lost: every move loses
+        return fallback, outcome
+
+    def move_scores(
+        self, position: Position, should_stop: Callable[[], bool] | None = None
+    ) -> dict[int, int]:
+        """The exact score of every legal column (for the mover, after it)."""
+        scores = {}
+        for column in range(1, position.width + 1):
+            if not position.can_play(column):
+                continue
+            if position.wins_with(column):
+                scores[column] = self.win_score(position)
+            else:
+                child = position.play(column)
+                scores[column] = (
+                    -self.solve(child, should_stop) if child.moves < _cells(child) else 0
+                )
+        return scores
+
+    def best_move(self, position: Position, should_stop: Callable[[], bool] | None = None) -> int:
+        """The first column, centre first, whose score is the position's own.
+
+        Defined by game values alone, so every core, table size and book
+        agrees on it.
+        """
+        return self.best_move_and_score(position, should_stop)[0]
+
+    def best_move_and_score(
+        self, position: Position, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[int, int]:
+        """:meth:`best_move` and the position's exact score."""
+        score = self.solve(position, should_stop)
+        fallback = None
+        for column in position.centre_first:
+            if not position.can_play(column):
+                continue
+            fallback = fallback or column
+            if position.wins_with(column):
+                if self.win_score(position) == score:
+                    return column, score
+                continue
+            child = position.play(column)
+            if child.moves == _cells(child):
+                if score == 0:
+                    return column, score
+                continue
+            # the child's score is at most -score, i.e. not at least -score + 1
+            if not self.at_least(child, -score + 1, should_stop):
+                return column, score
+        assert fallback is not None  # a lost position: every move loses as fast
+        return fallback, score
+
+    def _check(self, position: Position) -> None:
+        if (position.width, position.height) != (self.width, self.height):
+            raise ValueError(
+                f"a {position.width}x{position.height} position for a "
+                f"{self.width}x{self.height} solver"
+            )
+
+
+def _cells(position: Position) -> int:
+    return position.width * position.height

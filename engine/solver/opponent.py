@@ -1,0 +1,180 @@
+"""The computer opponent: a level, a seed, and a move for any game.
+
+Level :data:`MAX_LEVEL` is full strength: in Classic (lines of four, a board
+that fits the exact solver) the opening book, then the exact solver, so every
+move keeps the position's game value; in every other game the anytime search
+for as long as the caller allows. Lower levels look a fixed number of moves
+ahead and choose by a softmax over the moves' scores at a temperature, so
+they make the mistakes of a player who sees less far and misjudges close
+calls, not random moves. A choice depends only on the position, the level
+and the seed (lower levels never read a clock).
+
+>>> from engine import new_game
+>>> game = new_game("classic")
+>>> for move in "4 5 4 5 4".split():
+...     game.play(move)
+>>> str(Opponent(game.rules, level=2, seed=7).choose(game).move)  # blocks
+'4'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.game import Game
+from engine.move import Move
+from engine.rules import Rules
+from engine.solver.book import Book, packaged_book
+from engine.solver.classic import ClassicSolver, CoreName, Position, fits
+from engine.solver.limits import Limits, SearchStopped
+from engine.solver.search import GameSearch
+
+MAX_LEVEL = 10
+FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
+FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
+FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
+DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
+# level: (plies looked ahead, softmax temperature in evaluation units (a
+# threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
+# budget). The budgets keep every level below what full strength searches in
+# a second on a Pi (about 2,000 nodes in Pop Out, pure Python), and keep the
+# levels free of clocks, so deterministic.
+LEVELS: dict[int, tuple[int, float, int]] = {
+    1: (1, 60.0, 50),
+    2: (2, 40.0, 100),
+    3: (2, 15.0, 150),
+    4: (3, 12.0, 250),
+    5: (3, 5.0, 350),
+    6: (4, 4.0, 500),
+    7: (4, 1.5, 700),
+    8: (5, 1.0, 900),
+    9: (6, 0.3, 1200),
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A move and why: ``scores`` per legal move for the player to move.
+
+    ``source`` is ``book``, ``solver`` (exact Classic scores in the test-set
+    convention), ``outcome`` (Classic when only the outcome was solved in
+    time: 1 win, 0 draw, -1 loss; the move keeps it), or ``search``
+    (:mod:`engine.solver.search` units). ``exact``: the chosen move's score
+    is the game value.
+    """
+
+    move: Move
+    scores: dict[Move, int]
+    source: str
+    exact: bool
+    depth: int = 0
+
+
+def classic_fits(rules: Rules) -> bool:
+    """Whether ``rules`` are Classic on a board the exact solver handles."""
+    plain = rules.line == 4 and not (rules.pops or rules.pop10 or rules.strips)
+    return plain and rules.repetition is None and fits(rules.width, rules.height)
+
+
+def classic_position(game: Game) -> Position:
+    """The solver's position for a Classic game."""
+    # the engine's bitboards have the solver's layout: column-major, stride height + 1
+    rules = game.rules
+    mine = game._bb[game._side]
+    return Position(rules.width, rules.height, mine, game._bb[0] | game._bb[1], len(game.moves))
+
+
+class Opponent:
+    """Chooses moves for one set of rules at one level.
+
+    ``book`` defaults to the book shipped for the board size (Classic only).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        level: int = MAX_LEVEL,
+        seed: int = 0,
+        book: Book | bool | None = True,
+        core: CoreName = "auto",
+    ) -> None:
+        if not 1 <= level <= MAX_LEVEL:
+            raise ValueError(f"levels are 1 to {MAX_LEVEL}, not {level}")
+        self.rules = rules
+        self.level = level
+        self.seed = seed
+        self.search = GameSearch(rules)
+        self.solver: ClassicSolver | None = None
+        self.book: Book | None = None
+        if level == MAX_LEVEL and classic_fits(rules):
+            self.solver = ClassicSolver(rules.width, rules.height, core=core)
+            if book is True:
+                self.book = packaged_book(rules.width, rules.height)
+            elif isinstance(book, Book):
+                self.book = book
+
+    def choose(self, game: Game, limits: Limits | None = None) -> Choice:
+        """The move to play in ``game`` (which is left as it was).
+
+        ``limits`` bound full strength's thinking; without them the Classic
+        solver runs to the end and the search of other games looks at
+        :data:`DEFAULT_NODES` positions. Lower levels ignore them.
+        """
+        if game.is_over():
+            raise ValueError("the game is over: there is no move to choose")
+        if self.level < MAX_LEVEL:
+            return self._human_like(game)
+        if self.solver is not None:
+            return self._perfect(game, limits or Limits())
+        result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
+        return Choice(result.move, result.scores, "search", result.exact, result.depth)
+
+    def _human_like(self, game: Game) -> Choice:
+        depth, temperature, nodes = LEVELS[self.level]
+        budget = Limits(max_nodes=nodes)
+        self.search.table.clear()  # the choice must not depend on earlier calls
+        result = self.search.search(game, budget, max_depth=depth, all_moves=True)
+        moves = list(game.legal_moves())
+        best = max(result.scores[m] for m in moves)
+        weights = [math.exp((result.scores[m] - best) / temperature) for m in moves]
+        rng = random.Random(f"{self.seed}/{','.join(str(m) for m in game.moves)}")
+        move = rng.choices(moves, weights)[0]
+        exact = result.exact and result.scores[move] == best
+        return Choice(move, result.scores, "search", exact, result.depth)
+
+    def _perfect(self, game: Game, limits: Limits) -> Choice:
+        assert self.solver is not None
+        solver = self.solver
+        position = classic_position(game)
+        if self.book is not None:
+            known = self.book.lookup(position)
+            if known is not None:
+                column, score = known
+                return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
+        floor = None
+        if position.moves < FLOOR_BEFORE:
+            # early on the solver rarely finishes in time: first a move at
+            # least as good as the best lower level's, within the same limits
+            budget = Limits(limits.should_stop, FLOOR_NODES)
+            found = self.search.search(game, budget, max_depth=LEVELS[MAX_LEVEL - 1][0] + 2)
+            floor = Choice(found.move, found.scores, "search", found.exact, found.depth)
+        start = solver.nodes
+        stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        # the outcome first: far cheaper, and it already never throws a game away
+        try:
+            column, outcome = solver.best_move_for_outcome(position, stop)
+        except SearchStopped:
+            return floor or self._fallback(game)
+        try:
+            column, score = solver.best_move_and_score(position, stop)
+        except SearchStopped:
+            return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
+        return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
+
+    def _fallback(self, game: Game) -> Choice:
+        """A move when the exact solver ran out of time: a short look ahead."""
+        result = self.search.search(game, Limits(max_nodes=FALLBACK_NODES), max_depth=4)
+        return Choice(result.move, result.scores, "search", result.exact, result.depth)

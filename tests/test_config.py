@@ -1,0 +1,143 @@
+"""The configuration file: whatever is in it (or in its place), the answer is
+a checked configuration or one line that names the file, exit status 2, never
+a traceback and never a hang."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.cli import main
+from controller.config import Config, load_config
+from hardware.errors import ConfigError
+
+
+def one_line_error(path: Path) -> str:
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ") and "\n" not in message, message
+    return message
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b'[game]\nrules = "pop\xe910"\n', "line 2 is not UTF-8 text"),
+        (b'\xef\xbb\xbf[game]\nrules = "pop10"\n', "byte-order mark"),
+        (b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested too deeply"),
+        (b'[daemon]\nstate_dir = "/var/lib/pop\\u0000ref"\n', "[daemon] state_dir: contains a NUL"),
+        (b'[board]\nbackend = "serial"\n[serial]\nport = "/dev/tty\\u0000"\n', "[serial] port"),
+        (b"[board]\nbackend = 'gpio'\n[gpio]\nhold_s = 99\n", "[gpio] hold_s: 99 is out of range"),
+        (b'[board]\nbackend = "serial"\n[serial]\nport = "x"\nbaud = 7\n', "[serial] baud"),
+        (b"[board]\nrows = 40\n", "[board] rows: 40 is out of range; use 4 to 16"),
+    ],
+)
+def test_bad_files_are_one_line_naming_the_file(tmp_path: Path, content: bytes, says: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(content)
+    assert says in one_line_error(path)
+
+
+def test_a_board_of_sixteen_by_sixteen_is_a_board(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[board]\ncolumns = 16\nrows = 16\n")
+    assert (load_config(path).board.columns, load_config(path).board.rows) == (16, 16)
+
+
+def test_a_fifo_in_place_of_the_file_does_not_hang(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    os.mkfifo(path)  # nobody writes: reading it would wait for ever
+    assert "not a regular file" in one_line_error(path)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_a_device_in_place_of_the_file(device: str) -> None:
+    assert "not a regular file" in one_line_error(Path(device))
+
+
+def test_a_directory_or_a_nul_in_the_path(tmp_path: Path) -> None:
+    assert "Is a directory" in one_line_error(tmp_path)
+    assert "cannot be read" in one_line_error(Path("/etc/popref\0.toml"))
+
+
+@pytest.mark.parametrize("command", ["run", "games", "check-wiring", "simulate"])
+def test_every_command_prints_one_line_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"\xef\xbb\xbf[board]\n")
+    extra = ["--state-dir", str(tmp_path / "state")] if command in ("run", "simulate") else []
+    assert main([command, "--config", str(path), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"popref {command}: {path}: ") and err.count("\n") == 1, err
+
+
+def test_popref_run_with_a_fifo_or_dev_zero_as_its_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        assert main(["run", "--config", path, "--state-dir", str(tmp_path / "state")]) == 2
+        err = capsys.readouterr().err
+        assert err == f"popref run: {path}: cannot be read: not a regular file; " + (
+            "give the path of a TOML file\n"
+        )
+
+
+# -- any bytes at all --------------------------------------------------------------
+
+_TABLES = ["game", "board", "gpio", "serial", "daemon", "sim", "other"]
+_KEYS = [
+    "rules", "repetition", "both_lines", "simultaneous_ms", "backend", "columns", "rows",
+    "colour_sensing", "state_dir", "seed", "link", "port", "baud", "timeout", "keepalive",
+    "entry", "exit", "slider", "button", "pin_factory", "servo_range", "hold_s", "x",
+]  # fmt: skip
+_VALUES = [
+    '"pop10"', '"gpio"', '"serial"', '"sim"', '"loop://"', '"GPIO4"', '"BOARD11"', "7", "0",
+    "-1", "16", "99", "1e400", "nan", "true", "[4, 5, 6, 7]", "[[1]]", "{a = 1}", '""',
+    '"\\u0000"', "1979-05-27", "[-90, 90]", "2", "0.5",
+]  # fmt: skip
+_line = st.one_of(
+    st.sampled_from(_TABLES).map(lambda t: f"[{t}]"),
+    st.tuples(st.sampled_from(_KEYS), st.sampled_from(_VALUES)).map(lambda kv: " = ".join(kv)),
+)
+_tomlish = st.lists(_line, max_size=12).map(lambda lines: "\n".join(lines).encode())
+_mangled = st.tuples(_tomlish, st.binary(max_size=8), st.integers(0, 200)).map(
+    lambda t: t[0][: t[2]] + t[1] + t[0][t[2] :]
+)
+
+
+@settings(
+    max_examples=300,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(st.one_of(st.binary(max_size=200), _tomlish, _mangled))
+def test_any_bytes_give_a_config_or_one_line_naming_the_file(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(content)
+    try:
+        config = load_config(path, env={"HOME": str(tmp_path)})
+    except ConfigError as error:
+        message = str(error)
+        assert message.startswith(f"{path}: ") and "\n" not in message, message
+    else:
+        assert isinstance(config, Config) and config.source == str(path)
+
+
+def test_deep_nesting_does_not_leave_the_recursion_limit_changed(tmp_path: Path) -> None:
+    limit = sys.getrecursionlimit()
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"x = " + b"[" * 100_000 + b"]" * 100_000)
+    one_line_error(path)
+    assert sys.getrecursionlimit() == limit
