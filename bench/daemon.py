@@ -18,6 +18,17 @@
   latency is the time of the first strip write showing the new display
   *minus* (the clearing edge + 6 ms). It includes both frames' trips through
   the pty, the journal's fsync, and the strip write.
+- The same GPIO latency while the computer thinks at full strength, the
+  search restarted whenever it answers: in the daemon's search process
+  (:class:`controller.searcher.ProcessThinker`), Pop Out (the pure-Python
+  search) and Classic past the book (the compiled exact solver); and, for
+  comparison, Pop Out on a worker thread of the daemon's process
+  (:class:`controller.thinker.ThreadedThinker`), sharing the GIL.
+- The watchdog while the computer thinks: ``popref run`` with the computer
+  as Red at full strength in Pop Out and a ten-minute budget, and
+  ``WATCHDOG_USEC`` = 2 s; the bench counts the ``WATCHDOG=1`` datagrams
+  over the idle window and the longest gap between two (systemd would
+  restart the service after 2 s without one).
 - Idle CPU of a real ``popref run`` (simulated board, temporary state
   directory) over 30 s: utime + stime from ``/proc/PID/stat``.
 - Its peak memory: ``VmHWM`` from ``/proc/PID/status``.
@@ -37,6 +48,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import os
 import random
@@ -60,7 +72,10 @@ from bench.soaklib.boardproc import serve_board
 from controller.config import WebConfig
 from controller.daemon import Daemon
 from controller.referee import Table
+from controller.searcher import ProcessThinker
+from controller.thinker import Job, Thinker, ThreadedThinker
 from controller.web.server import WebServer, serve_daemon
+from engine import new_game
 from hardware.clock import monotonic
 from hardware.display import Display
 from hardware.factory import make_pin_factory
@@ -219,6 +234,56 @@ class PageClients:
             thread.join(timeout=5)
 
 
+class BackgroundSearch:
+    """The computer thinking through a measurement: full strength through a
+    thinker (the daemon's :class:`~controller.searcher.ProcessThinker`, or a
+    :class:`~controller.thinker.ThreadedThinker` in the daemon's process, for
+    comparison), started again whenever it answers.
+
+    >>> with BackgroundSearch("classic", "4 4 4 4 4 4 3", "process") as search:
+    ...     search.wait_started(60.0)
+    True
+    """
+
+    def __init__(self, rules: str, moves: str, kind: str) -> None:
+        self.game = new_game(rules)
+        for move in moves.split():
+            self.game.play(move)
+        self.thinker: Thinker = (
+            ProcessThinker(monotonic, budget=3600.0)
+            if kind == "process"
+            else ThreadedThinker(monotonic, budget=3600.0)
+        )
+        self._stop = threading.Event()
+        self._answered = threading.Event()
+        self._started = threading.Event()
+        self.searches = 0
+        self._thread = threading.Thread(target=self._run, name="popref-bench-search", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._answered.clear()
+            job = Job("computer", (self.searches,), self.game.copy(), 10, self.searches)
+            self.thinker.start(job, self._answered.set)
+            self._started.set()
+            while not (self._answered.wait(0.1) or self._stop.is_set()):
+                pass
+            self.thinker.answers()
+            self.searches += self._answered.is_set()
+
+    def wait_started(self, timeout: float) -> bool:
+        return self._started.wait(timeout)
+
+    def __enter__(self) -> BackgroundSearch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        self.thinker.close()
+
+
 class SerialLatency:
     """A daemon over the serial backend, served by its own thread, and a
     simulated sensor board in its own process.
@@ -324,9 +389,10 @@ class RunningDaemon:
     True
     """
 
-    def __init__(self, workdir: Path, config: Path | None = None) -> None:
+    def __init__(self, workdir: Path, config: Path | None = None, watchdog_usec: int = 0) -> None:
         self.workdir = workdir
         self.config = config
+        self.watchdog_usec = watchdog_usec
         self.ready_after = 0.0
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._address = str(workdir / "notify.sock")
@@ -340,11 +406,13 @@ class RunningDaemon:
             if k not in ("STATE_DIRECTORY", "WATCHDOG_USEC", "WATCHDOG_PID")
         }
         env["NOTIFY_SOCKET"] = self._address
+        if self.watchdog_usec:
+            env["WATCHDOG_USEC"] = str(self.watchdog_usec)
         log = (self.workdir / "popref.log").open("wb")
         started = time.monotonic()
-        options = ["--config", str(self.config)] if self.config is not None else []
+        config = ["--config", str(self.config)] if self.config else []
         self.process = subprocess.Popen(
-            [str(POPREF), "run", "--state-dir", str(self.workdir / "state"), *options],
+            [str(POPREF), "run", *config, "--state-dir", str(self.workdir / "state")],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -370,6 +438,20 @@ class RunningDaemon:
                 host, port = line.split("http://", 1)[1].strip(" /.").rsplit(":", 1)
                 return host, int(port)
         raise RuntimeError(f"no web address in {self.workdir / 'popref.log'}")
+
+    def watchdog_pings(self, seconds: float) -> list[float]:
+        """The times of the ``WATCHDOG=1`` datagrams over the next ``seconds``."""
+        pings: list[float] = []
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            self._socket.settimeout(left)
+            try:
+                message = self._socket.recv(4096)
+            except TimeoutError:
+                break
+            if b"WATCHDOG=1" in message.split(b"\n"):
+                pings.append(time.monotonic())
+        return pings
 
     def cpu_seconds(self) -> float:
         """User plus system CPU time the process has used so far."""
@@ -456,6 +538,42 @@ def main(argv: list[str] | None = None) -> int:
             (GpioLatency, "lights, GPIO backend", BEAM_SETTLE_MS),
             (SerialLatency, "strip, serial backend (sensor board)", SerialLatency.SETTLE * 1000),
         ]
+        for rules, moves, what, kind in THINKING:
+            with (
+                tempfile.TemporaryDirectory(prefix="popref-bench-", dir=places[0][1]) as where,
+                GpioLatency(Path(where)) as bench,
+                BackgroundSearch(rules, moves, kind) as search,
+            ):
+                search.wait_started(60.0)
+                latencies = bench.measure(samples, random.Random(args.seed))
+            p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
+            print(
+                f"edge -> lights, GPIO backend, while the computer thinks ({what}; "
+                f"{search.searches} searches finished meanwhile), journal on disk "
+                f"({len(latencies)} drops): p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
+                f"max {max(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
+                f"{_verdict(p99, GOAL_LATENCY_P99)}"
+            )
+        config = Path(scratch) / "thinking.toml"
+        config.write_text(
+            '[game]\nrules = "popout"\n[opponent]\nplays = "red"\nlevel = 10\nthink_ms = 600000\n'
+        )
+        thinking_dir = Path(scratch) / "thinking"
+        thinking_dir.mkdir()
+        with RunningDaemon(thinking_dir, config, WATCHDOG_USEC) as daemon:
+            before, started = daemon.cpu_seconds(), time.monotonic()
+            pings = daemon.watchdog_pings(idle)
+            used = daemon.cpu_seconds() - before
+            gaps = [b - a for a, b in itertools.pairwise(pings)]
+            longest = max(gaps) if gaps else float("inf")
+            timeout = WATCHDOG_USEC / 1e6
+            print(
+                f"watchdog while the computer thinks (Pop Out, full strength, in its "
+                f"process; the daemon's own CPU "
+                f"{used / (time.monotonic() - started) * 100:.1f} % of a core): {len(pings)} "
+                f"pings in {idle:.0f} s, longest gap {longest:.3f} s; systemd's limit "
+                f"{timeout:.0f} s: {_verdict(longest, timeout)}"
+            )
         for bench_class, path, settle_ms in paths:
             for name, base in places:
                 with (
@@ -503,6 +621,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 BEAM_SETTLE_MS = round(PinMap.simulated(7).beam.settle * 1000)
+WATCHDOG_USEC = 2_000_000
+# (rules, moves so far, what searches): positions the book does not cover
+THINKING = [
+    ("popout", "4 4 3", "Pop Out, the Python search, in the search process", "process"),
+    ("classic", "4 4 3", "Classic, the compiled exact solver, in the search process", "process"),
+    ("popout", "4 4 3", "Pop Out, the Python search, on a thread of the daemon", "thread"),
+]
 
 if __name__ == "__main__":
     sys.exit(main())

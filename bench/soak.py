@@ -7,6 +7,7 @@ crashed, went unnoticed or went missing. Run from the repository root::
 
     .venv/bin/python bench/soak.py --games 4 --seed 1
     .venv/bin/python bench/soak.py --games 2 --seed 7 --minutes 30 --kills 20
+    .venv/bin/python bench/soak.py --seeds 1-200 --games 1 --kills 1   # a sweep
 
 See docs/soak.md for what is injected and what each column means.
 """
@@ -14,6 +15,8 @@ See docs/soak.md for what is injected and what each column means.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import shutil
 import sys
 import tempfile
 import time
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.soaklib.kills import POPREF
 from bench.soaklib.run import ALL_FAULTS, SoakPlan, run_soak
+from bench.soaklib.tally import Tally
 from engine import RULES_NAMES
 
 
@@ -49,6 +53,17 @@ def _minutes(text: str) -> float:
     return value
 
 
+def _seeds(text: str) -> range:
+    first, _, last = text.partition("-")
+    try:
+        seeds = range(int(first), int(last or first) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed range like 1-200") from None
+    if not seeds or seeds.start < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is empty or negative; write FIRST-LAST")
+    return seeds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -58,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         help="games per rules preset (per round with --minutes); default 2",
     )
     parser.add_argument("--seed", type=_positive, default=0, help="random seed; default 0")
+    parser.add_argument(
+        "--seeds",
+        type=_seeds,
+        metavar="FIRST-LAST",
+        help="a sweep: one soak per seed in this range, one line each, then the totals",
+    )
     parser.add_argument(
         "--minutes", type=_minutes, help="keep playing rounds until this much wall time has passed"
     )
@@ -110,18 +131,54 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     started = time.monotonic()
+    failed: list[int] = []
     with tempfile.TemporaryDirectory(prefix="popref-soak-") as scratch:
         workdir = args.state_dir or Path(scratch)
         workdir.mkdir(parents=True, exist_ok=True)
-        tally = run_soak(plan, workdir, progress=lambda line: print(line, file=sys.stderr))
+        if args.seeds is not None:
+            tally, failed = _sweep(plan, args.seeds, workdir, keep=args.state_dir is not None)
+        else:
+            tally = run_soak(plan, workdir, progress=lambda line: print(line, file=sys.stderr))
     elapsed = time.monotonic() - started
+    seeds = f"seed {plan.seed}"
+    if args.seeds is not None:
+        seeds = f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({len(args.seeds)} seeds)"
     print(
-        f"popref soak: seed {plan.seed}, {plan.games} games per preset per round, "
+        f"popref soak: {seeds}, {plan.games} games per preset per round, "
         f"{plan.kills} kills, {elapsed:.0f} s wall time"
     )
+    if args.seeds is not None:
+        print(f"failing seeds: {' '.join(map(str, failed)) or 'none'}")
     print(tally.table())
     print("PASS" if tally.clean else "FAIL")
     return 0 if tally.clean else 1
+
+
+def _sweep(plan: SoakPlan, seeds: range, workdir: Path, keep: bool) -> tuple[Tally, list[int]]:
+    """One soak per seed, each in its own directory (removed after it unless
+    ``keep``); a line per seed as it ends, with its problems, so a long sweep
+    shows a failure at once."""
+    total = Tally()
+    failed: list[int] = []
+    for seed in seeds:
+        started = time.monotonic()
+        seed_dir = workdir / f"seed-{seed}"
+        tally = run_soak(dataclasses.replace(plan, seed=seed), seed_dir)
+        if not keep:
+            shutil.rmtree(seed_dir, ignore_errors=True)
+        tally.problems = [f"seed {seed}: {p}" for p in tally.problems]
+        total.merge(tally)
+        if not tally.clean:
+            failed.append(seed)
+        print(
+            f"seed {seed}: {sum(tally.games.values())} games, {tally.actions} actions, "
+            f"{tally.moves} moves, {time.monotonic() - started:.0f} s, "
+            + ("PASS" if tally.clean else "FAIL"),
+            flush=True,
+        )
+        for problem in tally.problems:
+            print(f"  ! {problem}", flush=True)
+    return total, failed
 
 
 if __name__ == "__main__":

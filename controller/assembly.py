@@ -15,6 +15,8 @@ from controller.daemon import Daemon
 from controller.journal import JournalError
 from controller.referee import Table
 from controller.sdnotify import Notifier
+from controller.searcher import ProcessThinker
+from controller.thinker import Thinker
 from hardware.backend import Backend
 from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("popref")
 CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
+CONFIGURED_OPPONENT = "configured-opponent"  # the [opponent] plays applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -45,6 +48,8 @@ def table_of(config: Config) -> Table:
         simultaneous=config.game.simultaneous,
         repetition=config.game.repetition,
         both_lines=config.game.both_lines,
+        computer_level=config.opponent.level,
+        computer_seed=config.opponent.seed,
     )
 
 
@@ -56,6 +61,7 @@ def assemble(
     *,
     config: Config | None = None,
     physics: Any | None = None,
+    thinker: Thinker | None = None,
 ) -> Assembled:
     """A daemon resumed from its journal and ready to ``open()``."""
     try:
@@ -73,18 +79,25 @@ def assemble(
             clock=clock,
             state_dir=directory,
             notifier=Notifier.from_environment(os.environ),
+            computer=config.opponent.plays,
+            thinker=thinker or ProcessThinker(clock, config.opponent.think),
         )
         daemon.resume()
         if rules is None:
             configure_rules(daemon, directory, config)
         else:
             daemon.choose_rules(rules)
+        configure_opponent(daemon, directory, config)
     except PermissionError:
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
         ) from None
     except JournalError as error:
         raise StartupError(str(error)) from None
+    except (FileExistsError, NotADirectoryError):
+        raise StartupError(
+            f"{directory}: not a directory; pass --state-dir with a directory for the game"
+        ) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
     return Assembled(config, daemon, sim)
@@ -94,16 +107,30 @@ def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
     """``[game] rules`` applies from the next game on (or to this one, before
     its first move) whenever it names other rules than at the last start.
     Rules chosen with the mode button since then stand until it changes."""
-    marker = directory / CONFIGURED_RULES
     name = config.game.rules
+    if _configured(directory / CONFIGURED_RULES, name) and daemon.choose_rules(name):
+        log.info("(%s says [game] rules = %s.)", config.source, name)
+
+
+def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[opponent] plays`` likewise: from the next game on (or this one,
+    before its first move) whenever it changed since the last start; an
+    opponent chosen with the mode button stands until then."""
+    plays = config.opponent.plays
+    name = plays.value if plays is not None else "none"
+    if _configured(directory / CONFIGURED_OPPONENT, name) and daemon.choose_computer(plays):
+        log.info("(%s says [opponent] plays = %s.)", config.source, name)
+
+
+def _configured(marker: Path, name: str) -> bool:
+    """Whether the configuration names ``name`` afresh since the last start
+    (``marker`` remembers it from now on)."""
     try:
         last = marker.read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         last = None
     if last == name:
-        return
-    if daemon.choose_rules(name):
-        log.info("(%s says [game] rules = %s.)", config.source, name)
+        return False
     try:
         fresh = marker.with_name(marker.name + ".new")
         fresh.write_text(name + "\n", encoding="utf-8")
@@ -111,6 +138,7 @@ def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
     except OSError as error:
         # not worth refusing to start: it is applied again at the next start
         log.warning("%s: cannot be written (%s)", marker, error.strerror)
+    return True
 
 
 def build_backend(

@@ -13,6 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from controller.argtypes import OneLineParser
+
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": (
@@ -36,7 +38,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The command line for ``argv``: every subcommand's name and help, and
     the arguments of the one ``argv`` chooses (of all of them without
     ``argv``), importing only the modules it needs."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="popref",
         description="Referee for a pop-out Connect Four grid.",
     )
@@ -54,7 +56,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(arguments).parse_args(arguments)
+    try:
+        args = build_parser(arguments).parse_args(arguments)
+    except SystemExit as done:  # --help, or one line of error (controller.argtypes)
+        return done.code if isinstance(done.code, int) else 2
     module = importlib.import_module(args._module)
     try:
         status: int = module.run(args)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from engine import RULES_NAMES
+from engine.colour import Colour
 from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
 from hardware.pinmap import PinMap
@@ -49,6 +50,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "daemon": ("state_dir",),
     "sim": ("seed", "link"),
     "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
+    "opponent": ("plays", "level", "think_ms", "seed"),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
@@ -89,6 +91,18 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class OpponentConfig:
+    """The computer opponent: the colour it plays in a new game (``None``:
+    nobody), its level (1 to 10: full strength), its thinking budget in
+    seconds, and the seed its games' seeds are derived from."""
+
+    plays: Colour | None = None
+    level: int = 5
+    think: float = 3.0
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked. ``pins`` is the pin map of
     ``[gpio]`` (``None`` when the board is not wired to GPIO and the file
@@ -103,6 +117,7 @@ class Config:
     sim_link: Literal["gpio", "serial"] = "gpio"  # what the simulated grid drives
     pins: PinMap | None = None
     serial: SerialConfig | None = None
+    opponent: OpponentConfig = OpponentConfig()
     web: WebConfig = WebConfig()
 
     def pin_map(self) -> PinMap:
@@ -209,8 +224,9 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     elif board.backend == "sim" and link == "serial":
         # the simulated board names its own port
         serial = parse_serial({"port": "simulated", **tables["serial"].table})
+    opponent = _opponent(tables["opponent"])
     web = _web(tables["web"], on_a_board=board.backend != "sim")
-    return Config("", game, board, state_dir, seed, link, pins, serial, web)
+    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web)
 
 
 def _game(game: ConfigTable) -> GameConfig:
@@ -221,6 +237,18 @@ def _game(game: ConfigTable) -> GameConfig:
     both_lines = _BOTH_LINES[game.choice("both_lines", "popper", tuple(_BOTH_LINES), "a side")]
     simultaneous = game.integer("simultaneous_ms", 500, low=0, high=5000) / 1000
     return GameConfig(rules, repetition or None, both_lines, simultaneous)
+
+
+def _opponent(opponent: ConfigTable) -> OpponentConfig:
+    plays = opponent.choice(
+        "plays", "none", ("red", "yellow", "none"), "a colour", "none: two players"
+    )
+    return OpponentConfig(
+        plays=None if plays == "none" else Colour(plays),
+        level=opponent.integer("level", 5, low=1, high=10),
+        think=opponent.integer("think_ms", 3000, low=100, high=600_000) / 1000,
+        seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
+    )
 
 
 def _board(board: ConfigTable) -> BoardConfig:

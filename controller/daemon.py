@@ -25,21 +25,46 @@ from typing import Any
 
 from controller.archive import ArchiveError, GameArchive
 from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
+from controller.computer import MAX_LEVEL
 from controller.eventcodec import encode
 from controller.journal import Journal, JournalDamaged, move_aside
-from controller.journal_entries import Archived, EventEntry, Resumed, Snapshot, read_entry
+from controller.journal_entries import (
+    Archived,
+    ComputerMove,
+    EventEntry,
+    Resumed,
+    Snapshot,
+    read_entry,
+)
 from controller.persist import BoardChanged, restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
+from controller.searcher import ProcessThinker
 from controller.state import state_of
+from controller.thinker import Job, Thinker
 from controller.view import display as view
+from controller.view import with_hint
 from controller.wakeup import Wakeup
-from engine import Game, write_record
+from engine import Game, Move, write_record
+from engine.colour import Colour
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
 from hardware.display import Alert, Display
 
 log = logging.getLogger("popref")
+
+HINT_SECONDS = 5.0  # how long a hint stays lit
+THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A hint being shown: the position it is for, the move, until when."""
+
+    key: tuple[Any, ...]
+    move: Move
+    until: float
+
 
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 
@@ -65,6 +90,8 @@ class Daemon:
     state_dir: Path
     notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
     on_display: Callable[[Display], None] | None = None
+    computer: Colour | None = None  # whom the computer plays in a fresh journal's game
+    thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
     # the state object (controller.state) each time it changes, for the web page
     on_state: Callable[[dict[str, Any]], None] | None = None
     # a pairing request granted by the mode button
@@ -76,7 +103,7 @@ class Daemon:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(self.state_dir / "journal")
         self.archive = GameArchive(self.state_dir / "games")
-        self.referee = Referee(self.table, self.rules)
+        self.referee = Referee(self.table, self.rules, self.computer)
         self.shown: Display | None = None
         self._wakeup = Wakeup()
         self._status = ""
@@ -90,6 +117,10 @@ class Daemon:
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._published: dict[str, Any] | None = None
+        self._thinker: Thinker = self.thinker or ProcessThinker(self.clock, THINK_SECONDS)
+        self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
+        self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
+        self.hint: Hint | None = None
 
     # -- start-up ---------------------------------------------------------------
 
@@ -126,18 +157,30 @@ class Daemon:
                     if self.storage_fault is None:
                         self.journal.append({"resumed": True})
                 moves = len(self.referee.game.moves)
-                log.info("Resumed the game from the journal (%d moves).", moves)
+                log.info(
+                    "Resumed the game from the journal (%d move%s).",
+                    moves,
+                    "" if moves == 1 else "s",
+                )
                 return
         self.journal_id = secrets.token_hex(8)
         with self._storing(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
-        log.info("New game: %s.", self.referee.game.rules.name)
+        log.info("New game: %s.", self.referee.game.rules.title)
 
     def choose_rules(self, name: str) -> bool:
         """The rules asked for on the command line or in the configuration:
         for the next game, or for this one if it has not begun. True when
         that changed anything."""
-        verdict = self.referee.choose_rules(name)
+        return self._chosen(self.referee.choose_rules(name))
+
+    def choose_computer(self, colour: Colour | None) -> bool:
+        """Whom the computer plays, asked for on the command line: for the next
+        game, or for this one if it has not begun. True when that changed
+        anything."""
+        return self._chosen(self.referee.choose_computer(colour))
+
+    def _chosen(self, verdict: Verdict) -> bool:
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
@@ -178,6 +221,8 @@ class Daemon:
             self._unarchived.clear()
         elif isinstance(entry, Resumed):
             self.referee.restarted()
+        elif isinstance(entry, ComputerMove):
+            self.referee.computer_chose(entry.move)
 
     def open(self) -> None:
         if self.board_mark is not None and isinstance(self.backend, Counting):
@@ -208,6 +253,8 @@ class Daemon:
             log.info("%s", sentence)
         if verdict.paired and self.on_paired is not None:
             self.on_paired()
+        if verdict.hint:
+            self._hint_key = self._position()
         if verdict.finished is not None:
             self._finished(verdict.finished)
         with self._storing():
@@ -285,8 +332,9 @@ class Daemon:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
+        thought = self._think(now)
         retried = self._retry_storage(now)
-        if verdicts or retried or self.shown is None:
+        if verdicts or thought or retried or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
             self._show()
@@ -307,7 +355,11 @@ class Daemon:
         return verdicts
 
     def next_deadline(self) -> float | None:
-        times = [self.backend.next_deadline()]
+        times = [
+            self.backend.next_deadline(),
+            self.hint.until if self.hint else None,
+            self._thinker.next_deadline(),
+        ]
         if self.storage_fault is not None:
             times.append(self._retry_at)
         if self.referee.pairing_since is not None:
@@ -318,7 +370,12 @@ class Daemon:
     def state(self) -> dict[str, Any]:
         """The table's state, as ``popref simulate --json`` prints it."""
         grid = self.grid_view() if self.grid_view is not None else None
-        return state_of(self.referee, self.display(), grid)
+        shown = self.display()
+        state = state_of(self.referee, shown, grid)
+        # the hint the board is lighting, if any
+        lit = self.hint is not None and shown.status.startswith("Hint")
+        state["hint"] = str(self.hint.move) if self.hint is not None and lit else None
+        return state
 
     def publish(self) -> None:
         """Hand the state to ``on_state`` if it changed since last time."""
@@ -356,14 +413,84 @@ class Daemon:
         return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
+        self._thinker.close()
         self.backend.close()
         self.journal.close()
         self._wakeup.close()
+
+    # -- the computer opponent and hints ---------------------------------------------
+
+    def _position(self) -> tuple[Any, ...]:
+        referee = self.referee
+        return (referee.game_number, referee.game.rules.name, len(referee.game.moves))
+
+    def _wanted(self) -> tuple[Any, ...] | None:
+        """What the thinker should be searching for now, if anything."""
+        referee = self.referee
+        seat = referee.needs_computer()
+        if seat is not None:
+            return ("computer", self._position(), seat.level, seat.seed)
+        playing = referee.in_step() and not referee.game.is_over()
+        if self._hint_key == self._position() and playing and not referee.computer_to_move():
+            return ("hint", self._position(), MAX_LEVEL, 0)
+        return None
+
+    def _think(self, now: float) -> bool:
+        """Take the thinker's answers and start or cancel its search; whether
+        what the board shows may have changed."""
+        self._thinker.poll(now)
+        if self._job is not None and self._wanted() != self._job:
+            # the game moved on (or was abandoned) while it thought: an answer
+            # already waiting is for a position that is gone
+            self._thinker.cancel()
+            self._job = None
+        changed = self._take_answers(now)
+        if self.hint is not None and (now >= self.hint.until or self.hint.key != self._position()):
+            self.hint = None
+            changed = True
+        wanted = self._wanted()
+        if wanted != self._job:
+            self._job = wanted
+            if wanted is not None:
+                purpose, key, level, seed = wanted
+                job = Job(purpose, key, self.referee.game.copy(), level, seed)
+                self._thinker.start(job, self._wakeup.set)
+                changed |= self._take_answers(now)  # an inline thinker answers at once
+        return changed
+
+    def _take_answers(self, now: float) -> bool:
+        changed = False
+        for answer in self._thinker.answers():
+            job = answer.job
+            if (job.purpose, job.key, job.level, job.seed) != self._job:
+                continue  # for a position the game has left
+            self._job = None
+            changed = True
+            if job.purpose == "hint":
+                self._hint_key = None
+                self.hint = Hint(job.key, answer.move, now + HINT_SECONDS)
+                log.info("Hint: %s.", answer.move)
+            else:
+                self._computer_chose(answer.move)
+        return changed
+
+    def _computer_chose(self, move: Move) -> None:
+        """The computer's move, journalled before it is shown."""
+        verdict = self.referee.computer_chose(move)
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        with self._storing():
+            if self.storage_fault is not None:
+                self._write_whole_state()  # catching up includes the choice
+            else:
+                self.journal.append({"computer": str(move)})
 
     # -- helpers -------------------------------------------------------------------
 
     def display(self) -> Display:
         shown = view(self.referee)
+        if self.hint is not None and self.hint.key == self._position():
+            shown = with_hint(self.referee, shown, self.hint.move)
         if self.storage_fault is None:
             return shown
         return dataclasses.replace(

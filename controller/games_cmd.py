@@ -96,4 +96,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"No finished games in {directory} yet.")
     for game in games:
         print(format_game(game))
+    if args.state_dir is None:
+        _point_to_simulate(directory)
     return 0
+
+
+def _point_to_simulate(listed: Path) -> None:
+    """Games played with ``popref simulate`` are kept elsewhere: say where,
+    on standard error so that the listing stays clean."""
+    from controller.places import simulate_state_dir
+
+    kept = simulate_state_dir()
+    if kept / "games" == listed:
+        return
+    try:
+        count = len(GameArchive(kept / "games").games()) if (kept / "games").is_dir() else 0
+    except (ArchiveError, OSError):
+        count = 0  # a hint, not a listing: the count is left out
+    played = f"{count} finished game{'' if count == 1 else 's'}" if count else "its games"
+    print(
+        f"popref simulate keeps {played} in {kept}: popref games --state-dir {kept}",
+        file=sys.stderr,
+    )

@@ -1,9 +1,10 @@
 """The daemon's journal records, checked line by line before they are replayed.
 
 Line 1 is ``{"snapshot": ..., "id": ..., "board": ...}``; every later line is
-an event (``{"e": ...}``, see :mod:`controller.eventcodec`), ``{"archived": N}``
-or ``{"resumed": true}``; an event and the snapshot may carry ``"board"``, the
-sensor board's counters consumed so far. Anything else, and any field missing
+an event (``{"e": ...}``, see :mod:`controller.eventcodec`), ``{"archived": N}``,
+``{"resumed": true}`` or ``{"computer": "p4"}`` (the computer's chosen move);
+an event and the snapshot may carry ``"board"``, the sensor board's counters
+consumed so far. Anything else, and any field missing
 or of the wrong type, is an :class:`EntryError`: the journal is damaged there.
 
 >>> read_entry(2, {"archived": 3})
@@ -22,8 +23,17 @@ from typing import Any
 from controller import fields
 from controller.commands import Input
 from controller.eventcodec import decode
+from engine import Move, parse_move
 
-__all__ = ["Archived", "EntryError", "EventEntry", "Resumed", "Snapshot", "read_entry"]
+__all__ = [
+    "Archived",
+    "ComputerMove",
+    "EntryError",
+    "EventEntry",
+    "Resumed",
+    "Snapshot",
+    "read_entry",
+]
 
 Mark = dict[str, Any]
 
@@ -60,7 +70,12 @@ class Resumed:
     pass
 
 
-Entry = Snapshot | EventEntry | Archived | Resumed
+@dataclass(frozen=True)
+class ComputerMove:
+    move: Move
+
+
+Entry = Snapshot | EventEntry | Archived | Resumed | ComputerMove
 
 
 def read_entry(line: int, record: dict[str, Any]) -> Entry:
@@ -90,6 +105,8 @@ def _read(line: int, record: dict[str, Any]) -> Entry:
         if record["resumed"] is not True:
             raise EntryError('"resumed" is not true')
         return Resumed()
+    if "computer" in record:
+        return ComputerMove(parse_move(fields.text(record, "computer", 10)))
     raise EntryError(f"a record of no known kind (keys {', '.join(sorted(record))[:80]})")
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller import fields
+from controller.computer import Seat
 from controller.referee import Referee, Table
-from engine import RULES_NAMES, game_from_position
+from engine import RULES_NAMES, game_from_position, parse_move
 from engine.colour import Colour
 
 GRID_COLUMN = re.compile(r"[RY?]*")
@@ -54,6 +55,9 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "rebuilding": referee.rebuilding,
         "problem": referee.problem,
         "last_entry_at": referee.last_entry_at,
+        "computer": referee.computer.data() if referee.computer is not None else None,
+        "next_computer": referee.next_computer.value if referee.next_computer else None,
+        "computer_move": str(referee.computer_move) if referee.computer_move else None,
         "pairing_since": referee.pairing_since,
     }
 
@@ -104,6 +108,19 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     referee.problem = fields.text(data, "problem") if data.get("problem") is not None else None
     last = data.get("last_entry_at")
     referee.last_entry_at = fields.number(data, "last_entry_at") if last is not None else None
+    # the computer's seat is the game's own (its seed above all), whatever the
+    # configuration says now; journals from before the opponent have none
+    seat = data.get("computer")
+    if seat is not None and not isinstance(seat, dict):
+        raise fields.FieldError('"computer" is not a seat')
+    referee.computer = Seat.from_data(seat) if seat is not None else None
+    if data.get("next_computer") is not None:
+        referee.next_computer = Colour(fields.one_of(data, "next_computer", ("red", "yellow")))
+    if data.get("computer_move") is not None:
+        chosen = fields.text(data, "computer_move", 10)
+        referee.computer_move = parse_move(chosen)
+        if not referee.game.is_legal(referee.computer_move):
+            raise ValueError(f"the computer's move {chosen} does not fit the game")
     pairing = data.get("pairing_since")
     referee.pairing_since = fields.number(data, "pairing_since") if pairing is not None else None
     return referee

@@ -30,6 +30,7 @@ from controller.commands import (
     PairingRequested,
     RulesChosen,
 )
+from controller.computer import DOUBLE_PRESS, Seat, describe, next_seat
 from engine import (
     RULES_NAMES,
     Game,
@@ -51,6 +52,8 @@ from hardware.events import (
     SliderMoved,
 )
 
+SLIDER_OPENED = "The slider was opened mid-game."
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -66,6 +69,8 @@ class Table:
     simultaneous: float = 0.5
     repetition: int | None = None
     both_lines: Literal["popper", "opponent"] = "popper"
+    computer_level: int = 5
+    computer_seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +80,8 @@ class Verdict:
     ``changed``: the state changed, so the event must be journalled before the
     display is shown. ``new_game``: a new game began (the journal may be
     compacted to a snapshot). ``finished``: a game that just ended, to archive.
-    ``mistake``: a short kind name when the event broke the rules.
+    ``mistake``: a short kind name when the event broke the rules. ``hint``:
+    the player to move asked for the best move (a double press).
     ``paired``: the mode button granted a pending pairing request.
     """
 
@@ -85,6 +91,7 @@ class Verdict:
     new_game: bool = False
     finished: Game | None = None
     log: tuple[str, ...] = ()
+    hint: bool = False
     paired: bool = False
 
 
@@ -101,6 +108,7 @@ class _Outcome:
     new_game: bool = False
     finished: Game | None = None
     log: list[str] = field(default_factory=list)
+    hint: bool = False
     paired: bool = False
 
     def verdict(self) -> Verdict:
@@ -111,6 +119,7 @@ class _Outcome:
             self.new_game,
             self.finished,
             tuple(self.log),
+            self.hint,
             self.paired,
         )
 
@@ -118,9 +127,18 @@ class _Outcome:
 class Referee:
     """The referee's whole state and its transitions."""
 
-    def __init__(self, table: Table, rules: str = "classic") -> None:
+    def __init__(
+        self, table: Table, rules: str = "classic", computer: Colour | None = None
+    ) -> None:
         self.table = table
         self.next_rules = rules
+        # the computer opponent: its colour for the next game, its seat in this
+        # one, and the move it chose that a person is to make for it
+        self.next_computer = computer
+        self.computer: Seat | None = None
+        self.computer_move: Move | None = None
+        self.last_press_at: float | None = None
+        self.rules_before_press: str | None = None
         self.grid: Grid = [[] for _ in range(table.columns)]
         self.slider_open = False
         self.selecting = False
@@ -152,9 +170,10 @@ class Referee:
         return 1 if self.game.rules.strips else 0
 
     def label(self, column: int) -> int:
-        """How sentences name physical ``column``: the notation's number, which
-        counts the 5-in-a-Row edge strip on the left."""
-        return column + self.offset
+        """How sentences name physical ``column``: the grid's own number, as
+        its lights and the simulator show it. (Notation counts 5-in-a-Row's
+        left edge strip; it stays in records and ``popref replay``.)"""
+        return column
 
     def model_grid(self) -> list[tuple[Colour, ...]]:
         """What the game says each physical column holds, bottom up."""
@@ -185,6 +204,7 @@ class Referee:
         before and after cannot be compared."""
         self.last_entry_at = None
         self.pairing_since = None
+        self.last_press_at = None
 
     # -- events ---------------------------------------------------------------
 
@@ -202,6 +222,8 @@ class Referee:
             self.selecting = False
         if not isinstance(event, ButtonHeld):
             self.abandon_armed = False
+        if not isinstance(event, ButtonPressed):
+            self.last_press_at = None
         if isinstance(event, DiscEntered):
             self._entered(event, out)
         elif isinstance(event, DiscLeft):
@@ -209,7 +231,7 @@ class Referee:
         elif isinstance(event, SliderMoved):
             self._slider(event, out)
         elif isinstance(event, ButtonPressed):
-            self._pressed(out)
+            self._pressed(event, out)
         elif isinstance(event, ButtonHeld):
             self._held(out)
         elif isinstance(event, SensorFault):
@@ -220,7 +242,10 @@ class Referee:
         if out.changed and self.in_step() and self.problem is not None:
             self.problem = None
             self.rebuilding = False
-            out.log.append("The grid matches the game again; play resumes.")
+            if self.game.is_over():
+                out.log.append("The grid matches the finished game again.")
+            else:
+                out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
 
     def _pairing_at(self, at: float) -> bool:
@@ -267,14 +292,24 @@ class Referee:
             return
         out.changed = True
         playing = self.in_step() and not self.game.is_over()
-        colour = event.colour if self.table.colour_sensing else self.expected_colour(column)
         simultaneous = (
             self.last_entry_at is not None
             and event.at - self.last_entry_at < self.table.simultaneous
         )
+        if self.table.colour_sensing:
+            colour = event.colour
+        elif simultaneous:
+            # Nobody was asked for a disc that follows another this closely:
+            # its colour is unknown, so a repair must take it out of the grid
+            # rather than trust a guess (docs/soak.md, "Two discs at once").
+            colour = None
+        else:
+            colour = self.expected_colour(column)
         self.last_entry_at = event.at
+        steps = 0 if playing else self._steps_left()
         self.grid[column - 1].append(colour)
         if not playing:
+            self._unasked(steps, f"A disc went into column {self.label(column)}", out)
             return
         mover = self.game.to_move
         assert mover is not None
@@ -283,14 +318,14 @@ class Referee:
             self._mistake(
                 out,
                 "two-discs",
-                f"Two discs went in at once; the one in column {move.column} is extra.",
+                f"Two discs went in at once; the one in column {self.label(column)} is extra.",
             )
         elif colour is not mover:
             name = f"{colour.title}'s disc" if colour is not None else "A disc of unknown colour"
             self._mistake(
                 out,
                 "wrong-colour",
-                f"{name} went into column {move.column}, but it is {mover.title}'s turn.",
+                f"{name} went into column {self.label(column)}, but it is {mover.title}'s turn.",
             )
         else:
             self._play(move, out)
@@ -307,21 +342,56 @@ class Referee:
             return
         out.changed = True
         playing = self.in_step() and not self.game.is_over()
+        steps = 0 if playing else self._steps_left()
         self.grid[column - 1].pop(0)
         if playing:
             self._play(Move.pop(column + self.offset), out)
+        else:
+            self._unasked(steps, f"A disc left column {self.label(column)}", out)
+
+    def _steps_left(self) -> int:
+        """How many steps the board still asks for to bring the grid back."""
+        return 0 if self.in_step() else len(self.repair_plan())
+
+    def _unasked(self, before: int, what: str, out: _Outcome) -> None:
+        """Say so when a disc went in or out (``what``) while the board asked
+        for something else, and it brought the grid no closer to the game:
+        ``before`` steps were left before it. After a finished game (none
+        left), the board asks only for the slider."""
+        if before and self._steps_left() < before:
+            return
+        if before == 0:
+            # the board's own message adds what to do next (controller.view)
+            self.problem = f"{what} after the game ended."
+            out.log.append(f"{what} after the game ended; open the slider for a new game.")
+        else:
+            self.problem = f"{what}; that was not the step the board asked for."
+            out.log.append(self.problem)
 
     def _play(self, move: Move, out: _Outcome) -> None:
         mover = self.game.to_move
         assert mover is not None
-        reason = self.game.why_illegal(move)
+        if self.computer_to_move() and move != self.computer_move:
+            self._not_computers(move, out)
+            return
+        reason = self.game.why_illegal(move, shift=self.offset)
         if reason is not None:
             what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
             self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
             return
+        scored = self.game.scores[mover]
         self.game.play(move)
+        self.computer_move = None
         out.accepted = move
-        out.log.append(f"{mover.title} played a {self._physical(move)}.")
+        scored = self.game.scores[mover] - scored
+        if scored:
+            column = self.label(move.column - self.offset)
+            out.log.append(
+                f"{mover.title} scored: the disc popped from column {column} was in a line "
+                f"and is set aside ({self.game.scores[mover]} for {mover.title})."
+            )
+        else:
+            out.log.append(f"{mover.title} played a {self._physical(move)}.")
         if self.game.passed is not None:
             out.log.append(
                 f"{self.game.passed.title} has no disc in the bottom row; the turn passes."
@@ -330,11 +400,11 @@ class Referee:
             out.finished = self.game
             out.log.append(self.result_sentence())
 
-    @staticmethod
-    def _physical(move: Move) -> str:
+    def _physical(self, move: Move) -> str:
+        column = self.label(move.column - self.offset)
         if move.kind is MoveKind.POP:
-            return f"pop from column {move.column}"
-        return f"drop into column {move.column}"
+            return f"pop from column {column}"
+        return f"drop into column {column}"
 
     def _mistake(self, out: _Outcome, kind: str, sentence: str) -> None:
         out.mistake = kind
@@ -358,7 +428,7 @@ class Referee:
             out.log.append("The slider emptied the grid, as asked.")
         elif self.game.moves:
             self.rebuilding = True
-            self.problem = "The slider was opened mid-game."
+            self.problem = SLIDER_OPENED
             out.mistake = "slider"
             out.log.append(
                 "The slider was opened mid-game: close it and rebuild the position, "
@@ -367,9 +437,47 @@ class Referee:
         else:
             out.log.append("The slider is open.")
 
-    def _pressed(self, out: _Outcome) -> None:
+    def _pressed(self, event: ButtonPressed, out: _Outcome) -> None:
+        last, self.last_press_at = self.last_press_at, event.at
+        if last is not None and event.at - last < DOUBLE_PRESS:
+            self.last_press_at = None
+            self._double_press(out)
+            return
+        self.rules_before_press = self.next_rules
         index = RULES_NAMES.index(self.next_rules) if self.next_rules in RULES_NAMES else -1
         self._choose(RULES_NAMES[(index + 1) % len(RULES_NAMES)], out)
+        self.selecting = True
+
+    def _double_press(self, out: _Outcome) -> None:
+        """Mid-game, a hint for the player to move; between games (before the
+        first move, or after the end), the next opponent. The first press of
+        the pair moved the rules on: they go back."""
+        before = self.rules_before_press
+        out.changed = True
+        if before is not None and before != self.next_rules:
+            self.next_rules = before  # quietly: the double press says what it did
+            if self._not_begun():
+                self.game = self._fresh_game(before)
+                out.new_game = True
+        if self.game.moves and not self.game.is_over():
+            self.selecting = False
+            mover = self.game.to_move
+            assert mover is not None
+            if self.computer_to_move():
+                out.log.append("No hint: it is the computer's move.")
+            elif not self.in_step():
+                out.log.append("No hint while the grid does not match the game.")
+            else:
+                out.hint = True
+                out.log.append(f"{mover.title} asked for a hint.")
+            return
+        self.next_computer = next_seat(self.next_computer)
+        if self._not_begun():
+            self.game = self._fresh_game(self.game.rules.name)
+            out.new_game = True
+            out.log.append(f"This game: {describe(self.next_computer)}.")
+        else:
+            out.log.append(f"The next game: {describe(self.next_computer)}.")
         self.selecting = True
 
     def choose_rules(self, name: str) -> Verdict:
@@ -387,6 +495,23 @@ class Referee:
         )
         if not settled:
             self._choose(name, out)
+
+    def choose_computer(self, colour: Colour | None) -> Verdict:
+        """Who the computer plays in the next game (``None``: nobody); a game
+        not yet begun takes it now."""
+        out = _Outcome()
+        now = self._not_begun() and self.computer != self.seat_for(colour)
+        if colour == self.next_computer and not now:
+            return out.verdict()
+        out.changed = True
+        self.next_computer = colour
+        if self._not_begun():
+            self.game = self._fresh_game(self.game.rules.name)
+            out.new_game = True
+            out.log.append(f"This game: {describe(colour)}.")
+        else:
+            out.log.append(f"The next game: {describe(colour)}.")
+        return out.verdict()
 
     def _not_begun(self) -> bool:
         return not self.game.moves and not self.game.is_over() and self.start_rows is None
@@ -416,8 +541,8 @@ class Referee:
         self._start(self.next_rules, out)
 
     def _start(self, rules: str, out: _Outcome) -> None:
-        self.game = self._fresh_game(rules)
         self.game_number += 1
+        self.game = self._fresh_game(rules)
         self.problem = None
         self.rebuilding = False
         self.last_entry_at = None
@@ -429,6 +554,8 @@ class Referee:
         is already full of discs whose colours the referee knows."""
         rules = self.rules_for(name)
         self.start_rows = None
+        self.computer = self.seat_for(self.next_computer)
+        self.computer_move = None
         full = all(len(c) == self.table.rows for c in self.grid)
         if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
             game = new_game(rules)
@@ -443,6 +570,54 @@ class Referee:
         strips = [empty.column(1)] if empty.rules.strips else []
         right = [empty.column(empty.rules.width)] if empty.rules.strips else []
         return picture([*strips, *known, *right], self.table.rows)
+
+    # -- the computer opponent --------------------------------------------------
+
+    def seat_for(self, colour: Colour | None) -> Seat | None:
+        """The computer's seat in this game number, playing ``colour``."""
+        if colour is None:
+            return None
+        table = self.table
+        return Seat.for_game(colour, table.computer_level, table.computer_seed, self.game_number)
+
+    def computer_to_move(self) -> bool:
+        seat = self.computer
+        return seat is not None and not self.game.is_over() and self.game.to_move is seat.colour
+
+    def needs_computer(self) -> Seat | None:
+        """The computer's seat when it must choose a move now: its turn, no move
+        chosen yet, and the grid not emptied by the slider."""
+        if not self.computer_to_move() or self.computer_move is not None:
+            return None
+        if self.slider_open or self.rebuilding:
+            return None
+        return self.computer
+
+    def computer_chose(self, move: Move) -> Verdict:
+        """The computer's choice: a person is to make ``move`` for it. Raises
+        ``ValueError`` when the computer is not to move or the move is illegal
+        (a journal that does not fit)."""
+        seat = self.needs_computer()
+        if seat is None:
+            raise ValueError(f"the computer chose {move}, but it is not choosing a move now")
+        reason = self.game.why_illegal(move)
+        if reason is not None:
+            raise ValueError(f"the computer's move {move} is not allowed: {reason}")
+        self.computer_move = move
+        what = f"The computer ({seat.colour.title}) plays a {self._physical(move)}."
+        return Verdict(changed=True, log=(what,))
+
+    def _not_computers(self, move: Move, out: _Outcome) -> None:
+        chosen = self.computer_move
+        if chosen is None:
+            sentence = (
+                f"The {self._physical(move)} came while the computer was still "
+                "thinking; wait for its move to light up."
+            )
+            self._mistake(out, "computer-thinking", sentence)
+            return
+        sentence = f"The computer plays a {self._physical(chosen)}, not a {self._physical(move)}."
+        self._mistake(out, "not-computer-move", sentence)
 
     # -- descriptions -----------------------------------------------------------
 

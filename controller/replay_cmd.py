@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from controller.argtypes import rules_name
 from engine import (
     RULES_NAMES,
     Colour,
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register ``popref replay``'s options on ``parser``."""
     parser.add_argument(
         "--rules",
+        type=rules_name,
         metavar="NAME",
         help=f"the game: {', '.join(RULES_NAMES)} (a record read from - names its own)",
     )
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> Game:
-    text: str = sys.stdin.read() if args.moves == "-" else args.moves
+    text: str = _read_stdin() if args.moves == "-" else args.moves
     if _looks_like_record(text):
         try:
             game = read_record(text)
@@ -90,8 +92,18 @@ def _replay(args: argparse.Namespace) -> Game:
             reason = str(error)
             if reason.startswith(f"{token!r} is not a move"):
                 reason = reason.replace(f"{token!r} is not a move", "not a move", 1)
-            raise ReplayError(f"move {number} ({token}): {reason}") from None
+            shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token)} characters)"
+            raise ReplayError(f"move {number} ({shown}): {reason}") from None
     return game
+
+
+def _read_stdin() -> str:
+    from controller.script import ScriptError, read_stdin
+
+    try:
+        return read_stdin("standard input")
+    except ScriptError as error:
+        raise ReplayError(str(error)) from None
 
 
 def _looks_like_record(text: str) -> bool:
@@ -141,7 +153,9 @@ def render(game: Game) -> str:
     rules = game.rules
     numbers = "".join(str(column % 10) for column in range(1, rules.width + 1))
     lines = [*game.rows(), numbers, ""]
-    lines.append(f"{rules.title} {rules.width}x{rules.height}, {len(game.moves)} moves")
+    moves = len(game.moves)
+    played = f"{moves} move{'' if moves == 1 else 's'}"
+    lines.append(f"{rules.title} {rules.width}x{rules.height}, {played}")
     if game.result == "draw":
         lines.append("Result: draw")
     elif isinstance(game.result, Colour):

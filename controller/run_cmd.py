@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from controller.config import Config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from controller.argtypes import rules_name
     from engine import RULES_NAMES
 
     parser.add_argument(
         "--config", type=Path, help="TOML configuration (default /etc/popref/config.toml)"
     )
-    parser.add_argument("--rules", choices=RULES_NAMES, help="the rules of a new game")
+    parser.add_argument(
+        "--rules",
+        type=rules_name,
+        metavar="NAME",
+        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
+    )
     parser.add_argument("--state-dir", type=Path, help="where the journal and finished games live")
 
 
@@ -31,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"popref run: {error}", file=sys.stderr)
         return 2
     daemon = assembled.daemon
+    logging.getLogger("popref").info(
+        "%s", started(assembled.config, args.state_dir or assembled.config.state_dir)
+    )
     web = None
     try:
         if assembled.config.web.enabled:
@@ -52,3 +67,38 @@ def run(args: argparse.Namespace) -> int:
             web.close()
         daemon.close()
     return 0
+
+
+def started(config: Config, state_dir: Path) -> str:
+    """The first line ``popref run`` logs: which board, from which
+    configuration, and where the game is kept.
+
+    >>> from controller.config import parse_config
+    >>> print(started(parse_config({}, "defaults"), Path("/tmp/state")))
+    Refereeing the simulated grid: there is no /etc/popref/config.toml (see the README's \
+Configuration for a real board). The game is kept in /tmp/state. To play by hand: popref simulate.
+    """
+    from controller.config import DEFAULT_PATH
+
+    kept = f"The game is kept in {state_dir}."
+    backend = config.board.backend
+    if config.source == "defaults":
+        return (
+            f"Refereeing the simulated grid: there is no {DEFAULT_PATH} (see the README's "
+            f"Configuration for a real board). {kept} To play by hand: popref simulate."
+        )
+    if backend == "sim":
+        board = f'the simulated grid ([board] backend = "sim" in {config.source})'
+    elif backend == "serial":
+        port = config.serial.port if config.serial is not None else "?"
+        board = f"the sensor board on {port} ({config.source})"
+        host = urlsplit(port).hostname if "://" in port else None
+        if host not in (None, "localhost", "127.0.0.1", "::1"):
+            # the unit's IPAddressDeny= would block it without a word
+            kept += (
+                f" Under systemd, allow {host} with IPAddressAllow= in a drop-in "
+                "(docs/install-pi.md, step 6)."
+            )
+    else:
+        board = f"the board's GPIO pins ({config.source})"
+    return f"Refereeing {board}. {kept}"

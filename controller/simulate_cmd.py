@@ -5,16 +5,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from controller.argtypes import lenient_stdin, rules_name
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.logs import setup_logging
-from controller.script import Action, ScriptError, parse_script
+from controller.places import simulate_state_dir
+from controller.script import Action, ScriptError, excerpt, read_script
 from controller.simulation import Simulation
 from engine import RULES_NAMES
 from hardware.errors import ConfigError
@@ -27,13 +29,26 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per action")
-    parser.add_argument("--rules", choices=RULES_NAMES, help="the rules of a new game")
+    parser.add_argument(
+        "--rules",
+        type=rules_name,
+        metavar="NAME",
+        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
+    )
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
     parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
     parser.add_argument(
         "--web",
         metavar="HOST:PORT",
         help="serve the live board on this address (e.g. 127.0.0.1:8080), as [web] does",
+    )
+    parser.add_argument(
+        "--opponent",
+        choices=("red", "yellow", "none"),
+        help="the colour the computer plays (none: two players), from the next game",
+    )
+    parser.add_argument(
+        "--level", type=int, choices=range(1, 11), metavar="N", help="the computer's level, 1-10"
     )
 
 
@@ -42,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config) if args.config else parse_config({}, "defaults")
         if config.board.backend != "sim":
             config = _as_simulated(config)
+        if args.level is not None:
+            config = replace(config, opponent=replace(config.opponent, level=args.level))
         if args.web is not None:
             config = _with_web(config, args.web)
         actions = _read_script(args.script, config) if args.script is not None else None
@@ -50,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="popref-sim-") as scratch:
         # by hand, the game is kept for next time; a script starts afresh
-        state_dir = args.state_dir or (Path(scratch) if actions is not None else _kept_state())
+        state_dir = args.state_dir or (
+            Path(scratch) if actions is not None else simulate_state_dir()
+        )
         try:
             return _simulate(config, state_dir, args, actions)
         except StartupError as error:
@@ -58,15 +77,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
 
 
-def _kept_state() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "popref-simulate"
-
-
 def _as_simulated(config: Config) -> Config:
     """The same table on the simulated grid (simulate never drives hardware)."""
-    from dataclasses import replace
-
     return replace(config, board=replace(config.board, backend="sim"))
 
 
@@ -86,11 +98,7 @@ def _with_web(config: Config, address: str) -> Config:
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text()
-    except OSError as error:
-        raise ScriptError(f"{path}: {error.strerror}") from None
-    return parse_script(text, str(path), config.board.columns)
+    return read_script(path, config.board.columns)
 
 
 def _simulate(
@@ -98,7 +106,7 @@ def _simulate(
 ) -> int:
     if not args.json:
         setup_logging()
-    simulation = Simulation(config, state_dir, args.rules)
+    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
     web = None
     try:
         if config.web.enabled:
@@ -108,12 +116,12 @@ def _simulate(
         if actions is None:
             from controller.terminal import interact
 
-            return interact(simulation, sys.stdin, sys.stdout)
+            return interact(simulation, lenient_stdin(), sys.stdout)
         for action in actions:
             try:
                 simulation.act(action)
             except SimGridError as error:
-                where = f"{args.script}: line {action.line} ({action.text!r})"
+                where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
                 print(f"popref simulate: {where}: {error}", file=sys.stderr)
                 return 2
             _report(simulation, action.text, args.json, sys.stdout)

@@ -23,6 +23,7 @@ from controller.commands import Command
 from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
+from controller.thinker import InlineThinker, Thinker
 from engine.colour import Colour
 from hardware.backend import Backend
 from hardware.clock import FakeClock
@@ -36,6 +37,7 @@ log = logging.getLogger("popref")
 SETTLE = 1.5  # seconds after an action: discs land, players think
 HOLD = 2.5  # seconds the button is held for ``hold``
 PRESS = 0.2
+DOUBLE_GAP = 0.15  # between the two presses of ``double``
 
 
 @dataclass
@@ -59,11 +61,20 @@ class Simulation:
         state_dir: Path,
         rules: str | None = None,
         physics: Physics | None = None,
+        opponent: str | None = None,
+        thinker: Thinker | None = None,
+        clock: FakeClock | None = None,
     ) -> None:
-        self.clock = FakeClock()
+        self.clock = clock or FakeClock()
         self.state_dir = state_dir
-        assembled = assemble(None, rules, state_dir, self.clock, config=config, physics=physics)
+        # time stands still between actions here, so the computer thinks at once
+        thinker = thinker or InlineThinker(config.opponent.think)
+        assembled = assemble(
+            None, rules, state_dir, self.clock, config=config, physics=physics, thinker=thinker
+        )
         self.daemon = assembled.daemon
+        if opponent is not None:
+            self.daemon.choose_computer(None if opponent == "none" else Colour(opponent))
         assert assembled.sim is not None
         self.grid: SimGrid = assembled.sim.grid
         self.lights: LightReader = assembled.sim.lights
@@ -114,6 +125,9 @@ class Simulation:
         elif verb == "hold":
             self.grid.hold_button(duration=HOLD)
             verdicts += self.advance(HOLD)
+        elif verb == "double":
+            self.grid.press_button(duration=PRESS)
+            self.grid.press_button(at=self.clock() + PRESS + DOUBLE_GAP, duration=PRESS)
         if verb == "wait":
             verdicts += self.advance(action.ms / 1000)
         else:

@@ -43,6 +43,8 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "fault": shown.fault,
         "status": shown.status,
         "lights": [light.lamp.value for light in shown.columns],
+        "opponent": referee.computer.colour.value if referee.computer else None,
+        "computer": computer_move(referee),
         "colours": [light.colour.value if light.colour else None for light in shown.columns],
         "turn": shown.turn.value if shown.turn else None,
         "winning": sorted([column, row] for column, row in shown.winning),
@@ -51,6 +53,12 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "game_number": referee.game_number,
         "pairing": referee.pairing_since is not None,
     }
+
+
+def computer_move(referee: Referee) -> str | None:
+    """The computer's move the board is waiting for a person to make."""
+    waiting = referee.computer_to_move() and referee.computer_move is not None
+    return str(referee.computer_move) if waiting else None
 
 
 def believed_grid(referee: Referee) -> list[str]:

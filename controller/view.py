@@ -10,8 +10,9 @@ of any of them.
 from __future__ import annotations
 
 from controller import repair
-from controller.referee import Referee
-from engine import RULES_NAMES, MoveKind, Phase, rules_named
+from controller.computer import describe
+from controller.referee import SLIDER_OPENED, Referee
+from engine import RULES_NAMES, Move, MoveKind, Phase, rules_named
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
 
@@ -96,14 +97,22 @@ def _repairing(referee: Referee) -> Display:
     more = f" ({left} more step{'s' if left != 1 else ''} after this.)" if left else ""
     problem = referee.problem or "The grid does not match the game."
     if referee.rebuilding:
-        problem = "Rebuild the game after the slider, or hold the mode button to abandon it."
-    fault = f"{problem} {instruction}{more}"
+        rebuild = "Rebuild the game after the slider, or hold the mode button to abandon it."
+        # the latest wrong disc first, so that the message changes with it
+        problem = rebuild if problem == SLIDER_OPENED else f"{problem} {rebuild}"
+    status = instruction
+    if referee.game.is_over():
+        # the slider empties the grid and starts the next game, a repair too
+        status = f"{instruction} Or open the slider for a new game."
+        if referee.problem is None:
+            problem = f"{referee.result_sentence()} The grid does not match the finished game."
+    fault = f"{problem} {status}{more}"
     return Display(
         columns=tuple(lights),
         turn=turn,
         scores=_scores(referee),
         alert=Alert.ERROR,
-        status=instruction,
+        status=status,
         fault=fault,
     )
 
@@ -135,8 +144,11 @@ def _selecting(referee: Referee) -> Display:
     lights = _dark(referee)
     index = RULES_NAMES.index(referee.next_rules)
     if index < len(lights):
-        lights[index] = ColumnLight(Lamp.CHOSEN)
+        # in the computer's colour when the game is against it
+        lights[index] = ColumnLight(Lamp.CHOSEN, referee.next_computer)
     title = rules_named(referee.next_rules).title
+    if referee.next_computer is not None:
+        title = f"{title}, {describe(referee.next_computer)}"
     if referee.game.moves and not referee.game.is_over():
         status = f"Next game: {title}. Press again for other rules."
     else:
@@ -148,6 +160,8 @@ def _playing(referee: Referee) -> Display:
     game = referee.game
     mover = game.to_move
     assert mover is not None
+    if referee.computer_to_move():
+        return _computer(referee, mover)
     drops: set[int] = set()
     pops: set[int] = set()
     for move in game.legal_moves():
@@ -170,13 +184,38 @@ def _playing(referee: Referee) -> Display:
     )
 
 
+def move_light(move: Move, colour: Colour) -> ColumnLight:
+    """The look of a move the computer chose (its own, or a hint)."""
+    lamp = Lamp.COMPUTER_POP if move.kind is MoveKind.POP else Lamp.COMPUTER_DROP
+    return ColumnLight(lamp, colour)
+
+
+def move_sentence(move: Move, colour: Colour) -> str:
+    """What to do with the hands to make ``move``."""
+    if move.kind is MoveKind.POP:
+        return f"pop the bottom disc out of column {move.column}"
+    return f"drop a {colour.title} disc into column {move.column}"
+
+
+def _computer(referee: Referee, colour: Colour) -> Display:
+    """The computer's turn: thinking (nothing lit), or its move to be made."""
+    lights = _dark(referee)
+    move = referee.computer_move
+    if move is None:
+        status = f"The computer ({colour.title}) is thinking."
+    else:
+        lights[move.column - referee.offset - 1] = move_light(move, colour)
+        status = f"The computer's move: {move_sentence(move, colour)}."
+    return Display(columns=tuple(lights), turn=colour, scores=_scores(referee), status=status)
+
+
 def _turn_sentence(referee: Referee) -> str:
     game = referee.game
     mover = game.to_move
     assert mover is not None
     title = game.rules.title
     if game.phase is Phase.RETURN and game.pending_return is not None:
-        columns = sorted(m.column for m in game.legal_moves())
+        columns = sorted(referee.label(m.column - referee.offset) for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
         return f"{mover.title}: drop the popped disc back into column {where}."
     if game.rules.pop10:
@@ -208,3 +247,16 @@ def _with_faults(referee: Referee, shown: Display) -> Display:
         status=f"Sensor fault on {sensor}.",
         fault=fault,
     )
+
+
+def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
+    """``shown`` with a hint lit: only the hinted column, in the mover's colour.
+    Anything more pressing (a repair, a fault, a rules choice) hides it."""
+    mover = referee.game.to_move
+    plain = referee.in_step() and not referee.selecting and not referee.faults
+    if mover is None or not plain or referee.computer_to_move():
+        return shown
+    lights = _dark(referee)
+    lights[move.column - referee.offset - 1] = move_light(move, mover)
+    status = f"Hint for {mover.title}: {move_sentence(move, mover)}."
+    return Display(columns=tuple(lights), turn=mover, scores=shown.scores, status=status)

@@ -36,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help="TOML configuration with [board] and [gpio] (default: "
-        "a 7 x 6 grid on the default pin map)",
+        help="TOML configuration with [board] and [gpio] (default: /etc/popref/config.toml "
+        "as for popref run, else a 7 x 6 grid on the default pin map)",
     )
     parser.add_argument(
         "--sim", action="store_true", help="check the simulated grid instead of a real board"
@@ -336,6 +336,7 @@ def _describe(event: Event) -> str:
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    from controller.argtypes import lenient_stdin
     from controller.config import load_config
     from hardware.clock import FakeClock, monotonic
     from hardware.errors import ConfigError, HardwareError
@@ -372,7 +373,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             clock = monotonic
             factory = make_pin_factory(pins.pin_factory, clock=clock)
             backend = GpioBackend(pins, factory, clock, rows=rows)
-            person = StreamPerson(stdin or sys.stdin, out)
+            person = StreamPerson(stdin or lenient_stdin(), out)
             wait = time.sleep
         report = WiringCheck(backend, person, clock, wait).run()
     except ConfigError as error:

@@ -36,18 +36,23 @@ def format_columns(columns: Iterable[int]) -> str:
     return ", ".join(parts)
 
 
-def explain(game: Game, move: Move) -> str:
-    """The reason ``move`` is not legal in ``game`` (assumed not over)."""
+def explain(game: Game, move: Move, shift: int = 0) -> str:
+    """The reason ``move`` is not legal in ``game`` (assumed not over).
+
+    Sentences name column ``c`` as ``c - shift``: a referee of a physical
+    5-in-a-Row grid, whose edge strips are not part of it, passes 1 so that
+    players read the grid's own column numbers."""
     from engine.game import Phase  # the game module imports this one
 
-    rules, column, mover = game.rules, move.column, game.to_move or Colour.RED
-    if column > rules.width:
-        return f"there is no column {column}: the board has columns 1-{rules.width}"
-    if column not in rules.playable_columns:
+    rules, mover = game.rules, game.to_move or Colour.RED
+    column = move.column - shift  # as named; move.column is the engine's
+    if move.column > rules.width:
+        return f"there is no column {column}: the board has columns 1-{rules.width - shift}"
+    if move.column not in rules.playable_columns:
         if move.kind is MoveKind.DROP:
             return f"column {column} is an edge strip: discs are never dropped into it"
         return f"column {column} is an edge strip: its discs are never popped"
-    legal_columns = format_columns(m.column for m in game.legal_moves())
+    legal_columns = format_columns(m.column - shift for m in game.legal_moves())
     phase = game.phase
     if move.kind is MoveKind.DROP:
         if phase is Phase.FILL:
@@ -58,7 +63,7 @@ def explain(game: Game, move: Move) -> str:
                 f"bottom row, in column {legal_columns}"
             )
         if phase is Phase.RETURN:
-            source = game.pending_return
+            source = (game.pending_return or 0) - shift
             if column == source:
                 return (
                     f"the disc popped from column {source} must go back into another "
@@ -70,12 +75,12 @@ def explain(game: Game, move: Move) -> str:
         return "in the fill phase discs are only dropped: pops begin once the grid is full"
     if phase is Phase.RETURN:
         return (
-            f"the disc popped from column {game.pending_return} must first go back in, "
-            f"into column {legal_columns}"
+            f"the disc popped from column {(game.pending_return or 0) - shift} must first go "
+            f"back in, into column {legal_columns}"
         )
     if phase is Phase.PLAY and not rules.pops:
         return f"pops are not allowed in {rules.title}"
-    discs = game.column(column)
+    discs = game.column(move.column)
     if not discs:
         return f"column {column} is empty: there is no disc to pop"
     if discs[0] is not mover:
@@ -83,4 +88,5 @@ def explain(game: Game, move: Move) -> str:
             f"the bottom disc of column {column} is {discs[0].title}'s; "
             f"{mover.title} can pop only their own"
         )
-    return f"{move} is not allowed now"
+    what = f"{move.kind.value} in column {column}" if shift else str(move)
+    return f"{what} is not allowed now"

@@ -156,15 +156,16 @@ class Game:
             move = parse_move(move)
         return move in self._legal_set
 
-    def why_illegal(self, move: Move | str) -> str | None:
-        """Why ``move`` may not be played now, in words for players; None if legal."""
+    def why_illegal(self, move: Move | str, shift: int = 0) -> str | None:
+        """Why ``move`` may not be played now, in words for players; None if legal.
+        ``shift``: see :func:`engine.explain.explain`."""
         if isinstance(move, str):
             move = parse_move(move)
         if move in self._legal_set:
             return None
         if self._result is not None:
             return f"the game is over: {outcome(self._result)}"
-        return explain(self, move)
+        return explain(self, move, shift)
 
     def column(self, column: int) -> tuple[Colour, ...]:
         """The discs of a 1-based column, bottom up."""

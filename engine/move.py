@@ -110,7 +110,9 @@ def parse_move(text: str) -> Move:
     match = _MOVE_RE.fullmatch(token)
     if match is None:
         raise InvalidMoveError(f"{token!r} is not a move: {_HOW}")
-    column = int(match.group(2))
+    digits = match.group(2)
+    # past a few digits no board has the column (and int() refuses 4300 digits)
+    column = int(digits) if len(digits) <= 9 else MAX_COLUMN + 1
     if not 1 <= column <= MAX_COLUMN:
         raise InvalidMoveError(f"{token!r} is not a move: columns are numbered from 1")
     return Move(MoveKind.POP if match.group(1) else MoveKind.DROP, column)

@@ -161,6 +161,9 @@ def parse_size(text: str) -> tuple[int, int]:
     (9, 6)
     """
     width, sep, height = text.strip().lower().partition("x")
-    if not (sep and width.isdigit() and height.isdigit()):
+    # isascii: str.isdigit() also takes '²', which int() refuses
+    if not (sep and f"{width}{height}".isascii() and width.isdigit() and height.isdigit()):
         raise RulesError(f"bad size {text!r}: write WIDTHxHEIGHT, for example 7x6")
+    if len(width) > 9 or len(height) > 9:  # and int() refuses 4300 digits
+        raise RulesError(f"bad size {text[:12]!r}...: no board is that large")
     return int(width), int(height)

@@ -7,7 +7,7 @@ module runs unchanged under CPython (``hardware.looks``) and MicroPython
 (copied to the board as ``looks.py``): plain tuples and dicts, no imports.
 
 A row per lamp, in the order of ``wire.py``'s lamp codes (``LAMP_OFF`` = 0 to
-``LAMP_WINNING`` = 6), named as :class:`hardware.display.Lamp` names them:
+``LAMP_COMPUTER_POP`` = 8), named as :class:`hardware.display.Lamp` names them:
 
 =============  ===========  =========================================
 lamp           plain LED    RGB LED or strip
@@ -19,10 +19,14 @@ pop            on           disc colour (white if none), slow blink
 chosen         slow blink   disc colour (white if none), fast blink
 error          fast blink   blue, fast blink
 winning        on           green, steady
+computer-drop  slow blink   disc colour (the computer's), fast blink
+computer-pop   fast blink   disc colour (the computer's), slow blink
 =============  ===========  =========================================
 
 Blue is no disc's colour, so an error column is never mistaken for a column
-to play; plain LEDs have only their blink rate to say the same.
+to play; plain LEDs have only their blink rate to say the same. The
+computer's move (or a hint, in the mover's colour) is the only column lit: a
+drop blinks as a repair drop does, a pop as a column to pop.
 
 >>> rgb_look(CODES["pop"], "red")
 ('red', 1)
@@ -48,6 +52,8 @@ LOOKS: tuple[tuple[str, str | None, int, bool, int], ...] = (
     ("chosen", DISC, FAST, True, SLOW),
     ("error", "blue", FAST, True, FAST),
     ("winning", "green", STEADY, True, STEADY),
+    ("computer-drop", DISC, FAST, True, SLOW),
+    ("computer-pop", DISC, SLOW, True, FAST),
 )
 BY_NAME = {row[0]: row for row in LOOKS}
 CODES = {row[0]: code for code, row in enumerate(LOOKS)}  # name -> wire.py's lamp code

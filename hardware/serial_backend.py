@@ -47,6 +47,8 @@ _LAMPS = {
     Lamp.CHOSEN: wire.LAMP_CHOSEN,
     Lamp.ERROR: wire.LAMP_ERROR,
     Lamp.WINNING: wire.LAMP_WINNING,
+    Lamp.COMPUTER_DROP: wire.LAMP_COMPUTER_DROP,
+    Lamp.COMPUTER_POP: wire.LAMP_COMPUTER_POP,
 }
 _ALERTS = {
     Alert.NONE: wire.ALERT_NONE,

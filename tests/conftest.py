@@ -1,7 +1,10 @@
-"""Shared fixtures: gpiozero's mock pin factory, reset after every test."""
+"""Shared fixtures: gpiozero's mock pin factory, reset after every test;
+the bounded soak's fresh seed, printed at the end of every run."""
 
 from __future__ import annotations
 
+import os
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,3 +33,17 @@ def mock_factory() -> Iterator[Any]:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+SOAK_SEED = "POPREF_SOAK_SEED"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A fresh seed for tests/test_soak.py on every run, unless one is given.
+    os.environ.setdefault(SOAK_SEED, str(random.SystemRandom().randrange(1, 1_000_000)))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    # at the end, where even a quiet (-q) run shows it next to a failure
+    seed = os.environ[SOAK_SEED]
+    terminalreporter.write_line(f"soak seed {seed} (fresh each run; repeat: {SOAK_SEED}={seed})")

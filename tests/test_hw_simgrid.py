@@ -69,6 +69,21 @@ def test_a_disc_lands_only_after_its_fall_time(sim: Sim) -> None:
     assert sim.grid.columns_content()[1] == (R,)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_disc_never_overtakes_the_one_falling_below_it(seed: int) -> None:
+    """Found by the soak (issue 14, seed 4711): fall times were drawn per
+    disc, so a second disc dropped 50 ms after the first could land beneath
+    it. A column is one disc wide: discs stack in the order they passed the
+    entry beam, which is the order the referee sees."""
+    s = Sim(physics=Physics(fall=(0.15, 0.25)), seed=seed)
+    s.grid.drop(3, R)
+    s.grid.drop(3, Y, at=0.05)
+    entered = s.run(2.0)
+    assert [e.column for e in entered] == [3, 3]
+    assert s.grid.columns_content()[2] == (R, Y)
+    s.backend.close()
+
+
 def test_pop_returns_the_bottom_disc_and_the_rest_falls(sim: Sim) -> None:
     for i, colour in enumerate([R, Y, R]):
         sim.grid.drop(5, colour, at=i * 0.5)

@@ -148,6 +148,42 @@ def test_two_discs_at_once_flags_the_second() -> None:
     assert referee.repair_plan() == [repair.PopStep(5)]
 
 
+def test_two_discs_at_once_in_one_column_without_colour_sensing_empty_that_column() -> None:
+    """Issue 14: nobody was asked for the second disc, so without colour
+    sensing its colour is unknown. Guessing it (the next mover's) once kept
+    it in the grid under a repair that was right only if the guess was; a
+    disc of unknown colour on top of a column can leave only by popping
+    the whole column, which is the shortest repair the sensors can prove."""
+    referee = Referee(Table(simultaneous=0.5), "classic")
+    play(referee, "1 2 3 4 5 6 7 1 2 3 4 5 6 7")  # two full rows: the slider costs more
+    assert referee.grid[3] == [Y, R]
+    now = at()
+    first = referee.handle(DiscEntered(4, now))
+    second = referee.handle(DiscEntered(4, now + 0.2))
+    assert first.accepted == Move.drop(4)
+    assert second.mistake == "two-discs" and second.accepted is None
+    assert referee.grid[3] == [Y, R, R, None]
+    assert referee.repair_plan() == [
+        *[repair.PopStep(4)] * 4,
+        repair.DropStep(4, Y),
+        repair.DropStep(4, R),
+        repair.DropStep(4, R),
+    ]
+    for step in referee.repair_plan():
+        event = pop(4) if isinstance(step, repair.PopStep) else drop(4)
+        assert referee.handle(event).mistake is None
+    assert referee.in_step() and referee.problem is None
+    assert referee.game.to_move is Y
+
+
+def test_two_discs_at_once_with_colour_sensing_keep_their_sensed_colours() -> None:
+    referee = Referee(Table(simultaneous=0.5, colour_sensing=True), "classic")
+    verdicts = feed(referee, DiscEntered(4, 100.0, R), DiscEntered(4, 100.2, R))
+    assert verdicts[1].mistake == "two-discs"
+    assert referee.grid[3] == [R, R]
+    assert referee.repair_plan() == [repair.PopStep(4)]  # the sensed colours prove the rest
+
+
 def test_a_wrong_colour_is_caught_where_colours_are_sensed() -> None:
     referee = Referee(Table(colour_sensing=True), "classic")
     verdict = referee.handle(drop(2, Y))

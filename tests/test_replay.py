@@ -86,7 +86,7 @@ def test_moves_or_a_record_from_stdin(
         (["--rules", "classic", "4 x 4"], "", "move 2 (x): not a move: write N"),
         (["--rules", "classic", "1 1 2 2 3 3 4 5"], "", "move 8 (5): the game is over: Red won"),
         (["--rules", "classic", "1 1 1 1 1 1 1"], "", "move 7 (1): column 1 is full"),
-        (["--rules", "chess", "4"], "", "unknown rules 'chess': choose one of classic"),
+        (["--rules", "chess", "4"], "", "--rules: unknown rules 'chess': choose one of classic"),
         (["--rules", "classic", "--size", "7by6", "4"], "", "bad size '7by6'"),
         (
             ["--rules", "classic", "--size", "3x6", "4"],

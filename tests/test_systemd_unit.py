@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -128,3 +131,90 @@ def test_sysusers_creates_the_user_in_both_device_groups() -> None:
     assert ["m", "popref", "dialout"] in lines
     # The unit's SupplementaryGroups= refuses to start if a group is missing.
     assert ["g", "gpio", "-"] in lines and ["g", "dialout", "-"] in lines
+
+
+def offline_security(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``systemd-analyze security --offline`` of ``unit_text``, with an
+    ExecStart= that exists here; fails when the exposure is above 1.2."""
+    unit = tmp_path / "popref.service"
+    unit.write_text(
+        unit_text.replace("ExecStart=/opt/popref/venv/bin/popref ", "ExecStart=/bin/true ")
+    )
+    return subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", "--threshold=12", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@needs_systemd
+def test_the_exposure_score_is_at_most_1_2(tmp_path: Path) -> None:
+    result = offline_security(UNIT.read_text(), tmp_path)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    assert "Overall exposure level for popref.service: 1.2" in result.stdout
+
+
+def test_ip_is_local_only_and_a_drop_in_can_open_it() -> None:
+    text = UNIT.read_text()
+    service = unit_settings(text)["Service"]
+    assert service["IPAddressDeny"] == ["any"]
+    assert service["IPAddressAllow"] == ["localhost"]
+    # pyserial's socket:// and rfc2217:// ports, and the web view, need IP
+    # sockets: only addresses are limited, by a list a drop-in extends.
+    families = " ".join(service["RestrictAddressFamilies"]).split()
+    assert {"AF_INET", "AF_INET6"} <= set(families)
+    assert "PrivateNetwork" not in service
+    assert "#   IPAddressAllow=192.168.1.0/24" in text and "8080" in text
+
+
+@needs_systemd
+def test_a_documented_drop_in_is_accepted(tmp_path: Path) -> None:
+    unit = tmp_path / "popref.service"
+    unit.write_text(UNIT.read_text())
+    drop_in = tmp_path / "popref.service.d"
+    drop_in.mkdir()
+    (drop_in / "lan.conf").write_text("[Service]\nIPAddressAllow=192.168.1.0/24\n")
+    result = verify(unit, SYSUSERS)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None or shutil.which("unshare") is None,
+    reason="needs root, setpriv and unshare to run as another user in a user namespace",
+)
+@pytest.mark.parametrize("groups", [["--groups", "23456"], ["--clear-groups"]])
+def test_private_users_keeps_device_access_through_supplementary_groups(
+    tmp_path: Path, groups: list[str]
+) -> None:
+    """PrivateUsers=yes runs the daemon in a user namespace where gpio and
+    dialout are unmapped (shown as nobody); what matters is that the kernel
+    still grants a device's group rights to their members, and only to them.
+    The same steps as systemd: groups first, then the namespace."""
+    # a directory the other user can reach (pytest's own is root's only)
+    place = Path(tempfile.mkdtemp(prefix="popref-privusers-", dir="/tmp"))
+    try:
+        place.chmod(0o755)
+        device = place / "gpiochip0"
+        try:  # a character device like /dev/gpiochip0 (here /dev/null's numbers)
+            os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        except PermissionError:
+            device.write_text("")
+        os.chown(device, 0, 23456)  # root:gpio, rw for the group, as udev makes it
+        device.chmod(0o660)
+        result = _open_as_another_user(device, groups)
+    finally:
+        shutil.rmtree(place)
+    if groups[0] == "--groups":
+        assert result.stdout == "opened\n", result.stderr
+    else:
+        assert result.returncode != 0 and "Permission denied" in result.stderr
+
+
+def _open_as_another_user(device: Path, groups: list[str]) -> subprocess.CompletedProcess[str]:
+    probe = f"exec 3<>{device} && echo opened"
+    command = [
+        "setpriv", "--reuid", "12345", "--regid", "12345", *groups, "--",
+        "unshare", "--user", "--", "sh", "-c", probe,
+    ]  # fmt: skip
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)

@@ -44,6 +44,25 @@ def test_a_column_off_the_grid_is_refused() -> None:
         parse_command("9", 7)
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("p", "p needs a column number: p4 pops from column 4"),
+        ("r", "r needs a column number: r4 drops a Red disc into column 4"),
+        ("y²", "y² needs a column number"),
+        ("w", "w needs milliseconds: w 500"),
+        ("jump", "'jump' is not an action; type ? for help"),
+        ("drop", "drop needs a column number, e.g. 'drop 4'"),
+    ],
+)
+def test_mistakes_are_answered_in_the_prompts_shorthand(typed: str, said: str) -> None:
+    with pytest.raises(ScriptError) as caught:
+        parse_command(typed, 7)
+    message = str(caught.value)
+    assert message.startswith(said)
+    assert "input" not in message and "line 1" not in message and "('" not in message[:3]
+
+
 def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
     simulation = Simulation(parse_config({}, "test"), tmp_path)
     out = io.StringIO()
@@ -52,9 +71,34 @@ def test_a_session_plays_and_catches_a_mistake(tmp_path: Path) -> None:
     finally:
         simulation.close()
     text = out.getvalue()
+    assert text.startswith(f"popref on a simulated 7-column grid; the game is kept in {tmp_path}")
     assert "Yellow to move, Classic." in text
-    assert "unknown action 'bogus'" in text
+    assert "'bogus' is not an action; type ? for help" in text
     assert "Pop the bottom disc out of column 4." not in text  # Red's disc: put it back
     assert "Drop a Red disc into column 4." in text
     assert "column 9 is not on the grid" in text
     assert "r4, y4" in text  # the help
+
+
+def test_a_disc_the_referee_counts_otherwise_is_marked(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    out = io.StringIO()
+    try:
+        assert interact(simulation, io.StringIO("4\nr5\nq\n"), out) == 0
+    finally:
+        simulation.close()
+    picture = out.getvalue().split("> ")[-2]  # after r5
+    assert " |. . . R r . .|" in picture
+    assert "r in column 5: a Red disc that the referee counts as Yellow" in picture
+    assert simulation.daemon.referee.grid[4] == [Colour.YELLOW]
+
+
+def test_agreeing_discs_are_not_marked(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    out = io.StringIO()
+    try:
+        assert interact(simulation, io.StringIO("4\ny5\nq\n"), out) == 0
+    finally:
+        simulation.close()
+    picture = out.getvalue().split("> ")[-2]
+    assert " |. . . R Y . .|" in picture and "counts" not in picture

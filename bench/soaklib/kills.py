@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.soaklib.table import SoakTable, TableSetup
+from bench.soaklib.table import SoakTable, TableSetup, believed
 from bench.soaklib.tally import Tally
 from controller.referee import Referee, Table
 from engine import Move, MoveKind, new_game
@@ -111,6 +111,9 @@ def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Ta
         str(config),
     ]
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "STATE_DIRECTORY")}
+    # a process killed with -9 cannot remove its temporary directory: keep
+    # it in the soak's own directory, which goes when the soak ends
+    env["TMPDIR"] = str(state.parent)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert process.stdout is not None
     for _ in range(plan.kill_after):
@@ -149,7 +152,7 @@ def _resume(table: SoakTable, plan: KillPlan, moves: list[Move], torn: bool, tal
         tally.fail("divergences", f"restart resumed {played}, the script played {moves}")
     physical = [list(c) for c in table.sim.grid.columns_content()]
     belief = [list(c) for c in table.referee.grid]
-    if physical != belief:
+    if not believed(belief, physical):
         if _one_action_apart(physical, belief):
             tally.torn_by_kill += 1
             table.sim.grid.load([[d for d in c if d is not None] for c in belief])

@@ -90,7 +90,9 @@ def run_soak(plan: SoakPlan, workdir: Path, progress: Callable[[str], None] | No
             table.close()
     rng = random.Random(f"{plan.seed}/kills")
     for number in range(plan.kills):
-        preset = plan.presets[number % len(plan.presets)]
+        # start the rotation at the seed, so that a sweep of one kill a
+        # seed kills every preset, not only the first
+        preset = plan.presets[(plan.seed + number) % len(plan.presets)]
         kill = KillPlan(
             preset,
             kill_after=rng.randint(0, 12),

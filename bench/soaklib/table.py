@@ -25,6 +25,7 @@ and an unplug.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -207,7 +208,7 @@ class SoakTable:
         referee = self.referee
         physical = [list(c) for c in self.sim.grid.columns_content()]
         problems = []
-        if [list(c) for c in referee.grid] != physical:
+        if not believed(referee.grid, physical):
             problems.append(f"belief {_rows(referee.grid)} != grid {_rows(physical)}")
         if referee.in_step() and [list(c) for c in referee.model_grid()] != physical:
             problems.append(f"model {_rows(referee.model_grid())} != grid {_rows(physical)}")
@@ -268,8 +269,11 @@ class SoakTable:
     def finish(self) -> None:
         """Check the result shown, then open and close the slider for a new game."""
         if not self.replica.is_over():
-            # the cap was reached: empty the grid, then abandon the game
-            self.absorb(self.act("open").verdicts, Expect("slider"), "open at the cap")
+            # the cap was reached: empty the grid, then abandon the game (a
+            # game abandoned on the last turn left a new one with no move,
+            # where the slider is no mistake)
+            opened = Expect("slider" if self.replica.moves else None)
+            self.absorb(self.act("open").verdicts, opened, "open at the cap")
             self.absorb(self.act("close").verdicts, Expect(), "close at the cap")
             self.absorb(self.act("hold").verdicts, Expect(), "abandon at the cap")
             return
@@ -404,17 +408,9 @@ class SoakTable:
         assert mover is not None
         first, c2 = self.rng.choice(self._quiet_drops())
         c1 = self.physical(first)
-        # Without colour sensing the referee can only assume the second disc
-        # is the colour of whoever moves next (in Pop 10 the same player, when
-        # the other has no disc in the bottom row); the soak keeps to discs it
-        # can know.
-        after = self.replica.copy()
-        after.play(first)
-        second = (
-            self.rng.choice(list(Colour))
-            if self.setup.colour_sensing
-            else after.to_move or mover.other
-        )
+        # Either player's colour: without colour sensing the referee takes a
+        # disc nobody was asked for to be of unknown colour (issue 14).
+        second = self.rng.choice(list(Colour))
         now = self.sim.clock()
         self.tally.actions += 1
         self._rough = "chatter" if self.setup.rough else None
@@ -481,6 +477,17 @@ class SoakTable:
 
     def close(self) -> None:
         self.sim.close()
+
+
+def believed(belief: Sequence[Sequence[Colour | None]], grid: Sequence[Sequence[Colour]]) -> bool:
+    """Whether the referee's ``belief`` is true of ``grid``: the same number
+    of discs in every column, each of the colour believed, where the referee
+    claims to know it (``None``: a disc whose colour the sensors cannot
+    prove)."""
+    return len(belief) == len(grid) and all(
+        len(b) == len(g) and all(x is None or x == y for x, y in zip(b, g, strict=True))
+        for b, g in zip(belief, grid, strict=True)
+    )
 
 
 def _rows(grid: object) -> str:

@@ -119,6 +119,7 @@ class SimGrid:
         self._planned: list[list[Colour]] = [[] for _ in range(columns)]
         self._slider_open = False
         self._free: dict[tuple[Beam, int], float] = {}
+        self._landed: dict[int, float] = {}  # per column: when its last falling disc lands
         self._timeline: list[tuple[float, int, Callable[..., object], tuple[object, ...]]] = []
         self._seq = 0
 
@@ -213,7 +214,10 @@ class SimGrid:
         start = self._beam_start(Beam.ENTRY, column, self._now(at))
         self._at(start, self.wires.disc_colour, column, colour)
         self._pulse(Beam.ENTRY, column, start, self._draw(self.physics.entry_beam))
-        landing = start + self._draw(self.physics.fall)
+        # A column is one disc wide: a disc cannot land beneath one that
+        # entered before it, however quickly it falls (ties keep their order).
+        landing = max(start + self._draw(self.physics.fall), self._landed.get(i, start))
+        self._landed[i] = landing
         if self._slider_open:
             # straight through the open slider and out of the bottom
             out = self._beam_start(Beam.EXIT, column, landing)

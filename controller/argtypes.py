@@ -1,0 +1,44 @@
+"""Command-line parsing shared by every ``popref`` command: one line of error
+with exit status 2, as for any other bad input, the ``--rules`` type, and
+standard input that reads any bytes.
+
+>>> parser = OneLineParser(prog="popref simulate")
+>>> _ = parser.add_argument("--rules", type=rules_name)
+>>> parser.parse_args(["--rules", "Pop10"]).rules
+'pop10'
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import NoReturn, TextIO
+
+from engine import RulesError, rules_named
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line naming the option, not
+    argparse's usage block (``--help`` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        message = message.removeprefix("argument ")
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.exit(2)
+
+
+def rules_name(text: str) -> str:
+    """``--rules``: a rules name, as ``popref replay`` reads it."""
+    try:
+        return rules_named(text).name
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def lenient_stdin() -> TextIO:
+    """Standard input for typed lines: bytes that are not UTF-8 become U+FFFD
+    (and so an unknown action or answer) instead of a UnicodeDecodeError."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    return sys.stdin

@@ -1,0 +1,146 @@
+"""The thinker on its own: one search at a time, answers only for the search
+still wanted, a failing search still gives a legal move."""
+
+from __future__ import annotations
+
+import threading
+
+from controller.thinker import InlineThinker, Job, ThreadedThinker
+from engine import Move, new_game
+from engine.solver.limits import Limits
+from hardware.clock import FakeClock
+
+WAIT = 10.0
+
+
+def job(key: int) -> Job:
+    return Job("computer", (key,), new_game("classic"), level=3, seed=key)
+
+
+def test_a_cancelled_search_ends_before_the_next_begins() -> None:
+    lock = threading.Lock()
+    running: list[int] = []
+    most: list[int] = []
+    first_in, release, answered = threading.Event(), threading.Event(), threading.Event()
+
+    def choose(asked: Job, limits: Limits) -> Move:
+        with lock:
+            running.append(asked.seed)
+            most.append(len(running))
+        if asked.seed == 1:
+            first_in.set()
+            release.wait(WAIT)  # slow to notice it was cancelled
+        with lock:
+            running.remove(asked.seed)
+        return Move.drop(asked.seed)
+
+    thinker = ThreadedThinker(FakeClock(), budget=60.0, choose=choose)
+    thinker.start(job(1), lambda: None)
+    assert first_in.wait(WAIT)
+    thinker.start(job(2), answered.set)  # cancels the first
+    release.set()
+    assert answered.wait(WAIT)
+    assert max(most) == 1
+    assert [(a.job.seed, str(a.move)) for a in thinker.answers()] == [(2, "2")]
+    thinker.close()
+
+
+def test_a_failing_search_still_gives_a_legal_move() -> None:
+    def broken(asked: Job, limits: Limits) -> Move:
+        raise RuntimeError("a bug in the search")
+
+    thinker = InlineThinker(budget=1.0, choose=broken)
+    thinker.start(job(1), lambda: None)
+    (answer,) = thinker.answers()
+    assert new_game("classic").is_legal(answer.move)
+
+
+def test_the_simulators_key_for_a_double_press() -> None:
+    from controller.terminal import parse_command
+
+    action = parse_command("d", 7)
+    assert action is not None and action.verb == "double"
+
+
+# -- the search process ----------------------------------------------------------
+
+
+def pop10_job(level: int, number: int = 1) -> Job:
+    game = new_game("pop10")
+    for move in ["4", "3", "5", "2", "6", "1", "7", "4"]:
+        game.play(move)
+    return Job("computer", (number,), game, level=level, seed=number)
+
+
+def test_the_search_process_answers_as_the_solver_does() -> None:
+    from controller.searcher import ProcessThinker
+    from engine.solver.opponent import Opponent
+
+    thinker = ProcessThinker(FakeClock(), budget=60.0)
+    done = threading.Event()
+    try:
+        asked = pop10_job(level=4)
+        thinker.start(asked, done.set)
+        assert done.wait(WAIT * 6)  # the first search also starts the process
+        (answer,) = thinker.answers()
+        expected = Opponent(asked.game.rules, 4, asked.seed).choose(asked.game).move
+        assert answer.job is asked and answer.move == expected
+    finally:
+        thinker.close()
+
+
+def test_the_search_process_keeps_the_budget_on_the_daemons_clock() -> None:
+    from controller.searcher import ProcessThinker
+
+    clock = FakeClock()
+    thinker = ProcessThinker(clock, budget=5.0)
+    done = threading.Event()
+    try:
+        long = Job("computer", (1,), new_game("popout"), level=10, seed=0)
+        thinker.start(long, done.set)
+        assert thinker.next_deadline() == 5.0
+        thinker.poll(4.9)
+        assert not done.wait(0.5) and thinker.answers() == []  # still searching
+        clock.set(5.0)
+        thinker.poll(clock())
+        assert done.wait(WAIT * 6)
+        (answer,) = thinker.answers()
+        assert long.game.is_legal(answer.move) and thinker.next_deadline() is None
+    finally:
+        thinker.close()
+
+
+def test_a_cancelled_search_gives_no_answer_and_the_next_one_does() -> None:
+    from controller.searcher import ProcessThinker
+
+    thinker = ProcessThinker(FakeClock(), budget=600.0)
+    stale, done = threading.Event(), threading.Event()
+    try:
+        thinker.start(Job("computer", (1,), new_game("popout"), level=10, seed=0), stale.set)
+        thinker.cancel()
+        quick = pop10_job(level=2, number=2)
+        thinker.start(quick, done.set)
+        assert done.wait(WAIT * 6)
+        assert [a.job for a in thinker.answers()] == [quick] and not stale.is_set()
+    finally:
+        thinker.close()
+
+
+def test_a_search_process_that_dies_still_gives_a_move_and_is_replaced() -> None:
+    from controller.searcher import ProcessThinker
+
+    thinker = ProcessThinker(FakeClock(), budget=600.0)
+    first, second = threading.Event(), threading.Event()
+    try:
+        long = Job("computer", (1,), new_game("popout"), level=10, seed=0)
+        thinker.start(long, first.set)
+        thinker._process.kill()  # an out-of-memory kill, say
+        assert first.wait(WAIT * 6)
+        (answer,) = thinker.answers()
+        assert answer.move == long.game.legal_moves()[0]
+        quick = pop10_job(level=2, number=2)
+        thinker.start(quick, second.set)
+        assert second.wait(WAIT * 6)
+        assert [a.job for a in thinker.answers()] == [quick]
+    finally:
+        thinker.close()
