@@ -34,6 +34,10 @@
 - Its peak memory: ``VmHWM`` from ``/proc/PID/status``.
 - Start to systemd readiness: from ``Popen`` to the ``READY=1`` datagram on
   our own ``NOTIFY_SOCKET``.
+- The web view's cost (issue 13): the GPIO latency again with the page served
+  and 20 clients following ``/api/events``; then ``popref run`` with ``[web]``
+  on (127.0.0.1) and 20 clients connected: readiness, idle CPU, and the peak
+  memory it adds to the run without the web view.
 
 Run from the repository root::
 
@@ -65,10 +69,12 @@ sys.path.pop(0)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.soaklib.boardproc import serve_board
+from controller.config import WebConfig
 from controller.daemon import Daemon
 from controller.referee import Table
 from controller.searcher import ProcessThinker
 from controller.thinker import Job, Thinker, ThreadedThinker
+from controller.web.server import WebServer, serve_daemon
 from engine import new_game
 from hardware.clock import monotonic
 from hardware.display import Display
@@ -85,6 +91,8 @@ GOAL_LATENCY_P99 = 0.005
 GOAL_IDLE_CPU = 0.005
 GOAL_RSS_KB = 60 * 1024
 GOAL_READY = 1.5
+GOAL_WEB_RSS_KB = 10 * 1024  # the web view adds under 10 MB
+PAGE_CLIENTS = 20
 BEAM_BLOCKED = 0.030  # how long the bench's disc stays in the beam
 
 
@@ -98,7 +106,10 @@ class GpioLatency:
     True
     """
 
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, page_clients: int = 0) -> None:
+        self.page_clients = page_clients
+        self.web: WebServer | None = None
+        self.pages: PageClients | None = None
         self.pins = PinMap.simulated(7)
         self.factory = make_pin_factory("mock", clock=monotonic, revision=self.pins.board_revision)
         backend = GpioBackend(self.pins, self.factory, monotonic, rows=6)
@@ -129,6 +140,10 @@ class GpioLatency:
 
     def __enter__(self) -> GpioLatency:
         self.daemon.resume()
+        if self.page_clients:
+            config = WebConfig(enabled=True, host="127.0.0.1", port=0)
+            self.web = serve_daemon(self.daemon, config, monotonic)
+            self.pages = PageClients(*self.web.address, self.page_clients)
         self.daemon.open()
         self._thread.start()
         return self
@@ -137,6 +152,10 @@ class GpioLatency:
         self._stop.set()
         self.daemon.stop()
         self._thread.join(timeout=5)
+        if self.pages is not None:
+            self.pages.close()
+        if self.web is not None:
+            self.web.close()
         self.daemon.close()
 
     def _histories(self) -> dict[str, int]:
@@ -183,6 +202,36 @@ class GpioLatency:
                 latencies.append(changed - (cleared + settle))
             time.sleep(rng.uniform(0.02, 0.06))  # players take a moment between discs
         return latencies
+
+
+class PageClients:
+    """``count`` browsers following ``/api/events``, each reading on a thread
+    of its own as fast as the server sends."""
+
+    def __init__(self, host: str, port: int, count: int) -> None:
+        self.events = [0] * count
+        self._sockets: list[socket.socket] = []
+        self._threads: list[threading.Thread] = []
+        for index in range(count):
+            connection = socket.create_connection((host, port), timeout=30)
+            connection.sendall(b"GET /api/events HTTP/1.1\r\nHost: bench\r\n\r\n")
+            self._sockets.append(connection)
+            thread = threading.Thread(target=self._read, args=(index, connection), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _read(self, index: int, connection: socket.socket) -> None:
+        try:
+            while data := connection.recv(65536):
+                self.events[index] += data.count(b"data: ")
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        for connection in self._sockets:
+            connection.close()
+        for thread in self._threads:
+            thread.join(timeout=5)
 
 
 class BackgroundSearch:
@@ -382,6 +431,14 @@ class RunningDaemon:
                 self.ready_after = time.monotonic() - started
                 return self
 
+    def web_address(self) -> tuple[str, int]:
+        """Where the page is served (port 0 picks one; the log names it)."""
+        for line in (self.workdir / "popref.log").read_text().splitlines():
+            if "live board is at http://" in line:
+                host, port = line.split("http://", 1)[1].strip(" /.").rsplit(":", 1)
+                return host, int(port)
+        raise RuntimeError(f"no web address in {self.workdir / 'popref.log'}")
+
     def watchdog_pings(self, seconds: float) -> list[float]:
         """The times of the ``WATCHDOG=1`` datagrams over the next ``seconds``."""
         pings: list[float] = []
@@ -415,6 +472,37 @@ class RunningDaemon:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=10)
         self._socket.close()
+
+
+def _daemon_figures(workdir: Path, config: Path | None, idle: float, label: str) -> int:
+    """Readiness, idle CPU and peak memory of ``popref run``; returns the peak
+    in KB. With a ``[web]`` config, :data:`PAGE_CLIENTS` follow the page."""
+    workdir.mkdir(exist_ok=True)
+    suffix = f" ({label})" if label else ""
+    with RunningDaemon(workdir, config) as daemon:
+        print(
+            f"start -> READY=1{suffix}: {daemon.ready_after:.3f} s; goal < 1.5 s: "
+            f"{_verdict(daemon.ready_after, GOAL_READY)}"
+        )
+        pages = PageClients(*daemon.web_address(), PAGE_CLIENTS) if config is not None else None
+        try:
+            time.sleep(1.0)  # the clients connect and get their first state
+            before, started = daemon.cpu_seconds(), time.monotonic()
+            time.sleep(idle)  # the daemon idles; we only watch its counters
+            used, elapsed = daemon.cpu_seconds() - before, time.monotonic() - started
+            rss = daemon.peak_rss_kb()
+        finally:
+            if pages is not None:
+                pages.close()
+    share = used / elapsed
+    print(
+        f"idle CPU{suffix} over {elapsed:.1f} s: {used:.3f} s = {share * 100:.3f} % of one "
+        f"core; goal < 0.5 %: {_verdict(share, GOAL_IDLE_CPU)}"
+    )
+    print(
+        f"peak RSS (VmHWM){suffix}: {rss / 1024:.1f} MB; goal < 60 MB: {_verdict(rss, GOAL_RSS_KB)}"
+    )
+    return rss
 
 
 def _verdict(value: float, goal: float) -> str:
@@ -502,23 +590,33 @@ def main(argv: list[str] | None = None) -> int:
                     f"{statistics.mean(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
                     f"{_verdict(p99, GOAL_LATENCY_P99)}"
                 )
-        with RunningDaemon(Path(scratch)) as daemon:
+        for name, base in places:
+            with (
+                tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where,
+                GpioLatency(Path(where), page_clients=PAGE_CLIENTS) as bench,
+            ):
+                latencies = bench.measure(samples, random.Random(args.seed))
+                assert bench.pages is not None
+                followed = min(bench.pages.events)
+            p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
             print(
-                f"start -> READY=1: {daemon.ready_after:.3f} s; goal < 1.5 s: "
-                f"{_verdict(daemon.ready_after, GOAL_READY)}"
+                f"edge -> lights, GPIO backend, journal on {name}, {PAGE_CLIENTS} page clients "
+                f"following /api/events (each got >= {followed} states): "
+                f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
+                f"max {max(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
+                f"{_verdict(p99, GOAL_LATENCY_P99)}"
             )
-            before, started = daemon.cpu_seconds(), time.monotonic()
-            time.sleep(idle)  # the daemon idles; we only watch its counters
-            used, elapsed = daemon.cpu_seconds() - before, time.monotonic() - started
-            share = used / elapsed
-            print(
-                f"idle CPU over {elapsed:.1f} s: {used:.3f} s = {share * 100:.3f} % of one "
-                f"core; goal < 0.5 %: {_verdict(share, GOAL_IDLE_CPU)}"
-            )
-            rss = daemon.peak_rss_kb()
-            print(
-                f"peak RSS (VmHWM): {rss / 1024:.1f} MB; goal < 60 MB: {_verdict(rss, GOAL_RSS_KB)}"
-            )
+        plain = _daemon_figures(Path(scratch) / "plain", None, idle, "")
+        web_dir = Path(scratch) / "web"
+        web_dir.mkdir()
+        config = web_dir / "config.toml"
+        config.write_text('[web]\nenabled = true\nhost = "127.0.0.1"\nport = 0\n')
+        with_web = _daemon_figures(web_dir, config, idle, f"with [web] and {PAGE_CLIENTS} clients")
+        added = with_web - plain
+        print(
+            f"memory the web view adds ({PAGE_CLIENTS} clients): {added / 1024:.1f} MB; "
+            f"goal < 10 MB: {_verdict(max(added, 1), GOAL_WEB_RSS_KB)}"
+        )
     return 0
 
 

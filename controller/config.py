@@ -16,6 +16,7 @@ example.toml: [board] rows: 40 is out of range; use 4 to 16
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import stat
 import tomllib
@@ -48,6 +49,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "board": ("backend", "columns", "rows", "colour_sensing"),
     "daemon": ("state_dir",),
     "sim": ("seed", "link"),
+    "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
     "opponent": ("plays", "level", "think_ms", "seed"),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
@@ -69,6 +71,23 @@ class BoardConfig:
     columns: int = 7
     rows: int = 6
     colour_sensing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The live web view (docs/web.md). ``enabled`` defaults to on for a
+    real board (a Pi at the table) and off for the simulated grid; ``watch``
+    lets anyone who reaches the page watch; ``token`` is a fixed control
+    token for headless use (empty: none); a paired browser's token lasts
+    ``pair_days``."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    watch: bool = True
+    token: str = ""
+    max_clients: int = 32
+    pair_days: int = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +118,7 @@ class Config:
     pins: PinMap | None = None
     serial: SerialConfig | None = None
     opponent: OpponentConfig = OpponentConfig()
+    web: WebConfig = WebConfig()
 
     def pin_map(self) -> PinMap:
         """The pin map, or a one-line error naming the file: for commands
@@ -205,7 +225,8 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
         # the simulated board names its own port
         serial = parse_serial({"port": "simulated", **tables["serial"].table})
     opponent = _opponent(tables["opponent"])
-    return Config("", game, board, state_dir, seed, link, pins, serial, opponent)
+    web = _web(tables["web"], on_a_board=board.backend != "sim")
+    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web)
 
 
 def _game(game: ConfigTable) -> GameConfig:
@@ -236,6 +257,36 @@ def _board(board: ConfigTable) -> BoardConfig:
         columns=board.integer("columns", 7, low=MIN_SIZE, high=MAX_SIZE),
         rows=board.integer("rows", 6, low=MIN_SIZE, high=MAX_SIZE),
         colour_sensing=board.boolean("colour_sensing", False),
+    )
+
+
+def _web(web: ConfigTable, *, on_a_board: bool) -> WebConfig:
+    host = web.string("host", "0.0.0.0")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise web.error(
+            "host",
+            f'{host!r} is not an IP address; use "0.0.0.0" (every network), '
+            '"127.0.0.1" (this machine only) or one address of this machine',
+        ) from None
+    token = web.get("token", "")
+    if not isinstance(token, str) or (token and len(token) < 16):
+        raise web.error(
+            "token",
+            "must be a string of 16 characters or more in quotes (or left out); "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe())'",
+        )
+    if any(not (c.isascii() and c.isprintable()) or c.isspace() for c in token):
+        raise web.error("token", "use printable ASCII characters without spaces")
+    return WebConfig(
+        enabled=web.boolean("enabled", on_a_board),
+        host=host,
+        port=web.integer("port", 8080, low=0, high=65535),
+        watch=web.boolean("watch", True),
+        token=token,
+        max_clients=web.integer("max_clients", 32, low=1, high=1000),
+        pair_days=web.integer("pair_days", 30, low=1, high=3650),
     )
 
 

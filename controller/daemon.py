@@ -13,6 +13,7 @@ import errno
 import hashlib
 import logging
 import os
+import queue
 import secrets
 import signal
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.archive import ArchiveError, GameArchive
+from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
 from controller.computer import MAX_LEVEL
 from controller.eventcodec import encode
 from controller.journal import Journal, JournalDamaged, move_aside
@@ -38,6 +40,7 @@ from controller.persist import BoardChanged, restore, snapshot
 from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
+from controller.state import state_of
 from controller.thinker import Job, Thinker
 from controller.view import display as view
 from controller.view import with_hint
@@ -47,7 +50,6 @@ from engine.colour import Colour
 from hardware.backend import Backend, Counting
 from hardware.clock import Clock
 from hardware.display import Alert, Display
-from hardware.events import Event
 
 log = logging.getLogger("popref")
 
@@ -90,6 +92,12 @@ class Daemon:
     on_display: Callable[[Display], None] | None = None
     computer: Colour | None = None  # whom the computer plays in a fresh journal's game
     thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
+    # the state object (controller.state) each time it changes, for the web page
+    on_state: Callable[[dict[str, Any]], None] | None = None
+    # a pairing request granted by the mode button
+    on_paired: Callable[[], None] | None = None
+    # the physical grid's rows when something knows them better than the referee
+    grid_view: Callable[[], list[str]] | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -106,6 +114,9 @@ class Daemon:
         self.journal_id = ""
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
+        # requests from other threads (the web page), taken in by the loop
+        self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._published: dict[str, Any] | None = None
         self._thinker: Thinker = self.thinker or ProcessThinker(self.clock, THINK_SECONDS)
         self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
         self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
@@ -223,7 +234,13 @@ class Daemon:
 
     # -- the loop -----------------------------------------------------------------
 
-    def feed(self, event: Event, mark: dict[str, Any] | None = None) -> Verdict:
+    def submit(self, command: Command) -> None:
+        """Hand ``command`` to the loop; safe from any thread. The loop dates
+        it with its own clock and feeds it like a sensor event."""
+        self._commands.put(command)
+        self._wakeup.set()
+
+    def feed(self, event: Input, mark: dict[str, Any] | None = None) -> Verdict:
         """Hand one event to the referee and make its outcome durable.
 
         ``mark`` is the sensor board's counters consumed up to this event; an
@@ -234,6 +251,8 @@ class Daemon:
             self.board_mark = mark
         for sentence in verdict.log:
             log.info("%s", sentence)
+        if verdict.paired and self.on_paired is not None:
+            self.on_paired()
         if verdict.hint:
             self._hint_key = self._position()
         if verdict.finished is not None:
@@ -242,7 +261,7 @@ class Daemon:
             self._record(event, verdict, mark)
         return verdict
 
-    def _record(self, event: Event, verdict: Verdict, mark: dict[str, Any] | None) -> None:
+    def _record(self, event: Input, verdict: Verdict, mark: dict[str, Any] | None) -> None:
         """Make the verdict durable. After a failed write, the next one writes
         the whole state again, so a full disk that is emptied loses nothing."""
         if not (verdict.changed or verdict.new_game or mark is not None):
@@ -312,12 +331,27 @@ class Daemon:
         else:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
+        verdicts += self._take_commands(now)
         thought = self._think(now)
         retried = self._retry_storage(now)
         if verdicts or thought or retried or self.shown is None:
             # only an event can change what the board shows (blinking is the
             # backend's own business), so idle steps cost no display work
             self._show()
+            self.publish()
+        return verdicts
+
+    def _take_commands(self, now: float) -> list[Verdict]:
+        verdicts = []
+        while True:
+            try:
+                command = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            verdicts.append(self.feed(dataclasses.replace(command, at=now)))
+        since = self.referee.pairing_since
+        if since is not None and now >= since + PAIRING_WINDOW:
+            verdicts.append(self.feed(PairingEnded(now)))
         return verdicts
 
     def next_deadline(self) -> float | None:
@@ -328,8 +362,29 @@ class Daemon:
         ]
         if self.storage_fault is not None:
             times.append(self._retry_at)
+        if self.referee.pairing_since is not None:
+            times.append(self.referee.pairing_since + PAIRING_WINDOW)
         known = [t for t in times if t is not None]
         return min(known) if known else None
+
+    def state(self) -> dict[str, Any]:
+        """The table's state, as ``popref simulate --json`` prints it."""
+        grid = self.grid_view() if self.grid_view is not None else None
+        shown = self.display()
+        state = state_of(self.referee, shown, grid)
+        # the hint the board is lighting, if any
+        lit = self.hint is not None and shown.status.startswith("Hint")
+        state["hint"] = str(self.hint.move) if self.hint is not None and lit else None
+        return state
+
+    def publish(self) -> None:
+        """Hand the state to ``on_state`` if it changed since last time."""
+        if self.on_state is None:
+            return
+        state = self.state()
+        if state != self._published:
+            self._published = state
+            self.on_state(state)
 
     def run(self) -> None:
         """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),

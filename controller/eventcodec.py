@@ -9,13 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from controller import fields
+from controller.commands import (
+    Input,
+    NewGameAsked,
+    PairingEnded,
+    PairingRequested,
+    RulesChosen,
+)
+from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.events import (
     ButtonHeld,
     ButtonPressed,
     DiscEntered,
     DiscLeft,
-    Event,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -26,7 +33,15 @@ class CodecError(ValueError):
     """A journal record is not an event this version knows."""
 
 
-def encode(event: Event) -> dict[str, Any]:
+def encode(event: Input) -> dict[str, Any]:
+    if isinstance(event, RulesChosen):
+        return {"e": "rules", "rules": event.rules, "at": event.at}
+    if isinstance(event, NewGameAsked):
+        return {"e": "new", "at": event.at}
+    if isinstance(event, PairingRequested):
+        return {"e": "pair", "at": event.at}
+    if isinstance(event, PairingEnded):
+        return {"e": "pair-end", "at": event.at}
     if isinstance(event, DiscEntered):
         record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
         if event.colour is not None:
@@ -45,7 +60,7 @@ def encode(event: Event) -> dict[str, Any]:
     return {"e": "cleared", "sensor": event.sensor, "at": event.at}
 
 
-def decode(record: dict[str, Any]) -> Event:
+def decode(record: dict[str, Any]) -> Input:
     """The event a journal record describes; :class:`CodecError` (one line) if
     it is not exactly what :func:`encode` writes."""
     try:
@@ -67,6 +82,14 @@ def decode(record: dict[str, Any]) -> Event:
             return SensorFault(fields.text(record, "sensor"), fields.text(record, "message"), at)
         if kind == "cleared":
             return SensorCleared(fields.text(record, "sensor"), at)
+        if kind == "rules":
+            return RulesChosen(fields.one_of(record, "rules", RULES_NAMES), at)
+        if kind == "new":
+            return NewGameAsked(at)
+        if kind == "pair":
+            return PairingRequested(at)
+        if kind == "pair-end":
+            return PairingEnded(at)
     except fields.FieldError as error:
         raise CodecError(f"an event record is malformed: {error}") from None
     raise CodecError(f"an event record has an unknown kind {kind[:40]!r}")

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller import fields
+from controller.commands import Input
 from controller.eventcodec import decode
 from engine import Move, parse_move
-from hardware.events import Event
 
 __all__ = [
     "Archived",
@@ -56,7 +56,7 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class EventEntry:
-    event: Event
+    event: Input  # a sensor event, or a command from the page
     board: Mark | None
 
 

@@ -58,6 +58,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "computer": referee.computer.data() if referee.computer is not None else None,
         "next_computer": referee.next_computer.value if referee.next_computer else None,
         "computer_move": str(referee.computer_move) if referee.computer_move else None,
+        "pairing_since": referee.pairing_since,
     }
 
 
@@ -120,4 +121,6 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
         referee.computer_move = parse_move(chosen)
         if not referee.game.is_legal(referee.computer_move):
             raise ValueError(f"the computer's move {chosen} does not fit the game")
+    pairing = data.get("pairing_since")
+    referee.pairing_since = fields.number(data, "pairing_since") if pairing is not None else None
     return referee

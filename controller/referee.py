@@ -22,6 +22,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from controller import repair
+from controller.commands import (
+    PAIRING_WINDOW,
+    Input,
+    NewGameAsked,
+    PairingEnded,
+    PairingRequested,
+    RulesChosen,
+)
 from controller.computer import DOUBLE_PRESS, Seat, describe, next_seat
 from engine import (
     RULES_NAMES,
@@ -39,7 +47,6 @@ from hardware.events import (
     ButtonPressed,
     DiscEntered,
     DiscLeft,
-    Event,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -75,6 +82,7 @@ class Verdict:
     compacted to a snapshot). ``finished``: a game that just ended, to archive.
     ``mistake``: a short kind name when the event broke the rules. ``hint``:
     the player to move asked for the best move (a double press).
+    ``paired``: the mode button granted a pending pairing request.
     """
 
     changed: bool = False
@@ -84,6 +92,7 @@ class Verdict:
     finished: Game | None = None
     log: tuple[str, ...] = ()
     hint: bool = False
+    paired: bool = False
 
 
 Grid = list[list[Colour | None]]
@@ -100,6 +109,7 @@ class _Outcome:
     finished: Game | None = None
     log: list[str] = field(default_factory=list)
     hint: bool = False
+    paired: bool = False
 
     def verdict(self) -> Verdict:
         return Verdict(
@@ -110,6 +120,7 @@ class _Outcome:
             self.finished,
             tuple(self.log),
             self.hint,
+            self.paired,
         )
 
 
@@ -138,6 +149,8 @@ class Referee:
         self.last_entry_at: float | None = None
         self.start_rows: list[str] | None = None
         self.game_number = 1
+        # when a pairing request began (event time), while the board blinks for it
+        self.pairing_since: float | None = None
         self.game = self._fresh_game(rules)
 
     # -- rules and geometry -------------------------------------------------
@@ -190,12 +203,21 @@ class Referee:
         """The clock behind event times has started again (a restart): times
         before and after cannot be compared."""
         self.last_entry_at = None
+        self.pairing_since = None
         self.last_press_at = None
 
     # -- events ---------------------------------------------------------------
 
-    def handle(self, event: Event) -> Verdict:
+    def handle(self, event: Input) -> Verdict:
         out = _Outcome()
+        if isinstance(event, ButtonPressed) and self._pairing_at(event.at):
+            self.pairing_since = None
+            out.changed = out.paired = True
+            out.log.append("The mode button paired a browser.")
+            return out.verdict()
+        if isinstance(event, PairingRequested | PairingEnded | RulesChosen | NewGameAsked):
+            self._command(event, out)
+            return out.verdict()
         if not isinstance(event, ButtonPressed):
             self.selecting = False
         if not isinstance(event, ButtonHeld):
@@ -225,6 +247,31 @@ class Referee:
             else:
                 out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
+
+    def _pairing_at(self, at: float) -> bool:
+        """Whether a press at ``at`` answers a pending pairing request."""
+        since = self.pairing_since
+        return since is not None and at - since <= PAIRING_WINDOW
+
+    def _command(
+        self, command: PairingRequested | PairingEnded | RulesChosen | NewGameAsked, out: _Outcome
+    ) -> None:
+        """A request from the page: the same transitions the mode button makes."""
+        if isinstance(command, PairingRequested):
+            self.pairing_since = command.at
+            out.changed = True
+            out.log.append("A browser asks to be paired; press the mode button to allow it.")
+        elif isinstance(command, PairingEnded):
+            if self.pairing_since is not None:
+                self.pairing_since = None
+                out.changed = True
+                out.log.append("Nobody pressed the mode button; the browser was not paired.")
+        elif isinstance(command, RulesChosen):
+            self._chosen(command.rules, out)
+        else:
+            self.selecting = False
+            self.abandon_armed = True  # the page asked for confirmation itself
+            self._held(out)
 
     def _entered(self, event: DiscEntered, out: _Outcome) -> None:
         column = event.column
@@ -436,12 +483,18 @@ class Referee:
     def choose_rules(self, name: str) -> Verdict:
         """Pick the rules of the next game; a game not yet begun takes them now."""
         out = _Outcome()
+        self._chosen(name, out)
+        return out.verdict()
+
+    def _chosen(self, name: str, out: _Outcome) -> None:
+        if name not in RULES_NAMES:
+            out.log.append(f"Ignored unknown rules {name!r}.")
+            return
         settled = name == self.next_rules and (
             not self._not_begun() or self.game.rules.name == name
         )
         if not settled:
             self._choose(name, out)
-        return out.verdict()
 
     def choose_computer(self, colour: Colour | None) -> Verdict:
         """Who the computer plays in the next game (``None``: nobody); a game

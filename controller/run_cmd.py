@@ -46,7 +46,16 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("popref").info(
         "%s", started(assembled.config, args.state_dir or assembled.config.state_dir)
     )
+    web = None
     try:
+        if assembled.config.web.enabled:
+            from controller.web.server import WebError, serve_daemon
+
+            try:
+                web = serve_daemon(daemon, assembled.config.web, monotonic)
+            except WebError as error:
+                print(f"popref run: {assembled.config.source}: {error}", file=sys.stderr)
+                return 2
         with daemon.stop_on(signal.SIGTERM, signal.SIGINT):
             daemon.open()
             daemon.run()
@@ -54,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"popref run: {error}", file=sys.stderr)
         return 2
     finally:
+        if web is not None:
+            web.close()
         daemon.close()
     return 0
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from controller.argtypes import lenient_stdin, rules_name
 from controller.assembly import StartupError
@@ -20,6 +21,9 @@ from controller.simulation import Simulation
 from engine import RULES_NAMES
 from hardware.errors import ConfigError
 from hardware.sim.grid import SimGridError
+
+if TYPE_CHECKING:
+    from controller.web.server import WebServer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
     parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
+    parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the live board on this address (e.g. 127.0.0.1:8080), as [web] does",
+    )
     parser.add_argument(
         "--opponent",
         choices=("red", "yellow", "none"),
@@ -50,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             config = _as_simulated(config)
         if args.level is not None:
             config = replace(config, opponent=replace(config.opponent, level=args.level))
+        if args.web is not None:
+            config = _with_web(config, args.web)
         actions = _read_script(args.script, config) if args.script is not None else None
     except (ConfigError, ScriptError) as error:
         print(f"popref simulate: {error}", file=sys.stderr)
@@ -71,6 +82,21 @@ def _as_simulated(config: Config) -> Config:
     return replace(config, board=replace(config.board, backend="sim"))
 
 
+def _with_web(config: Config, address: str) -> Config:
+    """``config`` serving the page on ``address`` (``HOST:PORT``)."""
+    from dataclasses import replace
+
+    host, colon, port = address.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not port.isdigit() or not host:
+        raise ConfigError(f"--web {address}: write HOST:PORT, e.g. 127.0.0.1:8080")
+    table = {"enabled": True, "host": host, "port": int(port)}
+    checked = parse_config({"board": {"backend": "sim"}, "web": table}, "--web").web
+    return replace(
+        config, web=replace(config.web, enabled=True, host=checked.host, port=checked.port)
+    )
+
+
 def _read_script(path: Path, config: Config) -> list[Action]:
     return read_script(path, config.board.columns)
 
@@ -81,7 +107,12 @@ def _simulate(
     if not args.json:
         setup_logging()
     simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
+    web = None
     try:
+        if config.web.enabled:
+            web = _serve(simulation, config)
+            if web is None:
+                return 2
         if actions is None:
             from controller.terminal import interact
 
@@ -94,9 +125,35 @@ def _simulate(
                 print(f"popref simulate: {where}: {error}", file=sys.stderr)
                 return 2
             _report(simulation, action.text, args.json, sys.stdout)
+        if web is not None:
+            _linger(web.url)
     finally:
+        if web is not None:
+            web.close()
         simulation.close()
     return 0
+
+
+def _serve(simulation: Simulation, config: Config) -> WebServer | None:
+    """The page for ``simulation``; ``None`` after saying why it cannot listen."""
+    from controller.web.server import WebError, serve_daemon
+
+    try:
+        web = serve_daemon(simulation.daemon, config.web, simulation.clock, simulation)
+    except WebError as error:
+        print(f"popref simulate: {error}", file=sys.stderr)
+        return None
+    print(f"popref simulate: the live board is at {web.url}", file=sys.stderr)
+    return web
+
+
+def _linger(url: str) -> None:
+    """After a script, keep the page up until Ctrl-C, to look at the end."""
+    import signal
+
+    print(f"popref simulate: the script is done; {url} stays up until Ctrl-C", file=sys.stderr)
+    with contextlib.suppress(KeyboardInterrupt):
+        signal.pause()
 
 
 def _report(simulation: Simulation, action: str, as_json: bool, out: TextIO) -> None:

@@ -13,16 +13,18 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.assembly import assemble
+from controller.commands import Command
 from controller.config import Config
 from controller.referee import Verdict
 from controller.script import Action
 from controller.thinker import InlineThinker, Thinker
-from engine.colour import Colour, picture
+from engine.colour import Colour
 from hardware.backend import Backend
 from hardware.clock import FakeClock
 from hardware.display import Display
@@ -82,13 +84,29 @@ class Simulation:
         self.backend: Backend = assembled.sim.backend.inner
         self._grid_file = state_dir / "sim-grid.json"
         self._last_dropped: Colour | None = None
+        # the terminal (or script) and the web page's commands take turns
+        self.lock = threading.RLock()
         self._restore_grid()
+        # the page and --json show the simulated grid itself, not the referee's belief
+        self.daemon.grid_view = self.grid.rows
         self.daemon.open()
         self.advance(SETTLE)
 
     # -- actions ------------------------------------------------------------------
 
+    def submit(self, command: Command) -> None:
+        """A command from the web page, taken in at once: simulated time
+        stands still between actions, so nothing else would step the daemon.
+        Safe from any thread."""
+        with self.lock:
+            self.daemon.submit(command)
+            self.advance(0.0)
+
     def act(self, action: Action) -> Outcome:
+        with self.lock:
+            return self._act(action)
+
+    def _act(self, action: Action) -> Outcome:
         verdicts: list[Verdict] = []
         verb = action.verb
         if verb == "drop":
@@ -115,6 +133,8 @@ class Simulation:
         else:
             verdicts += self.advance(SETTLE)
         self._save_grid()
+        # discs have landed since the referee's last word: the page sees the grid as it is
+        self.daemon.publish()
         return Outcome(action.text, verdicts)
 
     def asked_colour(self, column: int) -> Colour:
@@ -157,44 +177,7 @@ class Simulation:
 
     def state(self, action: str) -> dict[str, Any]:
         """The JSON object ``simulate --json`` prints after an action."""
-        referee = self.daemon.referee
-        game = referee.game
-        shown = self.display()
-        return {
-            "action": action,
-            "board": self._model_rows(),
-            "grid": self.grid.rows(),
-            "to_move": game.to_move.value if game.to_move else None,
-            "result": None if game.result is None else str(game.result),
-            "scores": {"red": game.scores[Colour.RED], "yellow": game.scores[Colour.YELLOW]},
-            "phase": game.phase.value,
-            "rules": game.rules.name,
-            "moves": [str(m) for m in game.moves],
-            "fault": shown.fault,
-            "status": shown.status,
-            "lights": [light.lamp.value for light in shown.columns],
-            "opponent": referee.computer.colour.value if referee.computer else None,
-            "computer": self._computer_move(),
-            "hint": self._hint(),
-        }
-
-    def _computer_move(self) -> str | None:
-        """The computer's move the board is waiting for a person to make."""
-        referee = self.daemon.referee
-        waiting = referee.computer_to_move() and referee.computer_move is not None
-        return str(referee.computer_move) if waiting else None
-
-    def _hint(self) -> str | None:
-        """The hint the board is lighting, if any."""
-        hint = self.daemon.hint
-        if hint is None or not self.display().status.startswith("Hint"):
-            return None
-        return str(hint.move)
-
-    def _model_rows(self) -> list[str]:
-        """The referee's model of the physical grid (5-in-a-Row's edge strips
-        are card beside the grid, so they are left out), top row first."""
-        return picture(self.daemon.referee.model_grid(), self.daemon.table.rows)
+        return {"action": action, **self.daemon.state()}
 
     def close(self) -> None:
         self._save_grid()

@@ -1,6 +1,7 @@
 """What the board shows for a referee's state: one :class:`Display`.
 
-The priorities, highest first: the slider is open; the grid disagrees with
+The priorities, highest first: a browser asks to be paired (every light
+blinks for the mode button); the slider is open; the grid disagrees with
 the game (show the next repair step, one at a time); the game is over; the
 player is choosing the next rules; normal play. A sensor fault is shown on top
 of any of them.
@@ -18,7 +19,9 @@ from hardware.display import Alert, ColumnLight, Display, Lamp
 
 def display(referee: Referee) -> Display:
     """The display for ``referee``'s current state."""
-    if referee.slider_open:
+    if referee.pairing_since is not None:
+        shown = _pairing(referee)
+    elif referee.slider_open:
         shown = _slider_open(referee)
     elif not referee.in_step():
         shown = _repairing(referee)
@@ -53,6 +56,16 @@ def _slider_open(referee: Referee) -> Display:
         alert=Alert.ERROR if referee.rebuilding else Alert.NONE,
         status=fault,
         fault=fault,
+    )
+
+
+def _pairing(referee: Referee) -> Display:
+    """Every column light blinks until the mode button answers (at most
+    :data:`controller.commands.PAIRING_WINDOW`); the game waits meanwhile."""
+    return Display(
+        columns=tuple(ColumnLight(Lamp.CHOSEN) for _ in range(referee.table.columns)),
+        scores=_scores(referee),
+        status="A browser asks to be paired: press the mode button to allow it.",
     )
 
 

@@ -49,6 +49,16 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
     fi
 fi
 
+if ! command -v chromedriver >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1; then
+        echo "chromium not found: installing chromium and chromium-driver for the browser tests"
+        { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; } \
+            || echo "could not install chromium: tests/test_web_browser.py will skip"
+    else
+        echo "no apt-get: tests/test_web_browser.py will skip (it needs chromium and chromedriver)"
+    fi
+fi
+
 echo "== ruff";  .venv/bin/ruff check . && .venv/bin/ruff format --check --quiet .
 echo "== mypy";  .venv/bin/mypy
 echo "== import-linter"; .venv/bin/lint-imports --no-cache

@@ -265,22 +265,13 @@ class ClassicSolver:
     ) -> tuple[int, int]:
         """The first column, centre first, that keeps the outcome, and the outcome."""
         outcome = self.outcome(position, should_stop)
-        fallback = None
-        for column in position.centre_first:
-            if not position.can_play(column):
-                continue
-            fallback = fallback or column
-            if position.wins_with(column):
-                return column, outcome  # only a won position has a winning move
-            child = position.play(column)
-            if child.moves == _cells(child):
-                if outcome == 0:
-                    return column, outcome
-                continue
-            if -self.outcome(child, should_stop) == outcome:
-                return column, outcome
-        assert fallback is not None  # lost: every move loses
-        return fallback, outcome
+        column = self._first_keeping(
+            position,
+            outcome,
+            True,  # only a won position has a winning move
+            lambda child: -self.outcome(child, should_stop) == outcome,
+        )
+        return column, outcome
 
     def move_scores(
         self, position: Position, should_stop: Callable[[], bool] | None = None
@@ -312,25 +303,44 @@ class ClassicSolver:
     ) -> tuple[int, int]:
         """:meth:`best_move` and the position's exact score."""
         score = self.solve(position, should_stop)
+        column = self._first_keeping(
+            position,
+            score,
+            self.win_score(position) == score,
+            # the child's score is at most -score, i.e. not at least -score + 1
+            lambda child: not self.at_least(child, -score + 1, should_stop),
+        )
+        return column, score
+
+    def _first_keeping(
+        self,
+        position: Position,
+        value: int,
+        a_win_keeps: bool,
+        keeps: Callable[[Position], bool],
+    ) -> int:
+        """The first column, centre first, after which the mover still has
+        ``value``: a winning drop if ``a_win_keeps``, a drop that fills the
+        grid if ``value`` is a draw, else one whose child ``keeps`` says so.
+        In a lost position every move loses as fast: the first legal one."""
         fallback = None
         for column in position.centre_first:
             if not position.can_play(column):
                 continue
             fallback = fallback or column
             if position.wins_with(column):
-                if self.win_score(position) == score:
-                    return column, score
+                if a_win_keeps:
+                    return column
                 continue
             child = position.play(column)
             if child.moves == _cells(child):
-                if score == 0:
-                    return column, score
+                if value == 0:
+                    return column
                 continue
-            # the child's score is at most -score, i.e. not at least -score + 1
-            if not self.at_least(child, -score + 1, should_stop):
-                return column, score
-        assert fallback is not None  # a lost position: every move loses as fast
-        return fallback, score
+            if keeps(child):
+                return column
+        assert fallback is not None
+        return fallback
 
     def _check(self, position: Position) -> None:
         if (position.width, position.height) != (self.width, self.height):

@@ -1,0 +1,52 @@
+"""What a person asks for away from the grid: the page's controls and its
+pairing requests, as referee inputs.
+
+They go through the same path as the mode button: the daemon dates each one
+with its clock, the referee handles it, and the journal records it before the
+board shows the outcome, so the page and the button can never disagree.
+
+>>> RulesChosen("pop10", at=2.0)
+RulesChosen(rules='pop10', at=2.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hardware.events import Event
+
+PAIRING_WINDOW = 30.0  # seconds a pairing request waits for the mode button
+
+
+@dataclass(frozen=True, slots=True)
+class RulesChosen:
+    """The rules of the next game (of this one if it has not begun)."""
+
+    rules: str
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class NewGameAsked:
+    """A new game now; one in progress is abandoned (the page asked first)."""
+
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRequested:
+    """A browser asks to be paired: the board blinks, and the next press of
+    the mode button within :data:`PAIRING_WINDOW` grants it."""
+
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PairingEnded:
+    """Nobody pressed the mode button in time: the board stops blinking."""
+
+    at: float = 0.0
+
+
+Command = RulesChosen | NewGameAsked | PairingRequested | PairingEnded
+Input = Event | Command

@@ -1,0 +1,293 @@
+"""The HTTP interface: the page, its state and event stream, the archive, and
+the controls (docs/web.md lists every call).
+
+Watching needs nothing (unless ``[web] watch = false``); controlling needs a
+paired browser's token in the ``Authorization: Bearer`` header. Archive files
+are found by game number in the archive's own listing, never by a path from
+the request, and the page is served from a fixed table of names.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING, Any
+
+from controller.archive import ArchiveError, NoSuchGame
+from controller.commands import NewGameAsked, PairingRequested, RulesChosen
+from controller.web.pairing import PENDING, Busy
+from controller.web.replay import replay
+from engine import RULES_NAMES
+
+if TYPE_CHECKING:
+    from controller.web.server import WebServer
+
+log = logging.getLogger("popref")
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
+KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
+MAX_BODY = 4096
+NOT_PAIRED = (
+    "This browser is not paired: press Pair on the page, then press the mode button "
+    "on the board within 30 seconds."
+)
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One request; the server (``self.server.web``) holds everything shared."""
+
+    protocol_version = "HTTP/1.1"
+    timeout = 30  # a client that sends nothing for this long is dropped
+
+    @property
+    def web(self) -> WebServer:
+        return self.server.web  # type: ignore[attr-defined, no-any-return]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("web: %s %s", self.address_string(), format % args)
+
+    # -- answers ----------------------------------------------------------------------
+
+    def _headers(
+        self, status: int, kind: str, length: int | None, extra: dict[str, str] | None = None
+    ) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Cache-Control", "no-store")
+        if length is not None:
+            self.send_header("Content-Length", str(length))
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+
+    def _send(
+        self, status: int, body: bytes, kind: str, extra: dict[str, str] | None = None
+    ) -> None:
+        self._headers(status, kind, len(body), extra)
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, value: Any) -> None:
+        self._send(status, json.dumps(value).encode(), "application/json")
+
+    def _error(self, status: int, message: str) -> None:
+        self._json(status, {"error": message})
+
+    # -- who is asking ------------------------------------------------------------------
+
+    def _token(self) -> str | None:
+        header = self.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        return token.strip() if scheme.lower() == "bearer" else None
+
+    def _paired(self) -> bool:
+        return self.web.pairing.allows(self._token())
+
+    def _may_watch(self) -> bool:
+        if self.web.config.watch or self._paired():
+            return True
+        self._error(HTTPStatus.FORBIDDEN, "Watching needs a paired browser here. " + NOT_PAIRED)
+        return False
+
+    def _may_control(self) -> bool:
+        if self._paired():
+            return True
+        self._error(HTTPStatus.FORBIDDEN, NOT_PAIRED)
+        return False
+
+    def _body(self) -> dict[str, Any] | None:
+        """The request's JSON object; ``None`` after answering 400 or 413."""
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            length = -1
+        if not 0 <= length <= MAX_BODY:
+            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"send at most {MAX_BODY} bytes")
+            return None
+        raw = self.rfile.read(length) if length else b"{}"
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = None
+        if not isinstance(value, dict):
+            self._error(HTTPStatus.BAD_REQUEST, "send a JSON object")
+            return None
+        return value
+
+    # -- GET --------------------------------------------------------------------------
+
+    def version_string(self) -> str:
+        return "popref"
+
+    def do_HEAD(self) -> None:
+        if self.path.split("?", 1)[0] == "/api/events":
+            self._error(HTTPStatus.METHOD_NOT_ALLOWED, "the event stream needs GET")
+            return
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        static = self.web.static.get(path)
+        if static is not None:
+            self._send(HTTPStatus.OK, static[1], static[0])
+        elif path == "/api/session":
+            self._json(HTTPStatus.OK, {"paired": self._paired(), "watch": self.web.config.watch})
+        elif not path.startswith("/api/"):
+            self._error(HTTPStatus.NOT_FOUND, "no such page")
+        elif not self._may_watch():
+            return
+        elif path == "/api/state":
+            self._send(HTTPStatus.OK, self.web.hub.current()[1], "application/json")
+        elif path == "/api/events":
+            self._events()
+        elif path == "/api/rules":
+            self._json(HTTPStatus.OK, {"rules": list(RULES_NAMES)})
+        elif path == "/api/games":
+            self._games()
+        elif match := GAME.match(path):
+            self._game(int(match[1]), bool(match[2]))
+        else:
+            self._error(HTTPStatus.NOT_FOUND, "no such call; docs/web.md lists them")
+
+    def _events(self) -> None:
+        hub = self.web.hub
+        if not hub.join():
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages are open; try again later")
+            return
+        try:
+            self._headers(HTTPStatus.OK, "text/event-stream", None, {"Connection": "close"})
+            self.wfile.write(b"retry: 1000\n\n")
+            seen = -1  # a (re)connecting client gets the current state at once
+            while not hub.closed:
+                version, data = hub.wait(seen, KEEPALIVE)
+                if data is None:
+                    self.wfile.write(b": keep-alive\n\n")
+                else:
+                    seen = version
+                    self.wfile.write(b"data: " + data + b"\n\n")
+                self.wfile.flush()
+        except OSError:
+            pass  # the client went away, or stopped reading for too long
+        finally:
+            hub.leave()
+            self.close_connection = True
+
+    def _games(self) -> None:
+        try:
+            games = self.web.archive.games()
+        except ArchiveError as error:
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, str(error))
+            return
+        listing = [
+            {
+                "number": g.number,
+                "finished": g.finished.isoformat(),
+                "rules": g.rules,
+                "result": g.result,
+                "moves": g.moves,
+            }
+            for g in reversed(games)
+        ]
+        self._json(HTTPStatus.OK, listing)
+
+    def _game(self, number: int, as_replay: bool) -> None:
+        try:
+            record = self.web.archive.read(number)
+        except NoSuchGame:
+            self._error(HTTPStatus.NOT_FOUND, f"there is no game {number} in the archive")
+            return
+        except ArchiveError as error:
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, str(error))
+            return
+        if not as_replay:
+            disposition = f'attachment; filename="popref-game-{number}.txt"'
+            body = record.encode()
+            self._send(
+                HTTPStatus.OK,
+                body,
+                "text/plain; charset=utf-8",
+                {"Content-Disposition": disposition},
+            )
+            return
+        try:
+            self._json(HTTPStatus.OK, {"number": number, **replay(record)})
+        except ValueError as error:
+            self._error(HTTPStatus.UNPROCESSABLE_ENTITY, f"game {number}: {error}")
+
+    # -- POST ---------------------------------------------------------------------------
+
+    def do_POST(self) -> None:
+        path = self.path.split("?", 1)[0]
+        body = self._body()
+        if body is None:
+            return
+        if path == "/api/pair":
+            self._pair()
+        elif path == "/api/pair/claim":
+            self._claim(body)
+        elif path not in ("/api/rules", "/api/new"):
+            self._error(HTTPStatus.NOT_FOUND, "no such call; docs/web.md lists them")
+        elif not self._may_control():
+            return
+        elif path == "/api/rules":
+            self._rules(body)
+        else:
+            self._new(body)
+
+    def _pair(self) -> None:
+        try:
+            request = self.web.pairing.request()
+        except Busy as error:
+            self._error(HTTPStatus.CONFLICT, str(error).capitalize() + ".")
+            return
+        self.web.controls.submit(PairingRequested())
+        self._json(HTTPStatus.ACCEPTED, {"request": request, "window": 30})
+
+    def _claim(self, body: dict[str, Any]) -> None:
+        request = body.get("request")
+        if not isinstance(request, str):
+            self._error(HTTPStatus.BAD_REQUEST, 'send {"request": ID} from POST /api/pair')
+            return
+        answer = self.web.pairing.claim(request)
+        if answer is PENDING:
+            self._json(HTTPStatus.ACCEPTED, {"pending": True})
+        elif isinstance(answer, str):
+            self._json(
+                HTTPStatus.OK, {"token": answer, "expires": self.web.pairing.expires(answer)}
+            )
+        else:
+            self._error(HTTPStatus.GONE, "the pairing request ran out of time; ask again")
+
+    def _rules(self, body: dict[str, Any]) -> None:
+        name = body.get("rules")
+        if name not in RULES_NAMES:
+            self._error(HTTPStatus.BAD_REQUEST, f"rules must be one of {', '.join(RULES_NAMES)}")
+            return
+        self.web.controls.submit(RulesChosen(str(name)))
+        self._json(HTTPStatus.ACCEPTED, {"rules": name})
+
+    def _new(self, body: dict[str, Any]) -> None:
+        state = self.web.hub.state()
+        in_progress = bool(state.get("moves")) and state.get("result") is None
+        if in_progress and body.get("confirm") is not True:
+            self._json(
+                HTTPStatus.CONFLICT,
+                {
+                    "error": "A game is in progress; send confirm: true to abandon it.",
+                    "confirm": True,
+                },
+            )
+            return
+        self.web.controls.submit(NewGameAsked())
+        self._json(HTTPStatus.ACCEPTED, {"new_game": True})

@@ -1,0 +1,164 @@
+"""Who may control the board from a browser: pairing requests and tokens.
+
+A browser asks to pair; the board blinks (the referee's rule, see
+:mod:`controller.commands`), and a press of the mode button grants the one
+pending request a token. The browser claims it with the request's id (in a
+request body, never a URL) and sends it in the ``Authorization`` header from
+then on. Only tokens' SHA-256 digests are kept, in ``web-tokens.json`` in the
+state directory, so a restart keeps the phones paired and the file gives no
+control away.
+
+>>> from hardware.clock import FakeClock
+>>> clock = FakeClock()
+>>> pairing = Pairing(clock=clock, wall=lambda: 1000.0, days=1)
+>>> request = pairing.request()
+>>> pairing.claim(request) is PENDING
+True
+>>> pairing.granted()
+True
+>>> token = pairing.claim(request)
+>>> pairing.allows(token), pairing.allows("guess")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.commands import PAIRING_WINDOW
+from hardware.clock import Clock
+
+log = logging.getLogger("popref")
+
+PENDING = object()  # claim(): the mode button has not been pressed yet
+GRACE = 5.0  # seconds a granted token waits to be claimed after the window
+
+
+class Busy(Exception):
+    """Another browser is pairing now; the message says how long to wait."""
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Pairing:
+    """Pending pairing requests and the tokens they granted."""
+
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        wall: Callable[[], float],
+        days: int,
+        fixed_token: str = "",
+        path: Path | None = None,
+    ) -> None:
+        self._clock = clock
+        self._wall = wall
+        self._lifetime = days * 86400.0
+        self._fixed = _digest(fixed_token) if fixed_token else None
+        self._path = path
+        self._lock = threading.Lock()
+        self._request: str | None = None  # the one pending request's id
+        self._asked_at = 0.0
+        self._granted: str | None = None  # its token, once the button granted it
+        self._tokens: dict[str, float] = self._load()  # digest -> wall-clock expiry
+
+    def request(self) -> str:
+        """A new pairing request's id; raises :class:`Busy` while another
+        browser's request is still within its window."""
+        with self._lock:
+            now = self._clock()
+            if self._request is not None and now - self._asked_at < PAIRING_WINDOW + GRACE:
+                wait = PAIRING_WINDOW + GRACE - (now - self._asked_at)
+                raise Busy(f"another browser is pairing now; try again in {wait:.0f} s")
+            self._request = secrets.token_urlsafe(24)
+            self._asked_at = now
+            self._granted = None
+            return self._request
+
+    def granted(self) -> bool:
+        """The mode button answered: the pending request gets a token.
+        ``False`` if no request was waiting."""
+        with self._lock:
+            if self._request is None or self._granted is not None:
+                return False
+            token = secrets.token_urlsafe(32)
+            self._granted = token
+            self._tokens[_digest(token)] = self._wall() + self._lifetime
+            self._save()
+            return True
+
+    def claim(self, request: str) -> str | object | None:
+        """The token for ``request`` (once), :data:`PENDING`, or ``None``
+        when the request is unknown or its time ran out."""
+        with self._lock:
+            if self._request is None or not hmac.compare_digest(request, self._request):
+                return None
+            if self._granted is not None:
+                token = self._granted
+                self._request = self._granted = None
+                return token
+            if self._clock() - self._asked_at >= PAIRING_WINDOW + GRACE:
+                self._request = None
+                return None
+            return PENDING
+
+    def allows(self, token: str | None) -> bool:
+        """Whether ``token`` may control the board now."""
+        if not token:
+            return False
+        digest = _digest(token)
+        if self._fixed is not None and hmac.compare_digest(digest, self._fixed):
+            return True
+        with self._lock:
+            expiry = self._tokens.get(digest)
+            if expiry is None:
+                return False
+            if self._wall() >= expiry:
+                del self._tokens[digest]
+                self._save()
+                return False
+            return True
+
+    def expires(self, token: str) -> float | None:
+        """The wall-clock time ``token`` expires (``None``: never or unknown)."""
+        with self._lock:
+            return self._tokens.get(_digest(token))
+
+    def _load(self) -> dict[str, float]:
+        if self._path is None:
+            return {}
+        try:
+            data = json.loads(self._path.read_text())
+            now = self._wall()
+            return {str(d): float(t) for d, t in data.items() if float(t) > now}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, TypeError, AttributeError) as error:
+            log.warning("Cannot read %s (%s); every browser must pair again.", self._path, error)
+            return {}
+
+    def _save(self) -> None:
+        if self._path is None:
+            return
+        temporary = self._path.with_name(self._path.name + ".tmp")
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                json.dump(self._tokens, handle)
+            os.replace(temporary, self._path)
+        except OSError as error:
+            log.warning("Cannot save the paired browsers in %s: %s.", self._path, error.strerror)
+            with contextlib.suppress(OSError):
+                temporary.unlink()

@@ -1,0 +1,45 @@
+"""An archived game, position by position, for the page's replay: the engine
+replays the record, so the page never needs a rule of its own.
+
+>>> data = replay("Rules: classic\\nSize: 4x4\\n\\n1 2\\n")
+>>> data["moves"], data["positions"][1]
+(['1', '2'], ['....', '....', '....', 'R...'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import RecordError, read_record
+from engine.colour import Colour
+
+
+def replay(record: str) -> dict[str, Any]:
+    """The record's rules, result, moves, and the board (rows top first) and
+    scores before the first move and after each one. Raises ``ValueError``
+    when the record cannot be replayed."""
+    try:
+        game = read_record(record)
+    except RecordError as error:
+        raise ValueError(str(error)) from None
+    moves = [str(m) for m in game.moves]
+    positions: list[list[str]] = []
+    scores: list[list[int]] = []
+    walk = game.copy()
+    while True:
+        positions.append(list(walk.rows()))
+        scores.append([walk.scores[Colour.RED], walk.scores[Colour.YELLOW]])
+        if not walk.moves:
+            break
+        walk.undo()
+    positions.reverse()
+    scores.reverse()
+    return {
+        "rules": game.rules.name,
+        "result": None if game.result is None else str(game.result),
+        "strips": game.rules.strips,
+        "moves": moves,
+        "positions": positions,
+        "scores": scores,
+        "record": record,
+    }

@@ -1,0 +1,355 @@
+// The live board: follows /api/events, sends controls with the paired
+// browser's token in the Authorization header (never in a URL).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const TOKEN_KEY = "popref-token";
+let state = null;
+let games = [];
+let replayData = null;
+let replayAt = 0;
+
+function token() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+function headers(extra) {
+  const result = Object.assign({}, extra || {});
+  const held = token();
+  if (held) result.Authorization = "Bearer " + held;
+  return result;
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: headers(body ? { "Content-Type": "application/json" } : {}) };
+  if (body) options.body = JSON.stringify(body);
+  const response = await fetch(path, options);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = null;
+  }
+  return { status: response.status, data };
+}
+
+// -- drawing ------------------------------------------------------------------------
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function drawBoard(target, rows, lights, colours, winning) {
+  target.textContent = "";
+  const width = rows.length ? rows[0].length : 0;
+  target.dataset.columns = String(width);
+  target.classList.toggle("wide", width > 9);
+  if (lights) {
+    const bar = el("div", "lights");
+    lights.forEach((lamp, i) => {
+      const light = el("span", "light lamp-" + lamp);
+      if (colours && colours[i]) light.classList.add("colour-" + colours[i]);
+      light.dataset.column = String(i + 1);
+      light.title = lamp;
+      bar.appendChild(light);
+    });
+    target.appendChild(bar);
+  }
+  const win = new Set((winning || []).map(([c, r]) => c + ":" + r));
+  const grid = el("div", "grid");
+  rows.forEach((row, index) => {
+    const line = el("div", "row");
+    const rowNumber = rows.length - index;
+    [...row].forEach((cell, c) => {
+      const slot = el("span", "cell");
+      if (cell === "R") slot.classList.add("red");
+      else if (cell === "Y") slot.classList.add("yellow");
+      else if (cell === "?") slot.classList.add("unknown");
+      if (win.has(c + 1 + ":" + rowNumber)) slot.classList.add("winning");
+      line.appendChild(slot);
+    });
+    grid.appendChild(line);
+  });
+  target.appendChild(grid);
+  const numbers = el("div", "numbers");
+  for (let c = 1; c <= width; c++) numbers.appendChild(el("span", "", String(c)));
+  target.appendChild(numbers);
+}
+
+function rulesTitle(name) {
+  return t("rules_" + name);
+}
+
+function resultText(result) {
+  if (result === "red" || result === "yellow" || result === "draw") return t("result_" + result);
+  return t("result_unknown");
+}
+
+function render() {
+  if (!state || !state.board) return;
+  document.body.dataset.rules = state.rules;
+  $("rules").textContent = t("rules_line", { rules: rulesTitle(state.rules), number: state.game_number });
+  drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
+  $("status").textContent = state.status;
+  $("fault").hidden = !state.fault;
+  $("fault").textContent = state.fault || "";
+  // once a game is over the turn light shows the winner, not a turn
+  const turnText = state.result ? resultText(state.result) : state.turn ? t("turn_" + state.turn) : "";
+  $("turn").textContent = turnText;
+  $("turn").className = "turn " + (state.turn || "");
+  const pop10 = state.rules.endsWith("pop10");
+  $("scores").hidden = !pop10;
+  $("scores").textContent = t("scores", state.scores);
+  $("moves").textContent = state.moves.length ? state.moves.join(" ") : t("no_moves");
+  // the computer opponent's fields, once the daemon has one (absent until then)
+  const extra = [];
+  if (state.opponent) extra.push(t("opponent", { colour: t("colour_" + state.opponent) }));
+  if (state.computer) extra.push(t("computer_move", { move: state.computer }));
+  if (state.hint) extra.push(t("hint", { move: state.hint }));
+  $("opponent").hidden = extra.length === 0;
+  $("opponent").textContent = extra.join(" ");
+  document.body.classList.toggle("pairing", Boolean(state.pairing));
+  if ($("rules-choice").value === "") $("rules-choice").value = state.next_rules;
+}
+
+// -- the event stream (fetch, so a token can go in a header) --------------------------
+
+function setLink(on) {
+  $("link").textContent = t(on ? "live" : "offline");
+  $("link").className = "link " + (on ? "on" : "off");
+}
+
+async function follow() {
+  for (;;) {
+    try {
+      const response = await fetch("/api/events", { headers: headers() });
+      if (response.ok && response.body) {
+        setLink(true);
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block
+              .split("\n")
+              .filter((line) => line.startsWith("data: "))
+              .map((line) => line.slice(6))
+              .join("\n");
+            if (data) onState(JSON.parse(data));
+          }
+        }
+      }
+    } catch (_) {
+      // the daemon restarted or the network dropped: try again below
+    }
+    setLink(false);
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+}
+
+function onState(next) {
+  const before = state;
+  state = next;
+  render();
+  // a game ended (or was abandoned for a new one): the archive has grown
+  if (before && (before.game_number !== next.game_number || (!before.result && next.result))) {
+    loadGames();
+  }
+}
+
+// -- controls --------------------------------------------------------------------------
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+async function refreshSession() {
+  const { data } = await call("GET", "/api/session");
+  const paired = Boolean(data && data.paired);
+  if (!paired && token()) localStorage.removeItem(TOKEN_KEY);
+  document.body.classList.toggle("paired", paired);
+  $("pair-text").textContent = t(paired ? "paired" : "not_paired");
+  $("pair").hidden = paired;
+  $("control-box").hidden = !paired;
+}
+
+async function pair() {
+  const { status, data } = await call("POST", "/api/pair", {});
+  if (status !== 202) {
+    say(t("error", { message: (data && data.error) || status }));
+    return;
+  }
+  say(t("pairing"));
+  for (;;) {
+    await new Promise((done) => setTimeout(done, 500));
+    const claim = await call("POST", "/api/pair/claim", { request: data.request });
+    if (claim.status === 202) continue;
+    if (claim.status === 200 && claim.data && claim.data.token) {
+      localStorage.setItem(TOKEN_KEY, claim.data.token);
+      say(t("pair_done"));
+    } else {
+      say(t("pair_failed"));
+    }
+    break;
+  }
+  await refreshSession();
+}
+
+async function control(path, body) {
+  const { status, data } = await call("POST", path, body);
+  if (status === 403) {
+    localStorage.removeItem(TOKEN_KEY);
+    await refreshSession();
+    say(data && data.error ? data.error : t("not_paired"));
+    return status;
+  }
+  if (status === 409 && data && data.confirm) {
+    say("");
+    $("confirm").hidden = false;
+    return status;
+  }
+  say(status === 202 ? t("sent") : t("error", { message: (data && data.error) || status }));
+  return status;
+}
+
+// -- the archive -----------------------------------------------------------------------
+
+async function loadGames() {
+  const { status, data } = await call("GET", "/api/games");
+  if (status !== 200) return;
+  games = data;
+  const list = $("games");
+  list.textContent = "";
+  if (!games.length) list.appendChild(el("li", "empty", t("no_games")));
+  for (const game of games) {
+    const item = el("li");
+    const button = el(
+      "button",
+      "game",
+      t("game_line", {
+        number: game.number,
+        rules: rulesTitle(game.rules),
+        result: resultText(game.result),
+        moves: game.moves ?? "?",
+        finished: new Date(game.finished).toLocaleString(),
+      }),
+    );
+    button.type = "button";
+    button.dataset.number = String(game.number);
+    button.addEventListener("click", () => openReplay(game.number));
+    item.appendChild(button);
+    list.appendChild(item);
+  }
+}
+
+async function openReplay(number) {
+  const { status, data } = await call("GET", "/api/games/" + number + "/replay");
+  if (status !== 200) {
+    say(t("error", { message: (data && data.error) || status }));
+    return;
+  }
+  replayData = data;
+  replayAt = data.moves.length;
+  $("replay").hidden = false;
+  $("replay-title").textContent = t("replay_title", { number, rules: rulesTitle(data.rules) });
+  drawReplay();
+}
+
+function drawReplay() {
+  const data = replayData;
+  drawBoard($("replay-board"), data.positions[replayAt], null, null, null);
+  $("replay-at").textContent = t("replay_at", { at: replayAt, total: data.moves.length });
+  const moves = $("replay-moves");
+  moves.textContent = "";
+  data.moves.forEach((move, i) => {
+    const token = el("span", i < replayAt ? "played" : "later", move);
+    moves.appendChild(token);
+    moves.appendChild(document.createTextNode(" "));
+  });
+}
+
+function stepReplay(to) {
+  if (!replayData) return;
+  replayAt = Math.max(0, Math.min(replayData.moves.length, to));
+  drawReplay();
+}
+
+async function download() {
+  if (!replayData) return;
+  const response = await fetch("/api/games/" + replayData.number, { headers: headers() });
+  const blob = await response.blob();
+  const link = el("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "popref-game-" + replayData.number + ".txt";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// -- start -----------------------------------------------------------------------------
+
+function translatePage() {
+  document.documentElement.lang = language;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  const choice = $("rules-choice");
+  const chosen = choice.value;
+  choice.textContent = "";
+  for (const name of ["classic", "popout", "pop10", "five", "five+popout", "five+pop10"]) {
+    const option = el("option", "", rulesTitle(name));
+    option.value = name;
+    choice.appendChild(option);
+  }
+  choice.value = chosen || (state ? state.next_rules : "classic");
+  const picker = $("language");
+  const languages = Object.keys(STRINGS);
+  picker.hidden = languages.length < 2;
+  picker.textContent = "";
+  for (const code of languages) {
+    const option = el("option", "", code);
+    option.value = code;
+    picker.appendChild(option);
+  }
+  picker.value = language;
+  render();
+}
+
+function start() {
+  chooseLanguage([localStorage.getItem("popref-language") || "", ...navigator.languages]);
+  translatePage();
+  $("language").addEventListener("change", (event) => {
+    localStorage.setItem("popref-language", event.target.value);
+    chooseLanguage([event.target.value]);
+    translatePage();
+    loadGames();
+  });
+  $("pair").addEventListener("click", pair);
+  $("set-rules").addEventListener("click", () => control("/api/rules", { rules: $("rules-choice").value }));
+  $("new-game").addEventListener("click", () => control("/api/new", {}));
+  $("confirm-yes").addEventListener("click", async () => {
+    $("confirm").hidden = true;
+    await control("/api/new", { confirm: true });
+  });
+  $("confirm-no").addEventListener("click", () => {
+    $("confirm").hidden = true;
+  });
+  $("first").addEventListener("click", () => stepReplay(0));
+  $("back").addEventListener("click", () => stepReplay(replayAt - 1));
+  $("forward").addEventListener("click", () => stepReplay(replayAt + 1));
+  $("last").addEventListener("click", () => stepReplay(Infinity));
+  $("download").addEventListener("click", download);
+  refreshSession();
+  loadGames();
+  follow();
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,572 @@
+"""The web view without a browser: the API, the event stream, the archive,
+pairing and its expiry, the controls through the referee, and attempts to
+reach files outside the archive."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import main
+from controller.commands import NewGameAsked, PairingEnded, PairingRequested, RulesChosen
+from controller.config import WebConfig, parse_config
+from controller.eventcodec import CodecError, decode, encode
+from controller.journal import Journal
+from controller.persist import restore, snapshot
+from controller.referee import Referee
+from controller.referee import Table as RefereeTable
+from controller.simulation import Simulation
+from controller.view import display
+from controller.web.hub import StateHub
+from controller.web.pairing import PENDING, Busy, Pairing
+from hardware.clock import FakeClock
+from hardware.display import ColumnLight, Lamp
+from hardware.errors import ConfigError
+from hardware.events import ButtonPressed
+from tests.webclient import Stream, Table
+
+RUN = [sys.executable, "-m", "controller.cli", "run"]
+SIMULATE = [sys.executable, "-m", "controller.cli", "simulate"]
+WIN = ("drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    served = Table(tmp_path / "state")
+    try:
+        yield served
+    finally:
+        served.close()
+
+
+# -- the state ---------------------------------------------------------------------------
+
+
+def test_state_is_what_simulate_json_prints(
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table.act("drop 4", "drop 3")
+    state = table.get_json("/api/state")
+    assert state == {k: v for k, v in table.sim.state("x").items() if k != "action"}
+    script = tmp_path / "game.txt"
+    script.write_text("drop 4\ndrop 3\n")
+    assert main(["simulate", "--script", str(script), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert printed.pop("action") == "drop 3"
+    assert printed == state
+    assert state["moves"] == ["4", "3"] and state["to_move"] == "red"
+    assert state["lights"] == ["drop"] * 7 and state["colours"] == ["red"] * 7
+
+
+def test_the_winning_line_and_the_turn_reach_the_page(table: Table) -> None:
+    table.act(*WIN)
+    state = table.get_json("/api/state")
+    assert state["result"] == "red"
+    assert state["winning"] == [[1, 1], [1, 2], [1, 3], [1, 4]]
+    assert state["lights"][0] == "winning" and state["turn"] == "red"
+
+
+def test_a_fault_and_its_repair_step_reach_the_page(table: Table) -> None:
+    table.act("drop 4", "pop 4")  # Classic has no pops: the disc must go back
+    state = table.get_json("/api/state")
+    assert state["fault"] is not None and "Drop a Red disc into column 4" in state["fault"]
+    assert state["lights"][3] == "chosen" and state["colours"][3] == "red"
+    table.act("drop 4")
+    state = table.get_json("/api/state")
+    assert state["fault"] is None and state["moves"] == ["4"] and state["to_move"] == "yellow"
+
+
+# -- the event stream ---------------------------------------------------------------------
+
+
+def test_a_client_gets_the_current_state_at_once_and_every_change(table: Table) -> None:
+    table.act("drop 4")
+    stream = Stream(table)
+    try:
+        assert stream.status == 200
+        assert stream.next()["moves"] == ["4"]
+        table.act("drop 5")
+        assert stream.until(lambda s: s["moves"] == ["4", "5"])["to_move"] == "red"
+    finally:
+        stream.close()
+    # a reconnecting client gets the state at once, without waiting for a change
+    again = Stream(table)
+    try:
+        assert again.next()["moves"] == ["4", "5"]
+    finally:
+        again.close()
+
+
+def test_many_clients_follow_the_same_game(table: Table) -> None:
+    streams = [Stream(table) for _ in range(20)]
+    try:
+        for stream in streams:
+            assert stream.next()["moves"] == []
+        table.act("drop 2")
+        for stream in streams:
+            # the move as the disc passes the beam, then the disc landed
+            assert stream.until(lambda s: s["grid"][-1] == ".R.....")["moves"] == ["2"]
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_client_that_stops_reading_delays_nobody(table: Table) -> None:
+    stuck = socket.create_connection((table.host, table.port))
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    reader = Stream(table)
+    try:
+        reader.next()
+        big = {"status": "x" * 50_000}
+        for n in range(200):  # far more than the stuck client's buffers hold
+            table.web.hub.publish({**big, "n": n})
+        assert reader.until(lambda s: s.get("n") == 199)["n"] == 199
+        table.act("drop 6")
+        assert reader.until(lambda s: s.get("moves") == ["6"])
+    finally:
+        stuck.close()
+        reader.close()
+
+
+def test_clients_past_the_cap_are_turned_away(tmp_path: Path) -> None:
+    table = Table(tmp_path, max_clients=2)
+    streams = [Stream(table), Stream(table)]
+    try:
+        for stream in streams:
+            stream.next()
+        status, _, body = table.request("GET", "/api/events")
+        assert status == 503 and b"too many" in body
+        streams.pop().close()
+        for n in range(100):  # the closed stream's thread notices at a write, and leaves
+            if table.web.hub.clients < 2:
+                break
+            table.web.hub.publish({"n": n})
+            streams[0].until(lambda s, n=n: s.get("n") == n)
+        third = Stream(table)
+        assert third.status == 200
+        third.close()
+    finally:
+        for stream in streams:
+            stream.close()
+        table.close()
+
+
+def test_the_hub_never_waits_for_a_client() -> None:
+    hub = StateHub(max_clients=1)
+    assert hub.join() and not hub.join()
+    hub.publish({"a": 1})
+    hub.publish({"a": 2})
+    assert hub.wait(0, timeout=0.0) == (2, b'{"a": 2}')  # a slow client skips to the newest
+    hub.close()
+    assert hub.wait(2, timeout=60.0) == (2, None)  # close wakes waiting streams
+
+
+# -- the archive --------------------------------------------------------------------------
+
+
+def test_finished_games_are_listed_replayed_and_downloaded(table: Table) -> None:
+    assert table.get_json("/api/games") == []
+    table.act(*WIN)
+    games = table.get_json("/api/games")
+    assert [(g["number"], g["rules"], g["result"], g["moves"]) for g in games] == [
+        (1, "classic", "red", 7)
+    ]
+    status, headers, body = table.request("GET", "/api/games/1")
+    assert status == 200 and body.decode() == table.sim.daemon.archive.read(1)
+    assert headers["Content-Disposition"] == 'attachment; filename="popref-game-1.txt"'
+    replay = table.get_json("/api/games/1/replay")
+    assert replay["moves"] == ["1", "2", "1", "2", "1", "2", "1"]
+    assert len(replay["positions"]) == 8
+    assert replay["positions"][0] == ["......."] * 6
+    assert replay["positions"][-1] == table.get_json("/api/state")["board"]
+    status, _, body = table.request("GET", "/api/games/2")
+    assert status == 404 and b"no game 2" in body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/..%2F..%2Fjournal",
+        "/api/games/../journal",
+        "/api/games/1/../../journal",
+        "/api/games/0001-x.txt",
+        "/api/games/%2e%2e/%2e%2e/etc/passwd",
+        "/../pyproject.toml",
+        "/static/../../config.py",
+        "/app.js/../../../journal",
+        "//etc/passwd",
+        "/journal",
+        "/web-tokens.json",
+    ],
+)
+def test_nothing_outside_the_archive_and_the_page_is_served(table: Table, path: str) -> None:
+    table.act(*WIN)
+    status, _, body = table.request("GET", path)
+    assert status == 404, body
+    assert b"snapshot" not in body and b"root:" not in body and b"Rules:" not in body
+
+
+# -- pairing and control ------------------------------------------------------------------
+
+
+def test_an_unpaired_control_gets_403_and_says_how_to_pair(table: Table) -> None:
+    for path, body in (("/api/rules", {"rules": "pop10"}), ("/api/new", {"confirm": True})):
+        status, answer = table.post(path, body)
+        assert status == 403 and "mode button" in answer["error"]
+        status, answer = table.post(path, body, token="not-a-token")
+        assert status == 403
+    assert table.get_json("/api/state")["next_rules"] == "classic"
+    assert table.get_json("/api/session") == {"paired": False, "watch": True}
+
+
+def test_pairing_with_the_mode_button_grants_a_token(table: Table) -> None:
+    status, asked = table.post("/api/pair", {})
+    assert status == 202
+    state = table.get_json("/api/state")
+    assert state["pairing"] and state["lights"] == ["chosen"] * 7  # the board blinks
+    assert table.post("/api/pair/claim", {"request": asked["request"]}) == (202, {"pending": True})
+    assert table.post("/api/pair", {})[0] == 409  # one browser pairs at a time
+    table.act("press")
+    status, claimed = table.post("/api/pair/claim", {"request": asked["request"]})
+    assert status == 200
+    token = claimed["token"]
+    state = table.get_json("/api/state")
+    # the press paired the browser instead of choosing the next rules
+    assert not state["pairing"] and state["next_rules"] == "classic"
+    assert state["lights"] == ["drop"] * 7
+    assert table.get_json("/api/session", token=token)["paired"]
+    assert table.post("/api/pair/claim", {"request": asked["request"]})[0] == 410  # only once
+    status, _ = table.post("/api/rules", {"rules": "pop10"}, token=token)
+    assert status == 202
+    state = table.get_json("/api/state")
+    assert state["rules"] == "pop10" and state["next_rules"] == "pop10"
+
+
+def test_a_token_goes_in_the_header_not_the_url(table: Table) -> None:
+    token = table.pair()
+    status, _, _ = table.request("POST", f"/api/rules?token={token}", {"rules": "five"})
+    assert status == 403
+    status, _, _ = table.request(
+        "POST", "/api/rules", {"rules": "five"}, headers={"Cookie": f"token={token}"}
+    )
+    assert status == 403
+
+
+def test_a_pairing_request_runs_out_after_30_seconds(table: Table) -> None:
+    status, asked = table.post("/api/pair", {})
+    assert status == 202
+    table.act("wait 30500")
+    assert not table.get_json("/api/state")["pairing"]  # the board stopped blinking
+    table.act("press")  # too late: the press does its usual job
+    state = table.get_json("/api/state")
+    assert state["next_rules"] == "popout"
+    table.act("wait 5000")
+    assert table.post("/api/pair/claim", {"request": asked["request"]})[0] == 410
+
+
+def test_a_new_game_from_the_page_asks_before_abandoning_one(table: Table) -> None:
+    token = table.pair()
+    table.act("drop 4", "drop 4")
+    status, answer = table.post("/api/new", {}, token=token)
+    assert status == 409 and answer["confirm"] is True
+    assert table.get_json("/api/state")["moves"] == ["4", "4"]
+    status, _ = table.post("/api/new", {"confirm": True}, token=token)
+    assert status == 202
+    state = table.get_json("/api/state")
+    assert state["game_number"] == 2 and state["moves"] == []
+    assert [g["moves"] for g in table.get_json("/api/games")] == [2]  # the abandoned one
+    assert state["fault"] is not None  # the grid still holds its discs: empty it
+
+
+def test_page_commands_are_journalled_and_survive_a_restart(tmp_path: Path) -> None:
+    state_dir = tmp_path / "state"
+    table = Table(state_dir)
+    token = table.pair()
+    table.act("drop 3")
+    table.post("/api/rules", {"rules": "five"}, token=token)
+    table.close()
+    journal = Journal(state_dir / "journal")
+    kinds = [record.get("e") for record in journal.load().records]
+    journal.close()
+    assert kinds[1:] == ["pair", "press", "drop", "rules"]
+    again = Simulation(parse_config({}, "test"), state_dir)
+    try:
+        state = again.state("x")
+        # the press paired (no rules change); the page chose the next game's rules
+        assert state["rules"] == "classic" and state["next_rules"] == "five"
+        assert state["moves"] == ["3"] and not state["pairing"]
+    finally:
+        again.close()
+    table = Table(state_dir)  # the paired browser stays paired
+    try:
+        assert table.get_json("/api/session", token=token)["paired"]
+    finally:
+        table.close()
+
+
+def test_a_config_token_controls_without_pairing(tmp_path: Path) -> None:
+    secret = "headless-token-0123456789"
+    table = Table(tmp_path, token=secret, watch=False)
+    try:
+        assert table.request("GET", "/api/state")[0] == 403
+        assert table.request("GET", "/api/events")[0] == 403
+        assert table.request("GET", "/api/games")[0] == 403
+        assert table.request("GET", "/")[0] == 200  # the page itself, to pair from
+        assert table.get_json("/api/state", token=secret)["rules"] == "classic"
+        assert table.post("/api/rules", {"rules": "pop10"}, token=secret)[0] == 202
+        stream = Stream(table, token=secret)
+        assert stream.next()["rules"] == "pop10"
+        stream.close()
+    finally:
+        table.close()
+
+
+def test_tokens_expire() -> None:
+    clock, wall = FakeClock(), [1000.0]
+    pairing = Pairing(clock=clock, wall=lambda: wall[0], days=2)
+    request = pairing.request()
+    assert pairing.claim(request) is PENDING
+    with pytest.raises(Busy):
+        pairing.request()
+    assert pairing.granted()
+    token = pairing.claim(request)
+    assert isinstance(token, str) and pairing.allows(token)
+    wall[0] += 2 * 86400 - 1
+    assert pairing.allows(token)
+    wall[0] += 1
+    assert not pairing.allows(token)
+    assert not pairing.granted()  # no request waiting: a press grants nothing
+
+
+def test_the_page_is_served_with_a_strict_policy(table: Table) -> None:
+    status, headers, body = table.request("GET", "/")
+    assert status == 200 and b"<script" in body
+    policy = headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+    assert b"http" not in body  # no CDN, nothing from elsewhere
+    for path in ("/app.js", "/strings.js", "/app.css", "/icon.svg"):
+        status, _, body = table.request("GET", path)
+        assert status == 200 and b"https://" not in body
+
+
+def test_bad_requests_get_one_clear_answer(table: Table) -> None:
+    token = table.pair()
+    assert table.post("/api/rules", {"rules": "chess"}, token=token)[0] == 400
+    status, _, _ = table.request(
+        "POST", "/api/rules", headers={"Content-Length": "999999", "Authorization": "x"}
+    )
+    assert status == 413
+    assert table.request("GET", "/api/nothing")[0] == 404
+
+
+# -- configuration and the command line ----------------------------------------------------
+
+
+def test_web_config_defaults_and_checks() -> None:
+    assert parse_config({}, "x").web == WebConfig(enabled=False)
+    on_a_pi = parse_config({"board": {"backend": "gpio"}}, "x").web
+    assert on_a_pi.enabled and on_a_pi.port == 8080 and on_a_pi.host == "0.0.0.0"
+    for table, wrong in (
+        ({"port": 70000}, "[web] port"),
+        ({"host": "my-pi"}, "[web] host"),
+        ({"token": "short"}, "[web] token"),
+        ({"watch": "yes"}, "[web] watch"),
+        ({"colour": 1}, "[web] colour"),
+    ):
+        with pytest.raises(ConfigError, match=rf"^x: \[web\] {wrong.split()[1]}"):
+            parse_config({"web": table}, "x")
+
+
+def test_simulate_web_needs_host_and_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--script", "-", "--web", "8080"]) == 2
+    assert "HOST:PORT" in capsys.readouterr().err
+    assert main(["simulate", "--script", "-", "--web", "localhost:8080"]) == 2
+    assert "[web] host" in capsys.readouterr().err
+
+
+# -- the referee's rule and the daemon's loop -----------------------------------------------
+
+
+def test_the_mode_button_answers_a_pairing_request_within_30_seconds() -> None:
+    referee = Referee(RefereeTable(), "classic")
+    assert referee.handle(PairingRequested(at=10.0)).changed
+    assert display(referee).columns == tuple(ColumnLight(Lamp.CHOSEN) for _ in range(7))
+    verdict = referee.handle(ButtonPressed(at=39.9))
+    assert verdict.paired and verdict.changed
+    assert referee.next_rules == "classic" and referee.pairing_since is None
+    referee.handle(PairingRequested(at=50.0))
+    late = referee.handle(ButtonPressed(at=80.5))
+    assert not late.paired and referee.next_rules == "popout"  # its usual job
+    assert referee.handle(PairingEnded(at=80.6)).changed and referee.pairing_since is None
+    referee.handle(PairingRequested(at=90.0))
+    assert restore(RefereeTable(), snapshot(referee)).pairing_since == 90.0
+    referee.restarted()  # a restart forgets the old clock, and the request with it
+    assert referee.pairing_since is None
+
+
+def test_commands_travel_the_journal_codec() -> None:
+    for command in (
+        RulesChosen("pop10", 1.0),
+        NewGameAsked(2.0),
+        PairingRequested(3.0),
+        PairingEnded(4.0),
+    ):
+        assert decode(encode(command)) == command
+    for damaged in ({"e": "rules", "rules": "chess", "at": 1.0}, {"e": "pair"}):
+        with pytest.raises(CodecError):
+            decode(damaged)
+
+
+def test_popref_run_serves_the_page_and_takes_commands_through_its_loop(
+    tmp_path: Path,
+) -> None:
+    secret = "headless-token-0123456789"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = 0\ntoken = "{secret}"\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "STATE_DIRECTORY")}
+    process = subprocess.Popen(
+        [*RUN, "--config", str(config), "--state-dir", str(tmp_path / "state")],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stderr is not None
+        url = ""
+        for line in process.stderr:
+            if "live board is at" in line:
+                url = line.split(" at ", 1)[1].strip().rstrip(".")
+                break
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.request("GET", "/api/events")
+        events = connection.getresponse()
+        first = _event(events)
+        assert first["next_rules"] == "classic"
+        connection2 = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection2.request(
+            "POST",
+            "/api/rules",
+            body=json.dumps({"rules": "popout"}),
+            headers={"Authorization": f"Bearer {secret}", "Content-Type": "application/json"},
+        )
+        assert connection2.getresponse().status == 202
+        # the daemon's loop, asleep in its wait, wakes for the command
+        assert _event(events)["rules"] == "popout"
+        events.close()
+        connection.close()
+        connection2.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+
+
+def _event(response: http.client.HTTPResponse) -> dict[str, Any]:
+    data = b""
+    while True:
+        line = response.fp.readline()
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            data = line[6:].strip()
+        elif line.strip() == b"" and data:
+            state: dict[str, Any] = json.loads(data)
+            return state
+
+
+def test_simulate_web_serves_the_scripted_game_until_ctrl_c(tmp_path: Path) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("drop 4\ndrop 5\n")
+    process = subprocess.Popen(
+        [*SIMULATE, "--script", str(script), "--json", "--web", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        url = ""
+        for line in process.stderr:
+            if "stays up until Ctrl-C" in line:
+                url = line.split("; ", 1)[1].split(" ", 1)[0]
+                break
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.request("GET", "/api/state")
+        state = json.loads(connection.getresponse().read())
+        connection.close()
+        assert state["moves"] == ["4", "5"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=10)
+    assert process.returncode == 0
+    assert json.loads(out.splitlines()[-1])["moves"] == state["moves"]
+
+
+def test_head_answers_without_a_body_and_never_opens_a_stream(table: Table) -> None:
+    status, headers, body = table.request("HEAD", "/")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) > 0
+    assert headers["Server"] == "popref"
+    assert table.request("HEAD", "/api/events")[0] == 405
+    assert table.web.hub.clients == 0
+
+
+def test_a_flood_of_connections_is_capped(tmp_path: Path) -> None:
+    table = Table(tmp_path, max_clients=1)
+    idle = [socket.create_connection((table.host, table.port)) for _ in range(40)]
+    try:
+        # the connections past the cap are closed by the server at once
+        closed = 0
+        for connection in idle:
+            connection.settimeout(10)
+            connection.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n")
+        for connection in idle:
+            if connection.recv(1) == b"":
+                closed += 1
+        assert closed >= 40 - (1 + 16)
+    finally:
+        for connection in idle:
+            connection.close()
+    # closed connections give their slots back (each thread sees its end of file)
+    for _ in range(200):
+        try:
+            assert table.request("GET", "/api/state")[0] == 200
+            break
+        except (ConnectionError, http.client.RemoteDisconnected):
+            continue
+    else:
+        raise AssertionError("the slots never came back")
+    table.close()
+
+
+def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        config = tmp_path / "config.toml"
+        config.write_text(f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n')
+        result = subprocess.run(
+            [*RUN, "--config", str(config), "--state-dir", str(tmp_path / "state")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"},
+        )
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("popref run:")]
+    assert errors == [
+        f"popref run: {config}: [web] cannot listen on 127.0.0.1 port {port}: "
+        "Address already in use; choose another port, or set [web] enabled = false"
+    ]
