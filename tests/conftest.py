@@ -6,13 +6,17 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.clock import FakeClock
+
+if TYPE_CHECKING:
+    from tests.webclient import Table
 
 
 @pytest.fixture
@@ -33,6 +37,19 @@ def mock_factory() -> Iterator[Any]:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    """A simulated table with its page served on loopback (tests/webclient.py);
+    imported here, lazily, so that only the web tests load the server."""
+    from tests.webclient import Table
+
+    served = Table(tmp_path / "state")
+    try:
+        yield served
+    finally:
+        served.close()
 
 
 SOAK_SEED = "POPREF_SOAK_SEED"

@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,20 +32,10 @@ from hardware.clock import FakeClock
 from hardware.display import ColumnLight, Lamp
 from hardware.errors import ConfigError
 from hardware.events import ButtonPressed
-from tests.webclient import Stream, Table
+from tests.webclient import WIN, Stream, Table
 
 RUN = [sys.executable, "-m", "controller.cli", "run"]
 SIMULATE = [sys.executable, "-m", "controller.cli", "simulate"]
-WIN = ("drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1")
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    served = Table(tmp_path / "state")
-    try:
-        yield served
-    finally:
-        served.close()
 
 
 # -- the state ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.webclient import Table
+from tests.webclient import WIN, Table
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -36,17 +36,6 @@ pytestmark = pytest.mark.skipif(
     reason="no headless Chromium here: apt-get install chromium chromium-driver (tests/run.sh "
     "does where apt-get exists)",
 )
-
-WIN = ("drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1")
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    served = Table(tmp_path / "state")
-    try:
-        yield served
-    finally:
-        served.close()
 
 
 @pytest.fixture

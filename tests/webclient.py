@@ -13,6 +13,9 @@ from controller.script import parse_line
 from controller.simulation import Simulation
 from controller.web.server import WebServer, serve_daemon
 
+# Red wins in column 1 (Yellow plays column 2 meanwhile)
+WIN = ("drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1")
+
 
 class Table:
     """A simulated table (simulated time) with its page on 127.0.0.1, an
