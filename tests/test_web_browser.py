@@ -150,7 +150,9 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
         lambda d: "pairing" in d.find_element(By.TAG_NAME, "body").get_attribute("class"),
         "the board blinking",
     )
-    assert "mode button" in text(browser, "message")
+    # the page says so when its own POST returns, which may come after the
+    # event stream has already shown the blinking board
+    wait(browser, lambda d: "mode button" in text(d, "message"), "the pairing sentence")
     shot(browser, "pairing")
     table.act("press")  # the simulated mode button
     wait(browser, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
