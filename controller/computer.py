@@ -21,6 +21,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from controller.i18n import Text, _t
+from controller.words import player
 from engine.colour import Colour
 
 MIN_LEVEL = 1
@@ -61,6 +63,8 @@ def next_seat(colour: Colour | None) -> Colour | None:
     return SEATS[(SEATS.index(colour) + 1) % len(SEATS)]
 
 
-def describe(colour: Colour | None) -> str:
+def describe(colour: Colour | None) -> Text:
     """``"two players"`` or ``"the computer plays Yellow"``."""
-    return "two players" if colour is None else f"the computer plays {colour.title}"
+    if colour is None:
+        return _t("two players")
+    return _t("the computer plays {colour}", colour=player(colour))

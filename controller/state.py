@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.referee import Referee
+from controller.words import rules_title
 from engine.colour import Colour, picture
 from hardware.display import Display
 
@@ -48,7 +49,7 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "colours": [light.colour.value if light.colour else None for light in shown.columns],
         "turn": shown.turn.value if shown.turn else None,
         "winning": sorted([column, row] for column, row in shown.winning),
-        "title": game.rules.title,
+        "title": rules_title(game.rules),
         "next_rules": referee.next_rules,
         "game_number": referee.game_number,
         "pairing": referee.pairing_since is not None,

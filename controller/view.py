@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from controller import repair
 from controller.computer import describe
+from controller.i18n import Text, Value, _n, _t, sentences
 from controller.referee import SLIDER_OPENED, Referee
-from engine import RULES_NAMES, Move, MoveKind, Phase, rules_named
+from controller.words import disc, player, rules_title, title_of
+from engine import RULES_NAMES, Move, MoveKind, Phase
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp
 
@@ -47,9 +49,9 @@ def _dark(referee: Referee) -> list[ColumnLight]:
 
 def _slider_open(referee: Referee) -> Display:
     if referee.game.moves and not referee.game.is_over():
-        fault = "The slider is open: close it, then rebuild the game as the lights show."
+        fault = _t("The slider is open: close it, then rebuild the game as the lights show.")
     else:
-        fault = "The slider is open: close it to play."
+        fault = _t("The slider is open: close it to play.")
     return Display(
         columns=tuple(_dark(referee)),
         scores=_scores(referee),
@@ -65,18 +67,18 @@ def _pairing(referee: Referee) -> Display:
     return Display(
         columns=tuple(ColumnLight(Lamp.CHOSEN) for _ in range(referee.table.columns)),
         scores=_scores(referee),
-        status="A browser asks to be paired: press the mode button to allow it.",
+        status=_t("A browser asks to be paired: press the mode button to allow it."),
     )
 
 
-def step_sentence(referee: Referee, step: repair.Step) -> str:
+def step_sentence(referee: Referee, step: repair.Step) -> Text:
     """One instruction a player can follow."""
     if isinstance(step, repair.SliderStep):
-        return "Open the slider to empty the grid, then close it."
+        return _t("Open the slider to empty the grid, then close it.")
     column = referee.label(step.column)
     if isinstance(step, repair.PopStep):
-        return f"Pop the bottom disc out of column {column}."
-    return f"Drop a {step.colour.title} disc into column {column}."
+        return _t("Pop the bottom disc out of column {column}.", column=column)
+    return _t("Drop a {colour} disc into column {column}.", colour=disc(step.colour), column=column)
 
 
 def _repairing(referee: Referee) -> Display:
@@ -94,19 +96,21 @@ def _repairing(referee: Referee) -> Display:
         turn = step.colour
     instruction = step_sentence(referee, step)
     left = len(steps) - 1
-    more = f" ({left} more step{'s' if left != 1 else ''} after this.)" if left else ""
-    problem = referee.problem or "The grid does not match the game."
+    more = _n("({n} more step after this.)", "({n} more steps after this.)", left) if left else None
+    problem: str = referee.problem or _t("The grid does not match the game.")
     if referee.rebuilding:
-        rebuild = "Rebuild the game after the slider, or hold the mode button to abandon it."
+        rebuild = _t("Rebuild the game after the slider, or hold the mode button to abandon it.")
         # the latest wrong disc first, so that the message changes with it
-        problem = rebuild if problem == SLIDER_OPENED else f"{problem} {rebuild}"
-    status = instruction
+        problem = rebuild if problem == SLIDER_OPENED else sentences(problem, rebuild)
+    status: Text = instruction
     if referee.game.is_over():
         # the slider empties the grid and starts the next game, a repair too
-        status = f"{instruction} Or open the slider for a new game."
+        status = sentences(instruction, _t("Or open the slider for a new game."))
         if referee.problem is None:
-            problem = f"{referee.result_sentence()} The grid does not match the finished game."
-    fault = f"{problem} {status}{more}"
+            problem = sentences(
+                referee.result_sentence(), _t("The grid does not match the finished game.")
+            )
+    fault = sentences(problem, status, more)
     return Display(
         columns=tuple(lights),
         turn=turn,
@@ -129,7 +133,7 @@ def _finished(referee: Referee) -> Display:
     winner = result if isinstance(result, Colour) else None
     for column, _row in winning:
         lights[column - 1] = ColumnLight(Lamp.WINNING, winner)
-    status = referee.result_sentence() + " Open the slider for a new game."
+    status = sentences(referee.result_sentence(), _t("Open the slider for a new game."))
     return Display(
         columns=tuple(lights),
         turn=winner,
@@ -146,13 +150,13 @@ def _selecting(referee: Referee) -> Display:
     if index < len(lights):
         # in the computer's colour when the game is against it
         lights[index] = ColumnLight(Lamp.CHOSEN, referee.next_computer)
-    title = rules_named(referee.next_rules).title
+    title: Text = title_of(referee.next_rules)
     if referee.next_computer is not None:
-        title = f"{title}, {describe(referee.next_computer)}"
+        title = sentences(title, describe(referee.next_computer), separator=", ")
     if referee.game.moves and not referee.game.is_over():
-        status = f"Next game: {title}. Press again for other rules."
+        status = _t("Next game: {title}. Press again for other rules.", title=title)
     else:
-        status = f"Rules: {title}. Press again for other rules, or start playing."
+        status = _t("Rules: {title}. Press again for other rules, or start playing.", title=title)
     return Display(columns=tuple(lights), scores=_scores(referee), status=status)
 
 
@@ -190,11 +194,11 @@ def move_light(move: Move, colour: Colour) -> ColumnLight:
     return ColumnLight(lamp, colour)
 
 
-def move_sentence(move: Move, colour: Colour) -> str:
+def move_sentence(move: Move, colour: Colour) -> Text:
     """What to do with the hands to make ``move``."""
     if move.kind is MoveKind.POP:
-        return f"pop the bottom disc out of column {move.column}"
-    return f"drop a {colour.title} disc into column {move.column}"
+        return _t("pop the bottom disc out of column {column}", column=move.column)
+    return _t("drop a {colour} disc into column {column}", colour=disc(colour), column=move.column)
 
 
 def _computer(referee: Referee, colour: Colour) -> Display:
@@ -202,30 +206,43 @@ def _computer(referee: Referee, colour: Colour) -> Display:
     lights = _dark(referee)
     move = referee.computer_move
     if move is None:
-        status = f"The computer ({colour.title}) is thinking."
+        status = _t("The computer ({colour}) is thinking.", colour=player(colour))
     else:
         lights[move.column - referee.offset - 1] = move_light(move, colour)
-        status = f"The computer's move: {move_sentence(move, colour)}."
+        status = _t("The computer's move: {move}.", move=move_sentence(move, colour))
     return Display(columns=tuple(lights), turn=colour, scores=_scores(referee), status=status)
 
 
-def _turn_sentence(referee: Referee) -> str:
+def _turn_sentence(referee: Referee) -> Text:
     game = referee.game
     mover = game.to_move
     assert mover is not None
-    title = game.rules.title
+    title = rules_title(game.rules)
     if game.phase is Phase.RETURN and game.pending_return is not None:
         columns = sorted(referee.label(m.column - referee.offset) for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
-        return f"{mover.title}: drop the popped disc back into column {where}."
+        return _t(
+            "{colour}: drop the popped disc back into column {where}.",
+            colour=player(mover),
+            where=where,
+        )
     if game.rules.pop10:
         red, yellow = game.scores[Colour.RED], game.scores[Colour.YELLOW]
-        action = "to drop" if game.phase is Phase.FILL else "to pop"
-        sentence = f"{mover.title} {action}, {title} {red}:{yellow}."
+        values: dict[str, Value] = {
+            "colour": player(mover),
+            "title": title,
+            "red": red,
+            "yellow": yellow,
+        }
+        if game.phase is Phase.FILL:
+            sentence = _t("{colour} to drop, {title} {red}:{yellow}.", **values)
+        else:
+            sentence = _t("{colour} to pop, {title} {red}:{yellow}.", **values)
         if game.passed is not None:
-            sentence = f"{game.passed.title} has no disc in the bottom row. {sentence}"
+            passed = _t("{colour} has no disc in the bottom row.", colour=player(game.passed))
+            sentence = sentences(passed, sentence)
         return sentence
-    return f"{mover.title} to move, {title}."
+    return _t("{colour} to move, {title}.", colour=player(mover), title=title)
 
 
 def _with_faults(referee: Referee, shown: Display) -> Display:
@@ -237,14 +254,14 @@ def _with_faults(referee: Referee, shown: Display) -> Display:
         kind, _, number = name.partition(" ")
         if kind in ("entry", "exit") and number.isdigit() and 1 <= int(number) <= len(lights):
             lights[int(number) - 1] = ColumnLight(Lamp.ERROR)
-    fault = f"{message}" if shown.fault is None else f"{message} {shown.fault}"
+    fault = sentences(message, shown.fault)
     return Display(
         columns=tuple(lights),
         turn=shown.turn,
         scores=shown.scores,
         alert=Alert.ERROR,
         winning=shown.winning,
-        status=f"Sensor fault on {sensor}.",
+        status=_t("Sensor fault on {sensor}.", sensor=sensor),
         fault=fault,
     )
 
@@ -258,5 +275,5 @@ def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
         return shown
     lights = _dark(referee)
     lights[move.column - referee.offset - 1] = move_light(move, mover)
-    status = f"Hint for {mover.title}: {move_sentence(move, mover)}."
+    status = _t("Hint for {colour}: {move}.", colour=player(mover), move=move_sentence(move, mover))
     return Display(columns=tuple(lights), turn=mover, scores=shown.scores, status=status)

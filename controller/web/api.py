@@ -15,9 +15,12 @@ import re
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs
 
 from controller.archive import ArchiveError, NoSuchGame
 from controller.commands import NewGameAsked, PairingRequested, RulesChosen
+from controller.i18n import _t, choose, known, render, sentences
+from controller.web.page_text import page_catalog
 from controller.web.pairing import PENDING, Busy
 from controller.web.replay import replay
 from engine import RULES_NAMES
@@ -34,7 +37,7 @@ CSP = (
 GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
 MAX_BODY = 4096
-NOT_PAIRED = (
+NOT_PAIRED = _t(
     "This browser is not paired: press Pair on the page, then press the mode button "
     "on the board within 30 seconds."
 )
@@ -82,7 +85,14 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode(), "application/json")
 
     def _error(self, status: int, message: str) -> None:
-        self._json(status, {"error": message})
+        self._json(status, {"error": render(message, self._language())})
+
+    def _language(self) -> str:
+        """The reader's language: ``?lang=`` (the page's own choice), else
+        the browser's ``Accept-Language``, else English."""
+        query = parse_qs(self.path.partition("?")[2])
+        asked = known(query.get("lang", [""])[0])
+        return asked or choose(self.headers.get("Accept-Language"))
 
     # -- who is asking ------------------------------------------------------------------
 
@@ -97,7 +107,8 @@ class Handler(BaseHTTPRequestHandler):
     def _may_watch(self) -> bool:
         if self.web.config.watch or self._paired():
             return True
-        self._error(HTTPStatus.FORBIDDEN, "Watching needs a paired browser here. " + NOT_PAIRED)
+        watching = _t("Watching needs a paired browser here.")
+        self._error(HTTPStatus.FORBIDDEN, sentences(watching, NOT_PAIRED))
         return False
 
     def _may_control(self) -> bool:
@@ -141,6 +152,8 @@ class Handler(BaseHTTPRequestHandler):
         static = self.web.static.get(path)
         if static is not None:
             self._send(HTTPStatus.OK, static[1], static[0])
+        elif path == "/api/strings":
+            self._json(HTTPStatus.OK, page_catalog(self._language()))
         elif path == "/api/session":
             self._json(HTTPStatus.OK, {"paired": self._paired(), "watch": self.web.config.watch})
         elif not path.startswith("/api/"):
@@ -148,7 +161,8 @@ class Handler(BaseHTTPRequestHandler):
         elif not self._may_watch():
             return
         elif path == "/api/state":
-            self._send(HTTPStatus.OK, self.web.hub.current()[1], "application/json")
+            state = self.web.hub.current(self._language())[1]
+            self._send(HTTPStatus.OK, state, "application/json")
         elif path == "/api/events":
             self._events()
         elif path == "/api/rules":
@@ -162,15 +176,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def _events(self) -> None:
         hub = self.web.hub
+        language = self._language()
         if not hub.join():
-            self._error(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages are open; try again later")
+            too_many = _t("too many pages are open; try again later")
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, too_many)
             return
         try:
             self._headers(HTTPStatus.OK, "text/event-stream", None, {"Connection": "close"})
             self.wfile.write(b"retry: 1000\n\n")
             seen = -1  # a (re)connecting client gets the current state at once
             while not hub.closed:
-                version, data = hub.wait(seen, KEEPALIVE)
+                version, data = hub.wait(seen, KEEPALIVE, language)
                 if data is None:
                     self.wfile.write(b": keep-alive\n\n")
                 else:
@@ -249,7 +265,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             request = self.web.pairing.request()
         except Busy as error:
-            self._error(HTTPStatus.CONFLICT, str(error).capitalize() + ".")
+            self._error(HTTPStatus.CONFLICT, error.sentence)
             return
         self.web.controls.submit(PairingRequested())
         self._json(HTTPStatus.ACCEPTED, {"request": request, "window": 30})
@@ -267,7 +283,8 @@ class Handler(BaseHTTPRequestHandler):
                 HTTPStatus.OK, {"token": answer, "expires": self.web.pairing.expires(answer)}
             )
         else:
-            self._error(HTTPStatus.GONE, "the pairing request ran out of time; ask again")
+            ran_out = _t("the pairing request ran out of time; ask again")
+            self._error(HTTPStatus.GONE, ran_out)
 
     def _rules(self, body: dict[str, Any]) -> None:
         name = body.get("rules")
@@ -281,12 +298,10 @@ class Handler(BaseHTTPRequestHandler):
         state = self.web.hub.state()
         in_progress = bool(state.get("moves")) and state.get("result") is None
         if in_progress and body.get("confirm") is not True:
+            asking = _t("A game is in progress; send confirm: true to abandon it.")
             self._json(
                 HTTPStatus.CONFLICT,
-                {
-                    "error": "A game is in progress; send confirm: true to abandon it.",
-                    "confirm": True,
-                },
+                {"error": asking.render(self._language()), "confirm": True},
             )
             return
         self.web.controls.submit(NewGameAsked())

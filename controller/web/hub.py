@@ -20,6 +20,8 @@ import json
 import threading
 from typing import Any
 
+from controller.i18n import ENGLISH, localized
+
 
 class StateHub:
     """One published state (as JSON bytes) and the clients following it."""
@@ -30,6 +32,8 @@ class StateHub:
         self._version = 0
         self._data = b"{}"
         self._state: dict[str, Any] = {}
+        # the state in each reader's language, made once per version when asked
+        self._localized: dict[str, bytes] = {}
         self._clients = 0
         self.closed = False
 
@@ -39,26 +43,49 @@ class StateHub:
         with self._changed:
             self._state = state
             self._data = data
+            self._localized = {}
             self._version += 1
             self._changed.notify_all()
 
-    def current(self) -> tuple[int, bytes]:
+    def current(self, language: str = ENGLISH) -> tuple[int, bytes]:
+        """The latest version and its data, with the sentences in ``language``."""
         with self._changed:
-            return self._version, self._data
+            version = self._version
+        return version, self._data_in(version, language)
+
+    def _data_in(self, version: int, language: str) -> bytes:
+        """The data of ``version`` (or a newer one) in ``language``; the
+        translation is made outside the lock, so publishing never waits for it."""
+        with self._changed:
+            if language == ENGLISH:
+                return self._data
+            cached = self._localized.get(language)
+            if cached is not None:
+                return cached
+            version, state = self._version, self._state
+        data = json.dumps(localized(state, language)).encode()
+        with self._changed:
+            if self._version == version:
+                self._localized[language] = data
+        return data
 
     def state(self) -> dict[str, Any]:
         """The latest state object (do not mutate)."""
         with self._changed:
             return self._state
 
-    def wait(self, seen: int, timeout: float) -> tuple[int, bytes | None]:
-        """The version and data newer than ``seen``, or ``(seen, None)`` after
-        ``timeout`` seconds (or once the hub closes) without one."""
+    def wait(self, seen: int, timeout: float, language: str = ENGLISH) -> tuple[int, bytes | None]:
+        """The version and data (sentences in ``language``) newer than
+        ``seen``, or ``(seen, None)`` after ``timeout`` seconds (or once the hub
+        closes) without one."""
         with self._changed:
             self._changed.wait_for(lambda: self._version != seen or self.closed, timeout)
-            if self._version == seen:
+            version = self._version
+            if version == seen:
                 return seen, None
-            return self._version, self._data
+            if language == ENGLISH:
+                return version, self._data
+        return version, self._data_in(version, language)
 
     def join(self) -> bool:
         """Take a client slot; ``False`` when all :attr:`max_clients` are taken."""

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.commands import PAIRING_WINDOW
+from controller.i18n import _n
 from hardware.clock import Clock
 
 log = logging.getLogger("popref")
@@ -45,6 +46,15 @@ GRACE = 5.0  # seconds a granted token waits to be claimed after the window
 
 class Busy(Exception):
     """Another browser is pairing now; the message says how long to wait."""
+
+    def __init__(self, wait: float) -> None:
+        seconds = round(wait)
+        super().__init__(f"another browser is pairing now; try again in {seconds} s")
+        self.sentence = _n(
+            "Another browser is pairing now; try again in {n} second.",
+            "Another browser is pairing now; try again in {n} seconds.",
+            seconds,
+        )
 
 
 def _digest(token: str) -> str:
@@ -81,7 +91,7 @@ class Pairing:
             now = self._clock()
             if self._request is not None and now - self._asked_at < PAIRING_WINDOW + GRACE:
                 wait = PAIRING_WINDOW + GRACE - (now - self._asked_at)
-                raise Busy(f"another browser is pairing now; try again in {wait:.0f} s")
+                raise Busy(wait)
             self._request = secrets.token_urlsafe(24)
             self._asked_at = now
             self._granted = None

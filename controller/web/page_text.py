@@ -1,0 +1,97 @@
+"""The page's own sentences, by the key ``t(key, values)`` in
+``static/strings.js`` looks them up with; served in the reader's language by
+``GET /api/strings`` from the same catalogs as the referee's sentences.
+
+>>> strings("fi")["moves"], plurals("cs")["move_count"]
+('Siirrot', ['{n} tah', '{n} tahy', '{n} tahů'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.i18n import LANGUAGES, N_, Nn_, catalog, plural_forms, plural_rule
+
+PAGE: dict[str, str] = {
+    "title": N_("popref"),
+    "connecting": N_("connecting"),
+    "live": N_("live"),
+    "offline": N_("reconnecting"),
+    "language": N_("Language"),
+    "moves": N_("Moves"),
+    "no_moves": N_("No moves yet."),
+    "controls": N_("Controls"),
+    "not_paired": N_(
+        "This browser is not paired: press Pair, then the mode button on the board "
+        "within 30 seconds."
+    ),
+    "paired": N_("This browser is paired: it may change the game."),
+    "pair": N_("Pair this browser"),
+    "pairing": N_("Now press the mode button on the board (the lights blink)."),
+    "pair_failed": N_("Nobody pressed the mode button in time; press Pair to try again."),
+    "pair_done": N_("Paired."),
+    "next_rules": N_("Rules of the next game"),
+    "set_rules": N_("Choose"),
+    "new_game": N_("New game"),
+    "confirm_abandon": N_("Abandon the game in progress?"),
+    "abandon": N_("Abandon it"),
+    "keep": N_("Keep playing"),
+    "archive": N_("Finished games"),
+    "no_games": N_("No finished games yet."),
+    "download": N_("Download the record"),
+    "game_line": N_("Game {number}: {rules}, {result}, {moves}, {finished}"),
+    "replay_title": N_("Game {number}: {rules}"),
+    "replay_at": N_("move {at} of {total}"),
+    "first": N_("first move"),
+    "back": N_("one move back"),
+    "forward": N_("one move forward"),
+    "last": N_("last move"),
+    "board": N_("the board"),
+    "turn_red": N_("Red's turn"),
+    "turn_yellow": N_("Yellow's turn"),
+    "scores": N_("Red {red} : {yellow} Yellow"),
+    "result_red": N_("Red won"),
+    "result_yellow": N_("Yellow won"),
+    "result_draw": N_("draw"),
+    "result_unknown": N_("unfinished"),
+    "sent": N_("Sent."),
+    "error": N_("Error: {message}"),
+    "rules_classic": N_("Classic"),
+    "rules_popout": N_("Pop Out"),
+    "rules_pop10": N_("Pop 10"),
+    "rules_five": N_("5-in-a-Row"),
+    "rules_five+popout": N_("5-in-a-Row Pop Out"),
+    "rules_five+pop10": N_("5-in-a-Row Pop 10"),
+    "rules_line": N_("{rules}, game {number}"),
+    "colour_red": N_("Red"),
+    "colour_yellow": N_("Yellow"),
+    "opponent": N_("The computer plays {colour}."),
+    "computer_move": N_("The computer's move: {move}; make it on the grid."),
+    "hint": N_("Hint: {move}."),
+}
+
+# Sentences with a count: every plural form of the language, ``{n}`` for it.
+PLURALS: dict[str, tuple[str, str]] = {
+    "move_count": Nn_("{n} move", "{n} moves"),
+}
+
+
+def strings(language: str) -> dict[str, str]:
+    return catalog(language, PAGE)
+
+
+def plurals(language: str) -> dict[str, list[str]]:
+    return {key: plural_forms(language, *pair) for key, pair in PLURALS.items()}
+
+
+def page_catalog(language: str) -> dict[str, Any]:
+    """What ``GET /api/strings`` answers: the page's sentences in
+    ``language``, its plural rule (the catalog's ``Plural-Forms``), and the
+    languages there are, each in its own name."""
+    return {
+        "language": language,
+        "languages": LANGUAGES,
+        "plural": plural_rule(language),
+        "strings": strings(language),
+        "plurals": plurals(language),
+    }

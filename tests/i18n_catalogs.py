@@ -1,0 +1,140 @@
+"""The catalogs under controller/locale, made with Babel (the test extra).
+
+``python -m tests.i18n_catalogs`` extracts every marked sentence of
+``controller/`` into ``popref.pot``, merges it into each language's
+``popref.po`` (new sentences empty, for a translator; English is the
+messages themselves) and compiles each ``popref.mo``, which is what popref
+reads at runtime with the standard library's gettext. tests/test_i18n.py
+uses the same extraction to fail on a catalog that is stale or incomplete.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import sys
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from controller.i18n import DOMAIN, ENGLISH, LANGUAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "controller"
+LOCALE = SOURCE / "locale"
+TEMPLATE = LOCALE / f"{DOMAIN}.pot"
+# controller.i18n's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
+# N_(msgid), Nn_(singular, plural)
+KEYWORDS = {"_t": None, "_n": (1, 2), "_p": ((1, "c"), 2), "N_": None, "Nn_": (1, 2)}
+HEADER = """\
+# popref's sentences in {name}: the referee's, the page's, the simulator's.
+# Made by `python -m tests.i18n_catalogs`; translate the empty msgstr, then run it again.
+#"""
+EPOCH = datetime(2026, 12, 1, tzinfo=timezone.utc)  # fixed dates: no churn in the files
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def extract() -> Catalog:
+    """Every marked sentence in ``controller/``, in the order found."""
+    template = Catalog(
+        project="popref",
+        version="0.1",
+        copyright_holder="popref",
+        header_comment="# popref's sentences for people, extracted by `python -m tests.i18n_catalogs`.\n#",
+        creation_date=EPOCH,
+        revision_date=EPOCH,
+        fuzzy=False,
+    )
+    found = extract_from_dir(
+        str(SOURCE),
+        method_map=[("**.py", "python")],
+        keywords=KEYWORDS,
+        comment_tags=("Translators:",),
+        strip_comment_tags=True,
+    )
+    for _filename, _line, message, comments, context in found:
+        template.add(message, None, auto_comments=comments, context=context)
+    return template
+
+
+def read(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=language, domain=DOMAIN)
+
+
+def written(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=88, no_location=True, ignore_obsolete=True)
+    return out.getvalue()
+
+
+def compiled(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def merged(template: Catalog, language: str) -> Catalog:
+    """The language's catalog with ``template``'s messages: translations kept,
+    new messages empty (English: the message itself)."""
+    path = po_path(language)
+    if path.exists():
+        catalog = read(path, language)
+    else:
+        catalog = Catalog(
+            locale=language, domain=DOMAIN, project="popref", version="0.1", fuzzy=False
+        )
+        catalog.creation_date = catalog.revision_date = EPOCH
+    # a copy: update() may take the template's own message objects
+    catalog.update(copy.deepcopy(template), no_fuzzy_matching=True, update_creation_date=False)
+    catalog.header_comment = HEADER.format(name=LANGUAGES[language])
+    catalog.last_translator = "popref"
+    catalog.language_team = f"{LANGUAGES[language]} <{language}>"
+    if language == ENGLISH:
+        for message in catalog:
+            if message.id:
+                message.string = message.id
+    return catalog
+
+
+def messages(catalog: Catalog) -> Iterator[tuple[object, str | None]]:
+    """The (id, context) of each message of ``catalog`` but the header."""
+    for message in catalog:
+        if message.id:
+            yield message.id, message.context
+
+
+def main() -> int:
+    template = extract()
+    LOCALE.mkdir(exist_ok=True)
+    TEMPLATE.write_bytes(written(template))
+    for language in LANGUAGES:
+        catalog = merged(template, language)
+        po_path(language).parent.mkdir(parents=True, exist_ok=True)
+        po_path(language).write_bytes(written(catalog))
+        mo_path(language).write_bytes(compiled(catalog))
+        missing = sum(1 for m in catalog if m.id and not all(_strings(m.string)))
+        print(f"{language}: {len(catalog)} messages, {missing} untranslated")
+    return 0
+
+
+def _strings(string: object) -> tuple[str, ...]:
+    if isinstance(string, tuple | list):
+        return tuple(string)
+    return (str(string or ""),)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
