@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from controller.i18n import LANGUAGES
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.configtable import ConfigTable
@@ -51,6 +52,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "sim": ("seed", "link"),
     "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
     "opponent": ("plays", "level", "think_ms", "seed"),
+    "ui": ("language",),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
@@ -103,6 +105,14 @@ class OpponentConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class UiConfig:
+    """What the terminal simulator speaks: ``language`` (``"fi"``), or
+    ``None`` to follow the locale (:func:`controller.i18n.from_locale`)."""
+
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked. ``pins`` is the pin map of
     ``[gpio]`` (``None`` when the board is not wired to GPIO and the file
@@ -119,6 +129,7 @@ class Config:
     serial: SerialConfig | None = None
     opponent: OpponentConfig = OpponentConfig()
     web: WebConfig = WebConfig()
+    ui: UiConfig = UiConfig()
 
     def pin_map(self) -> PinMap:
         """The pin map, or a one-line error naming the file: for commands
@@ -226,7 +237,8 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
         serial = parse_serial({"port": "simulated", **tables["serial"].table})
     opponent = _opponent(tables["opponent"])
     web = _web(tables["web"], on_a_board=board.backend != "sim")
-    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web)
+    ui = _ui(tables["ui"])
+    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web, ui)
 
 
 def _game(game: ConfigTable) -> GameConfig:
@@ -249,6 +261,12 @@ def _opponent(opponent: ConfigTable) -> OpponentConfig:
         think=opponent.integer("think_ms", 3000, low=100, high=600_000) / 1000,
         seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
     )
+
+
+def _ui(ui: ConfigTable) -> UiConfig:
+    why = '"auto": the locale\'s'
+    language = ui.choice("language", "auto", ("auto", *LANGUAGES), "a language", why)
+    return UiConfig(None if language == "auto" else language)
 
 
 def _board(board: ConfigTable) -> BoardConfig:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 import sys
 
+from controller.i18n import ENGLISH, render
+
 
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is at the time, so a replaced
@@ -16,11 +18,29 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
         super().emit(record)
 
 
-def setup_logging(level: int = logging.INFO) -> None:
+class _Sentences(logging.Formatter):
+    """The message with its sentences (:class:`controller.i18n.Text`
+    arguments) in ``language``."""
+
+    def __init__(self, language: str) -> None:
+        super().__init__("%(message)s")
+        self.language = language
+
+    def format(self, record: logging.LogRecord) -> str:
+        args = record.args
+        if isinstance(args, tuple) and self.language != ENGLISH:
+            record = logging.makeLogRecord(record.__dict__)
+            record.args = tuple(render(a, self.language) if isinstance(a, str) else a for a in args)
+        return super().format(record)
+
+
+def setup_logging(level: int = logging.INFO, language: str = ENGLISH) -> None:
+    """Sentences to standard error, in ``language`` (the terminal's)."""
     logger = logging.getLogger("popref")
-    if not any(isinstance(h, _Stderr) for h in logger.handlers):
+    handler = next((h for h in logger.handlers if isinstance(h, _Stderr)), None)
+    if handler is None:
         handler = _Stderr()
-        handler.setFormatter(logging.Formatter("%(message)s"))
         logger.addHandler(handler)
+    handler.setFormatter(_Sentences(language))
     logger.setLevel(level)
     logger.propagate = False

@@ -32,6 +32,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.i18n import Text, _t
 from engine.colour import Colour
 
 
@@ -129,39 +130,48 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
     text = " ".join(text.split())  # what is echoed back: one space between words
     where = f"{source}: line {number} ({excerpt(text)})"
 
-    def fail(reason: str) -> ScriptError:
+    def fail(reason: Text) -> ScriptError:
         return ScriptError(f"{where}: {reason}", reason)
 
     verb, args = words[0], words[1:]
     if verb in ("drop", "pop"):
         if not args or not _NUMBER.fullmatch(args[0]):
-            raise fail(f"{verb} needs a column number, e.g. '{verb} 4'")
+            raise fail(_t("{verb} needs a column number, e.g. '{verb} 4'", verb=verb))
         column = int(args[0])
         if not 1 <= column <= columns:
-            raise fail(f"column {column} is not on the grid; use 1 to {columns}")
+            raise fail(
+                _t(
+                    "column {column} is not on the grid; use 1 to {columns}",
+                    column=column,
+                    columns=columns,
+                )
+            )
         colour: Colour | None = None
         if verb == "drop" and len(args) == 2:
             if args[1] not in ("red", "yellow"):
-                raise fail(f"{excerpt(args[1])} is not a colour; use red or yellow")
+                raise fail(_t("{word} is not a colour; use red or yellow", word=excerpt(args[1])))
             colour = Colour(args[1])
         elif len(args) != 1:
-            raise fail(f"too many words; expected one of: {USAGE}")
+            raise fail(_t("too many words; expected one of: {usage}", usage=USAGE))
         return Action(number, text, verb, column=column, colour=colour)
     if verb == "slider":
         if args not in (["open"], ["close"]):
-            raise fail("use 'slider open' or 'slider close'")
+            raise fail(_t("use 'slider open' or 'slider close'"))
         return Action(number, text, args[0])
     if verb in ("press", "double", "hold"):
         if args:
-            raise fail(f"{verb} takes no arguments")
+            raise fail(_t("{verb} takes no arguments", verb=verb))
         return Action(number, text, verb)
     if verb == "wait":
         if len(args) != 1 or not _NUMBER.fullmatch(args[0]):
-            raise fail("wait needs milliseconds, e.g. 'wait 500'")
+            raise fail(_t("wait needs milliseconds, e.g. 'wait 500'"))
         ms = int(args[0])
         if ms > LONGEST_WAIT_MS:
-            raise fail(f"wait at most {LONGEST_WAIT_MS} ms (a day)")
+            raise fail(_t("wait at most {ms} ms (a day)", ms=LONGEST_WAIT_MS))
         return Action(number, text, verb, ms=ms)
     # the line is quoted already; a one-word line is not quoted twice
-    unknown = f"unknown action {excerpt(verb)}" if args else "unknown action"
-    raise fail(f"{unknown}; expected one of: {USAGE}")
+    if args:
+        raise fail(
+            _t("unknown action {word}; expected one of: {usage}", word=excerpt(verb), usage=USAGE)
+        )
+    raise fail(_t("unknown action; expected one of: {usage}", usage=USAGE))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import tempfile
 from dataclasses import replace
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from controller.argtypes import lenient_stdin, rules_name
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
+from controller.i18n import from_locale
 from controller.logs import setup_logging
 from controller.places import simulate_state_dir
 from controller.script import Action, ScriptError, excerpt, read_script
@@ -105,7 +107,7 @@ def _simulate(
     config: Config, state_dir: Path, args: argparse.Namespace, actions: list[Action] | None
 ) -> int:
     if not args.json:
-        setup_logging()
+        setup_logging(language=_language(config))
     simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
     web = None
     try:
@@ -116,7 +118,7 @@ def _simulate(
         if actions is None:
             from controller.terminal import interact
 
-            return interact(simulation, lenient_stdin(), sys.stdout)
+            return interact(simulation, lenient_stdin(), sys.stdout, _language(config))
         for action in actions:
             try:
                 simulation.act(action)
@@ -124,7 +126,7 @@ def _simulate(
                 where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
                 print(f"popref simulate: {where}: {error}", file=sys.stderr)
                 return 2
-            _report(simulation, action.text, args.json, sys.stdout)
+            _report(simulation, action.text, args.json, sys.stdout, _language(config))
         if web is not None:
             _linger(web.url)
     finally:
@@ -156,11 +158,17 @@ def _linger(url: str) -> None:
         signal.pause()
 
 
-def _report(simulation: Simulation, action: str, as_json: bool, out: TextIO) -> None:
+def _language(config: Config) -> str:
+    """The terminal's language: ``[ui] language``, else the locale's."""
+    return config.ui.language or from_locale(os.environ)
+
+
+def _report(simulation: Simulation, action: str, as_json: bool, out: TextIO, language: str) -> None:
     from controller.terminal import render
 
     if as_json:
+        # the contract of --json (docs/web.md): its sentences are English
         out.write(json.dumps(simulation.state(action)) + "\n")
     else:
-        out.write(f"> {action}\n{render(simulation)}\n")
+        out.write(f"> {action}\n{render(simulation, language)}\n")
     out.flush()

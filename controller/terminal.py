@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from controller import i18n
+from controller.i18n import ENGLISH, N_, Text, _t
 from controller.script import Action, ScriptError, excerpt, parse_line
 from controller.simulation import Simulation
+from controller.words import disc as disc_word
+from controller.words import player
 from hardware.display import Lamp
 from hardware.sim.grid import SimGridError
 
@@ -22,7 +26,7 @@ LAMP_MARKS = {
     Lamp.COMPUTER_POP: "A",
 }
 
-HELP = """\
+HELP = N_("""\
 Actions (one a line):
   4         drop a disc into column 4, of the colour the board asks for
   r4, y4    drop a Red or Yellow disc into column 4
@@ -37,14 +41,19 @@ Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this,
 V / A drop or pop for the computer's move (or a hint).
 A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
-wait 500."""
+wait 500.""")
 
-SHORT_VERBS = {"p": "pops from", "r": "drops a Red disc into", "y": "drops a Yellow disc into"}
+EXAMPLES = {
+    "p": N_("p4 pops from column 4"),
+    "r": N_("r4 drops a Red disc into column 4"),
+    "y": N_("y4 drops a Yellow disc into column 4"),
+}
 SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold", "d": "double"}
 
 
-def render(simulation: Simulation) -> str:
-    """The grid as players see it: lights on top, discs, turn and scores."""
+def render(simulation: Simulation, language: str = ENGLISH) -> str:
+    """The grid as players see it: lights on top, discs, turn and scores,
+    in ``language``."""
     shown = simulation.display()
     columns = len(shown.columns)
     numbers = " ".join(f"{c % 10}" for c in range(1, columns + 1))
@@ -53,19 +62,20 @@ def render(simulation: Simulation) -> str:
     rows, disagreements = _grid_as_counted(simulation)
     lines += [f" |{' '.join(row)}|" for row in rows]
     lines.append(" +" + "-" * (2 * columns - 1) + "+")
-    lines += [f"  {note}" for note in disagreements]
-    turn = shown.turn.title if shown.turn is not None else "-"
-    facts = [f"turn light: {turn}"]
+    lines += [f"  {note.render(language)}" for note in disagreements]
+    turn = player(shown.turn) if shown.turn is not None else "-"
+    facts = [_t("turn light: {colour}", colour=turn)]
     if shown.scores is not None:
-        facts.append(f"scores Red {shown.scores[0]} : {shown.scores[1]} Yellow")
-    lines.append("  " + "   ".join(facts))
-    lines.append(f"  {shown.status}")
+        red, yellow = shown.scores
+        facts.append(_t("scores Red {red} : {yellow} Yellow", red=red, yellow=yellow))
+    lines.append("  " + "   ".join(fact.render(language) for fact in facts))
+    lines.append(f"  {i18n.render(shown.status, language)}")
     if shown.fault and shown.fault != shown.status:
-        lines.append(f"  ! {shown.fault}")
+        lines.append(f"  ! {i18n.render(shown.fault, language)}")
     return "\n".join(lines)
 
 
-def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[str]]:
+def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[Text]]:
     """The simulated grid's rows (top first), a disc in lower case where the
     referee counts it as another colour than it is (without colour sensing it
     takes each disc for the colour the board asked for), and a note for each."""
@@ -73,19 +83,30 @@ def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[str]]:
     counted = simulation.daemon.referee.grid
     height = simulation.daemon.table.rows
     cells = [[c[r].letter if r < len(c) else "." for c in actual] for r in range(height)]
-    notes: list[str] = []
+    notes: list[Text] = []
     for index, (discs, beliefs) in enumerate(zip(actual, counted, strict=True)):
         for row, (disc, belief) in enumerate(zip(discs, beliefs, strict=False)):
             if belief is not disc:
                 cells[row][index] = disc.letter.lower()
-                thought = (
-                    f"that the referee counts as {belief.title} (it cannot see colours)"
-                    if belief is not None
-                    else "whose colour the referee does not know"
-                )
-                notes.append(
-                    f"{disc.letter.lower()} in column {index + 1}: a {disc.title} disc {thought}"
-                )
+                letter, column = disc.letter.lower(), index + 1
+                if belief is not None:
+                    note = _t(
+                        "{letter} in column {column}: a {colour} disc that the referee "
+                        "counts as {counted} (it cannot see colours)",
+                        letter=letter,
+                        column=column,
+                        colour=disc_word(disc),
+                        counted=player(belief),
+                    )
+                else:
+                    note = _t(
+                        "{letter} in column {column}: a {colour} disc whose colour "
+                        "the referee does not know",
+                        letter=letter,
+                        column=column,
+                        colour=disc_word(disc),
+                    )
+                notes.append(note)
     return ["".join(row) for row in reversed(cells)], notes
 
 
@@ -101,13 +122,15 @@ def parse_command(text: str, columns: int) -> Action | None:
         word = f"drop {word}"
     elif word[:1] in ("r", "y", "p") and (word[1:].isdigit() or len(word) == 1):
         if not word[1:].isascii() or not word[1:].isdigit():
-            example = f"{word[0]}4 {SHORT_VERBS[word[0]]} column 4"
-            raise ScriptError(f"{word} needs a column number: {example}")
+            example = _t(EXAMPLES[word[0]])
+            raise ScriptError(
+                _t("{word} needs a column number: {example}", word=word, example=example)
+            )
         verb = "pop" if word[0] == "p" else "drop"
         colour = {"r": " red", "y": " yellow", "p": ""}[word[0]]
         word = f"{verb} {word[1:]}{colour}"
     elif word == "w":
-        raise ScriptError("w needs milliseconds: w 500 waits half a second")
+        raise ScriptError(_t("w needs milliseconds: w 500 waits half a second"))
     elif word.startswith("w ") or (word.startswith("w") and word[1:].strip().isdigit()):
         word = f"wait {word[1:].strip()}"
     try:
@@ -115,19 +138,22 @@ def parse_command(text: str, columns: int) -> Action | None:
     except ScriptError as error:
         if error.reason.startswith("unknown action"):
             raise ScriptError(
-                f"{excerpt(text.strip())} is not an action; type ? for help"
+                _t("{word} is not an action; type ? for help", word=excerpt(text.strip()))
             ) from None
         raise ScriptError(error.reason) from None
 
 
-def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
-    """Read actions until ``q`` or the end of input."""
+def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO, language: str = ENGLISH) -> int:
+    """Read actions until ``q`` or the end of input; speak ``language``."""
     columns = simulation.daemon.table.columns
-    stdout.write(
-        f"popref on a simulated {columns}-column grid; the game is kept in "
-        f"{simulation.state_dir} for next time. Type ? for help.\n"
+    welcome = _t(
+        "popref on a simulated {columns}-column grid; the game is kept in "
+        "{place} for next time. Type ? for help.",
+        columns=columns,
+        place=str(simulation.state_dir),
     )
-    stdout.write(render(simulation) + "\n")
+    stdout.write(welcome.render(language) + "\n")
+    stdout.write(render(simulation, language) + "\n")
     while True:
         stdout.write("> ")
         stdout.flush()
@@ -136,12 +162,12 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
             stdout.write("\n")
             return 0
         if line.strip() in ("?", "help"):
-            stdout.write(HELP + "\n")
+            stdout.write(_t(HELP).render(language) + "\n")
             continue
         try:
             action = parse_command(line, columns)
         except ScriptError as error:
-            stdout.write(f"{error}\n")
+            stdout.write(f"{i18n.render(error.reason, language)}\n")
             continue
         if action is None:
             continue
@@ -150,4 +176,4 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
         except SimGridError as error:
             stdout.write(f"{error}\n")
             continue
-        stdout.write(render(simulation) + "\n")
+        stdout.write(render(simulation, language) + "\n")
