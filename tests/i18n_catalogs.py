@@ -14,7 +14,7 @@ import copy
 import io
 import sys
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -35,7 +35,8 @@ HEADER = """\
 # popref's sentences in {name}: the referee's, the page's, the simulator's.
 # Made by `python -m tests.i18n_catalogs`; translate the empty msgstr, then run it again.
 #"""
-EPOCH = datetime(2026, 12, 1, tzinfo=timezone.utc)  # fixed dates: no churn in the files
+TEMPLATE_HEADER = "# popref's sentences for people, by `python -m tests.i18n_catalogs`.\n#"
+EPOCH = datetime(2026, 12, 1, tzinfo=UTC)  # fixed dates: no churn in the files
 
 
 def po_path(language: str) -> Path:
@@ -52,7 +53,7 @@ def extract() -> Catalog:
         project="popref",
         version="0.1",
         copyright_holder="popref",
-        header_comment="# popref's sentences for people, extracted by `python -m tests.i18n_catalogs`.\n#",
+        header_comment=TEMPLATE_HEADER,
         creation_date=EPOCH,
         revision_date=EPOCH,
         fuzzy=False,

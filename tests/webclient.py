@@ -86,10 +86,18 @@ class Table:
 class Stream:
     """One ``GET /api/events`` connection, read event by event."""
 
-    def __init__(self, table: Table, token: str | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        token: str | None = None,
+        path: str = "/api/events",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.connection = http.client.HTTPConnection(table.host, table.port, timeout=10)
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.connection.request("GET", "/api/events", headers=headers)
+        sent = dict(headers or {})
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        self.connection.request("GET", path, headers=sent)
         self.response = self.connection.getresponse()
         self.status = self.response.status
 

@@ -20,10 +20,15 @@ function headers(extra) {
   return result;
 }
 
+// the server's sentences (state, errors) in the page's language
+function inLanguage(path) {
+  return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(language);
+}
+
 async function call(method, path, body) {
   const options = { method, headers: headers(body ? { "Content-Type": "application/json" } : {}) };
   if (body) options.body = JSON.stringify(body);
-  const response = await fetch(path, options);
+  const response = await fetch(inLanguage(path), options);
   let data = null;
   try {
     data = await response.json();
@@ -122,10 +127,14 @@ function setLink(on) {
   $("link").className = "link " + (on ? "on" : "off");
 }
 
+let stream = null;
+let restarting = false; // the stream was closed for a new language: reconnect at once
+
 async function follow() {
   for (;;) {
     try {
-      const response = await fetch("/api/events", { headers: headers() });
+      stream = new AbortController();
+      const response = await fetch(inLanguage("/api/events"), { headers: headers(), signal: stream.signal });
       if (response.ok && response.body) {
         setLink(true);
         const reader = response.body.getReader();
@@ -150,6 +159,10 @@ async function follow() {
       }
     } catch (_) {
       // the daemon restarted or the network dropped: try again below
+    }
+    if (restarting) {
+      restarting = false;
+      continue;
     }
     setLink(false);
     await new Promise((done) => setTimeout(done, 1000));
@@ -239,7 +252,7 @@ async function loadGames() {
         number: game.number,
         rules: rulesTitle(game.rules),
         result: resultText(game.result),
-        moves: game.moves ?? "?",
+        moves: game.moves === null || game.moves === undefined ? "?" : tn("move_count", game.moves),
         finished: new Date(game.finished).toLocaleString(),
       }),
     );
@@ -300,7 +313,11 @@ async function download() {
 
 function translatePage() {
   document.documentElement.lang = language;
+  document.title = t("title");
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.tLabel));
+  }
   const choice = $("rules-choice");
   const chosen = choice.value;
   choice.textContent = "";
@@ -311,27 +328,41 @@ function translatePage() {
   }
   choice.value = chosen || (state ? state.next_rules : "classic");
   const picker = $("language");
-  const languages = Object.keys(STRINGS);
-  picker.hidden = languages.length < 2;
   picker.textContent = "";
-  for (const code of languages) {
-    const option = el("option", "", code);
+  for (const [code, name] of Object.entries(languages)) {
+    const option = el("option", "", name);
     option.value = code;
+    option.lang = code;
     picker.appendChild(option);
   }
+  picker.hidden = false;
   picker.value = language;
   render();
 }
 
-function start() {
-  chooseLanguage([localStorage.getItem("popref-language") || "", ...navigator.languages]);
+async function switchLanguage(code) {
+  localStorage.setItem(LANGUAGE_KEY, code);
+  if (!(await loadStrings(code))) return;
   translatePage();
-  $("language").addEventListener("change", (event) => {
-    localStorage.setItem("popref-language", event.target.value);
-    chooseLanguage([event.target.value]);
-    translatePage();
-    loadGames();
-  });
+  loadGames();
+  refreshSession();
+  // the server's sentences too: the stream starts again in the new language
+  const { status, data } = await call("GET", "/api/state");
+  if (status === 200) onState(data);
+  if (stream) {
+    restarting = true;
+    stream.abort();
+  }
+}
+
+async function start() {
+  try {
+    await loadStrings(chosenLanguage());
+  } catch (_) {
+    // the page's English (in index.html) stays until the daemon answers
+  }
+  translatePage();
+  $("language").addEventListener("change", (event) => switchLanguage(event.target.value));
   $("pair").addEventListener("click", pair);
   $("set-rules").addEventListener("click", () => control("/api/rules", { rules: $("rules-choice").value }));
   $("new-game").addEventListener("click", () => control("/api/new", {}));

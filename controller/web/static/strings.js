@@ -1,75 +1,108 @@
-// Every sentence the page writes itself goes through t(key, values), so a
-// catalog per language can fill STRINGS later (docs/web.md). The server's own
-// sentences (status, fault) arrive already written.
+// Every sentence the page writes itself goes through t(key, values) (or
+// tn(key, n, values) for one with a count), over the catalog the server sends
+// for the reader's language (GET /api/strings: the same gettext catalogs as
+// the referee's sentences, docs/languages.md). The server's own sentences
+// (status, fault) arrive in the language the page asks for with ?lang=.
 "use strict";
 
-const STRINGS = {
-  en: {
-    title: "popref",
-    connecting: "connecting",
-    live: "live",
-    offline: "reconnecting",
-    moves: "Moves",
-    no_moves: "No moves yet.",
-    controls: "Controls",
-    not_paired: "This browser is not paired: press Pair, then the mode button on the board within 30 seconds.",
-    paired: "This browser is paired: it may change the game.",
-    pair: "Pair this browser",
-    pairing: "Now press the mode button on the board (the lights blink).",
-    pair_failed: "Nobody pressed the mode button in time; press Pair to try again.",
-    pair_done: "Paired.",
-    next_rules: "Rules of the next game",
-    set_rules: "Choose",
-    new_game: "New game",
-    confirm_abandon: "Abandon the game in progress?",
-    abandon: "Abandon it",
-    keep: "Keep playing",
-    archive: "Finished games",
-    no_games: "No finished games yet.",
-    download: "Download the record",
-    game_line: "Game {number}: {rules}, {result}, {moves} moves, {finished}",
-    replay_title: "Game {number}: {rules}",
-    replay_at: "move {at} of {total}",
-    turn_red: "Red's turn",
-    turn_yellow: "Yellow's turn",
-    scores: "Red {red} : {yellow} Yellow",
-    result_red: "Red won",
-    result_yellow: "Yellow won",
-    result_draw: "draw",
-    result_unknown: "unfinished",
-    sent: "Sent.",
-    error: "Error: {message}",
-    rules_classic: "Classic",
-    rules_popout: "Pop Out",
-    rules_pop10: "Pop 10",
-    rules_five: "5-in-a-Row",
-    "rules_five+popout": "5-in-a-Row Pop Out",
-    "rules_five+pop10": "5-in-a-Row Pop 10",
-    rules_line: "{rules}, game {number}",
-    colour_red: "Red",
-    colour_yellow: "Yellow",
-    opponent: "The computer plays {colour}.",
-    computer_move: "The computer's move: {move}; make it on the grid.",
-    hint: "Hint: {move}.",
-  },
-};
-
+const LANGUAGE_KEY = "popref-language";
 let language = "en";
+let languages = { en: "English" };
+let strings = {};
+let plurals = {};
+let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 
-function chooseLanguage(wanted) {
-  for (const tag of wanted) {
-    const base = String(tag).toLowerCase().split("-")[0];
-    if (STRINGS[base]) {
-      language = base;
-      return base;
-    }
-  }
-  language = "en";
-  return language;
+// The page's choice (the language menu, remembered), else none: the server
+// then follows the browser's Accept-Language.
+function chosenLanguage() {
+  return localStorage.getItem(LANGUAGE_KEY) || "";
+}
+
+async function loadStrings(wanted) {
+  const query = wanted ? "?lang=" + encodeURIComponent(wanted) : "";
+  const response = await fetch("/api/strings" + query);
+  if (!response.ok) return false;
+  const catalog = await response.json();
+  language = catalog.language;
+  languages = catalog.languages;
+  strings = catalog.strings;
+  plurals = catalog.plurals;
+  pluralIndex = pluralRule(catalog.plural);
+  return true;
+}
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => (values && name in values ? String(values[name]) : ""));
 }
 
 function t(key, values) {
-  const table = STRINGS[language] || STRINGS.en;
-  const text = key in table ? table[key] : (STRINGS.en[key] ?? key);
-  return text.replace(/\{(\w+)\}/g, (_, name) => (values && name in values ? String(values[name]) : ""));
+  return fill(key in strings ? strings[key] : key, values);
+}
+
+function tn(key, n, values) {
+  const forms = plurals[key] || [key];
+  const form = forms[Math.min(pluralIndex(n), forms.length - 1)] || forms[0];
+  return fill(form, Object.assign({ n }, values || {}));
+}
+
+// gettext's Plural-Forms expression ("nplurals=3; plural=(n == 1 ? 0 : ...);"),
+// read by a small parser (the page's policy allows no eval): C's ?:, ||, &&,
+// comparisons, + - * / % and parentheses over n and whole numbers.
+function pluralRule(header) {
+  const match = /plural\s*=\s*([^;]+)/.exec(header || "");
+  const tokens = match ? match[1].match(/\d+|n|\|\||&&|[=!<>]=|[<>?:()+\-*/%!]/g) || [] : [];
+  return (n) => {
+    let at = 0;
+    const peek = () => tokens[at];
+    const next = () => tokens[at++];
+    const binary = (operators, operand) => () => {
+      let value = operand();
+      while (operators.includes(peek())) {
+        const op = next();
+        const right = operand();
+        value = {
+          "||": () => (value || right ? 1 : 0),
+          "&&": () => (value && right ? 1 : 0),
+          "==": () => (value === right ? 1 : 0),
+          "!=": () => (value !== right ? 1 : 0),
+          "<": () => (value < right ? 1 : 0),
+          ">": () => (value > right ? 1 : 0),
+          "<=": () => (value <= right ? 1 : 0),
+          ">=": () => (value >= right ? 1 : 0),
+          "+": () => value + right,
+          "-": () => value - right,
+          "*": () => value * right,
+          "/": () => Math.trunc(value / right),
+          "%": () => value % right,
+        }[op]();
+      }
+      return value;
+    };
+    const primary = () => {
+      const token = next();
+      if (token === "(") {
+        const value = ternary();
+        next();
+        return value;
+      }
+      if (token === "!") return primary() ? 0 : 1;
+      return token === "n" ? n : Number(token);
+    };
+    const product = binary(["*", "/", "%"], primary);
+    const sum = binary(["+", "-"], product);
+    const order = binary(["<", ">", "<=", ">="], sum);
+    const equality = binary(["==", "!="], order);
+    const and = binary(["&&"], equality);
+    const or = binary(["||"], and);
+    function ternary() {
+      const test = or();
+      if (peek() !== "?") return test;
+      next();
+      const yes = ternary();
+      next();
+      const no = ternary();
+      return test ? yes : no;
+    }
+    return tokens.length ? ternary() : n !== 1 ? 1 : 0;
+  };
 }

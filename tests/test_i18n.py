@@ -1,0 +1,163 @@
+"""The catalogs: every sentence in every language, current with the source,
+placeholders kept, plural forms right; and the languages readers get."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.plurals import get_plural
+
+from controller import i18n
+from controller.config import parse_config
+from controller.i18n import LANGUAGES, Text, _n, _t, choose, from_locale, sentences
+from controller.simulation import Simulation
+from controller.terminal import interact
+from hardware.errors import ConfigError
+from tests import i18n_catalogs as catalogs
+
+TRANSLATED = [language for language in LANGUAGES if language != i18n.ENGLISH]
+
+
+def read(language: str) -> Catalog:
+    return catalogs.read(catalogs.po_path(language), language)
+
+
+def forms(message: Message) -> tuple[str, ...]:
+    string = message.string
+    return tuple(string) if isinstance(string, list | tuple) else (string or "",)
+
+
+def ids(message: Message) -> tuple[str, ...]:
+    return tuple(message.id) if isinstance(message.id, list | tuple) else (message.id,)
+
+
+def entries(catalog: Catalog) -> list[Message]:
+    return [message for message in catalog if message.id]
+
+
+# -- the catalogs -------------------------------------------------------------------------
+
+
+def test_the_template_holds_every_sentence_of_the_source() -> None:
+    """A sentence added (or changed) in the code without running
+    ``python -m tests.i18n_catalogs`` fails here."""
+    extracted = set(catalogs.messages(catalogs.extract()))
+    assert extracted, "nothing extracted: are the markers still _t, _n, _p, N_, Nn_?"
+    template = set(catalogs.messages(catalogs.read(catalogs.TEMPLATE)))
+    assert not extracted - template, "run python -m tests.i18n_catalogs: the .pot is stale"
+    assert not template - extracted, "run python -m tests.i18n_catalogs: the .pot has old ones"
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_message_is_translated(language: str) -> None:
+    template = set(catalogs.messages(catalogs.extract()))
+    catalog = read(language)
+    assert set(catalogs.messages(catalog)) == template, f"{language}: run the catalog tool"
+    missing = [m.id for m in entries(catalog) if not all(forms(m)) or m.fuzzy]
+    assert not missing, f"{language} lacks translations for {missing}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_placeholders_are_kept(language: str) -> None:
+    for message in entries(read(language)):
+        wanted = set().union(*(i18n.placeholders(m) for m in ids(message)))
+        for form in forms(message):
+            assert i18n.placeholders(form) == wanted, f"{language}: {message.id!r} -> {form!r}"
+            # and it formats: no stray brace
+            form.format(**{name: "x" for name in wanted})
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_plural_forms_are_the_languages_own(language: str) -> None:
+    catalog = read(language)
+    expected = get_plural(language)
+    assert catalog.num_plurals == expected.num_plurals
+    rule = gettext.c2py(catalog.plural_expr)
+    # every form is reachable (Italian's second is for millions)
+    counts = [*range(1000), 1_000_000, 2_000_000]
+    assert {rule(n) for n in counts} == set(range(catalog.num_plurals))
+    for message in entries(catalog):
+        if message.pluralizable:
+            assert len(forms(message)) == catalog.num_plurals, message.id
+
+
+def test_czech_and_finnish_counts_read_right() -> None:
+    steps = [
+        _n("({n} more step after this.)", "({n} more steps after this.)", n) for n in (1, 3, 5)
+    ]
+    assert [s.render("cs") for s in steps] == [
+        "(Potom ještě 1 krok.)",
+        "(Potom ještě 3 kroky.)",
+        "(Potom ještě 5 kroků.)",
+    ]
+    assert [s.render("fi") for s in steps[:2]] == [
+        "(Tämän jälkeen vielä 1 vaihe.)",
+        "(Tämän jälkeen vielä 3 vaihetta.)",
+    ]
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_compiled_catalogs_match_the_sources(language: str) -> None:
+    """The .mo files are committed (a plain ``pip install .`` needs no Babel):
+    each must say exactly what its .po says."""
+    with catalogs.mo_path(language).open("rb") as file:
+        committed = gettext.GNUTranslations(file)
+    fresh = gettext.GNUTranslations(io.BytesIO(catalogs.compiled(read(language))))
+    assert committed._catalog == fresh._catalog  # type: ignore[attr-defined]
+
+
+# -- texts --------------------------------------------------------------------------------
+
+
+def test_a_text_is_its_english_and_travels_the_journal() -> None:
+    text = sentences(_t("Sensor fault on {sensor}.", sensor="entry 3"), "p4")
+    assert text == "Sensor fault on entry 3. p4"
+    assert json.dumps({"status": text}) == '{"status": "Sensor fault on entry 3. p4"}'
+    again = Text.from_data(json.loads(json.dumps(text.data())))
+    assert again.render("fi") == text.render("fi") == "Anturivika: entry 3. p4"
+    with pytest.raises(ValueError):
+        Text.from_data({"id": 3})
+
+
+def test_accept_language_and_the_locale_choose() -> None:
+    assert choose("el-GR,el;q=0.9") == "el"
+    assert choose("de-DE, cs;q=0.4, it;q=0.6") == "it"
+    assert choose("fi;q=0, en") == "en"
+    assert choose("*") == choose(None) == "en"
+    assert from_locale({"LANG": "cs_CZ.UTF-8"}) == "cs"
+    assert from_locale({"LANGUAGE": "de:it", "LANG": "fi_FI.UTF-8"}) == "it"
+    assert from_locale({"LC_ALL": "C", "LANG": "fi_FI.UTF-8"}) == "en"
+    assert from_locale({"LC_MESSAGES": "el_GR.UTF-8"}) == "el"
+    assert from_locale({}) == "en"
+
+
+# -- the terminal ---------------------------------------------------------------------------
+
+
+def test_the_terminal_speaks_czech_by_ui_language(tmp_path: Path) -> None:
+    config = parse_config({"ui": {"language": "cs"}}, "test.toml")
+    assert config.ui.language == "cs"
+    simulation = Simulation(config, tmp_path / "state")
+    out = io.StringIO()
+    try:
+        interact(simulation, io.StringIO("4\np4\n?\nx\n"), out, config.ui.language)
+    finally:
+        simulation.close()
+    said = out.getvalue()
+    assert "Na tahu je Červený, Klasika." in said
+    assert "světlo tahu: Žlutý" in said
+    assert "Vhoďte červený disk do sloupce 4." in said  # the repair after the stray pop
+    assert "Akce (jedna na řádek):" in said
+    assert "'x' není akce; pro nápovědu napište ?" in said
+    assert "Red" not in said and "Yellow" not in said
+
+
+def test_ui_language_is_checked() -> None:
+    with pytest.raises(ConfigError, match=r"^test.toml: \[ui\] language: 'de' is not a language"):
+        parse_config({"ui": {"language": "de"}}, "test.toml")
+    assert parse_config({}, "test.toml").ui.language is None

@@ -1,0 +1,83 @@
+"""The page in the reader's language: Accept-Language chooses, ``?lang=``
+(the page's own menu) overrides; without either, English, as the contract
+in docs/web.md has it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.webclient import Stream, Table
+
+FINNISH = {"Accept-Language": "fi-FI,fi;q=0.9,en;q=0.5"}
+
+
+def get(table: Table, path: str, headers: dict[str, str] | None = None) -> Any:
+    status, _, body = table.request("GET", path, headers=headers)
+    assert status == 200, body
+    return json.loads(body)
+
+
+def test_the_state_is_english_unless_asked(table: Table) -> None:
+    state = get(table, "/api/state")
+    assert state["status"] == "Red to move, Classic." and state["title"] == "Classic"
+
+
+def test_accept_language_fi_gets_the_state_in_finnish(table: Table) -> None:
+    table.act("drop 4", "pop 4")  # a fault with its repair step
+    state = get(table, "/api/state", FINNISH)
+    assert state["status"] == "Pudota punainen kiekko sarakkeeseen 4."
+    assert state["fault"].endswith("Pudota punainen kiekko sarakkeeseen 4.")
+    # every other field as in English: moves, lights, colours, names
+    english = get(table, "/api/state")
+    assert {k: v for k, v in state.items() if k not in ("status", "fault", "title")} == {
+        k: v for k, v in english.items() if k not in ("status", "fault", "title")
+    }
+
+
+def test_the_page_choice_overrides_the_browser(table: Table) -> None:
+    state = get(table, "/api/state?lang=el", FINNISH)
+    assert state["status"] == "Παίζει ο Κόκκινος, Κλασικό."
+    # an unknown choice falls back to the browser's languages
+    assert get(table, "/api/state?lang=xx", FINNISH)["status"] == "Vuorossa Punainen, Klassinen."
+
+
+def test_the_event_stream_speaks_each_clients_language(table: Table) -> None:
+    czech = Stream(table, path="/api/events?lang=cs")
+    italian = Stream(table, headers={"Accept-Language": "it"})
+    english = Stream(table)
+    try:
+        assert czech.next()["status"] == "Na tahu je Červený, Klasika."
+        assert italian.next()["status"] == "Tocca a Rosso, Classico."
+        assert english.next()["status"] == "Red to move, Classic."
+        table.act("drop 4")
+        assert czech.until(lambda s: s["moves"] == ["4"])["status"] == (
+            "Na tahu je Žlutý, Klasika."
+        )
+        assert italian.until(lambda s: s["moves"] == ["4"])["status"] == "Tocca a Giallo, Classico."
+        assert english.until(lambda s: s["moves"] == ["4"])["status"] == "Yellow to move, Classic."
+    finally:
+        for stream in (czech, italian, english):
+            stream.close()
+
+
+def test_the_pages_own_sentences_come_from_the_catalogs(table: Table) -> None:
+    finnish = get(table, "/api/strings", FINNISH)
+    assert finnish["language"] == "fi"
+    assert finnish["strings"]["moves"] == "Siirrot"
+    assert finnish["plurals"]["move_count"] == ["{n} siirto", "{n} siirtoa"]
+    assert finnish["languages"]["el"] == "Ελληνικά"
+    czech = get(table, "/api/strings?lang=cs")
+    assert czech["plural"].startswith("nplurals=3;")
+    assert czech["plurals"]["move_count"] == ["{n} tah", "{n} tahy", "{n} tahů"]
+    english = get(table, "/api/strings")
+    assert english["language"] == "en" and english["strings"]["moves"] == "Moves"
+    assert set(english["strings"]) == set(finnish["strings"])
+
+
+def test_a_refusal_says_how_to_pair_in_the_readers_language(table: Table) -> None:
+    status, _, body = table.request("POST", "/api/rules?lang=it", {"rules": "pop10"})
+    assert status == 403
+    assert json.loads(body)["error"].startswith("Questo browser non è associato")
+    status, _, body = table.request("POST", "/api/rules", {"rules": "pop10"})
+    assert json.loads(body)["error"].startswith("This browser is not paired")
