@@ -40,7 +40,18 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Any]:
+    yield from chromium(tmp_path, "en-US,en")
+
+
+@pytest.fixture
+def finnish_browser(tmp_path: Path) -> Iterator[Any]:
+    """A browser whose Accept-Language asks for Finnish first."""
+    yield from chromium(tmp_path, "fi-FI,fi,en")
+
+
+def chromium(tmp_path: Path, languages: str) -> Iterator[Any]:
     options = webdriver.ChromeOptions()
+    options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.binary_location = CHROMIUM
     for flag in (
         "--headless",
@@ -169,8 +180,45 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
     wait(browser, lambda d: "game 2" in text(d, "rules"), "the new game")
 
 
-def test_the_language_switches() -> None:
-    pytest.skip("until the translations exist (strings.js has English only)")
+def test_the_language_switches(browser: Any, table: Table) -> None:
+    open_page(browser, table)
+    assert text(browser, "status") == "Red to move, Classic."
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    Select(browser.find_element(By.ID, "language")).select_by_value("cs")
+    wait(browser, lambda d: text(d, "status") == "Na tahu je Červený, Klasika.", "Czech")
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "cs"
+    assert text(browser, "rules") == "Klasika, hra 1"
+    wait(browser, lambda d: text(d, "link") == "živě", "the live link in Czech")
+    # the event stream follows in Czech, the page's own words too
+    table.act(*WIN[:2])
+    wait(browser, lambda d: text(d, "moves") == "1 2", "two moves")
+    assert text(browser, "status") == "Na tahu je Červený, Klasika."
+    assert text(browser, "turn") == "Na tahu je Červený"
+    table.act("pop 2")  # Classic has no pops: the fault and its repair step in Czech
+    wait(browser, lambda d: "Vhoďte žlutý disk do sloupce 2." in text(d, "fault"), "the fault")
+    # the choice is remembered over a reload, whatever the browser asks for
+    browser.refresh()
+    wait(browser, lambda d: text(d, "link") == "živě", "the page again in Czech")
+    assert "Vhoďte žlutý disk do sloupce 2." in text(browser, "status")
+    assert browser.find_element(By.ID, "language").get_attribute("value") == "cs"
+    Select(browser.find_element(By.ID, "language")).select_by_value("en")
+    wait(browser, lambda d: text(d, "status") == "Drop a Yellow disc into column 2.", "English")
+
+
+def test_accept_language_chooses_the_pages_language(finnish_browser: Any, table: Table) -> None:
+    browser = finnish_browser
+    browser.get(table.web.url)
+    wait(browser, lambda d: text(d, "link") == "suorana", "the live link in Finnish")
+    assert text(browser, "status") == "Vuorossa Punainen, Klassinen."
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fi"
+    headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
+    assert headings[:3] == ["Siirrot", "Ohjaus", "Päättyneet pelit"]
+    table.act(*WIN)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button.game"), "the archive")
+    game = browser.find_element(By.CSS_SELECTOR, "button.game").text
+    assert game.startswith("Peli 1: Klassinen, Punainen voitti, 7 siirtoa, ")
+    browser.set_window_size(412, 915)  # a phone
+    shot(browser, "phone-fi")
 
 
 def test_the_computer_opponents_fields_show_when_the_state_has_them(
