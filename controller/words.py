@@ -10,11 +10,12 @@ the rules' titles, who plays. Sentences take them as values
 
 from __future__ import annotations
 
-from controller.i18n import Text, _p, _t
+from controller.i18n import Message, Text, Value, _p, _t
 from engine import Rules, rules_named
 from engine.colour import Colour
+from engine.explain import Reason
 
-__all__ = ["disc", "player", "rules_named", "rules_title", "title_of"]
+__all__ = ["disc", "player", "reason", "rules_named", "rules_title", "title_of"]
 
 
 def player(colour: Colour) -> Text:
@@ -43,3 +44,25 @@ def rules_title(rules: Rules) -> Text:
 def title_of(name: str) -> Text:
     """The title of the rules called ``name`` (``"five+popout"``)."""
     return rules_title(rules_named(name))
+
+
+def reason(why: str) -> Text:
+    """The engine's reason a move is not allowed (:class:`engine.explain.Reason`),
+    to be said in the reader's language.
+
+    >>> reason(Reason("column {column} is full", column=3)).render("it")
+    'la colonna 3 è piena'
+    """
+    if not isinstance(why, Reason):
+        return Text([why])
+    values: list[tuple[str, Value]] = []
+    for name, value in why.values.items():
+        if isinstance(value, Colour):
+            values.append((name, player(value)))
+        elif isinstance(value, Rules):
+            values.append((name, rules_title(value)))
+        elif isinstance(value, int | str):
+            values.append((name, value))
+        else:
+            values.append((name, str(value)))
+    return Text([Message(why.template, tuple(values))])

@@ -29,8 +29,16 @@ SOURCE = ROOT / "controller"
 LOCALE = SOURCE / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 # controller.i18n's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
-# N_(msgid), Nn_(singular, plural)
-KEYWORDS = {"_t": None, "_n": (1, 2), "_p": ((1, "c"), 2), "N_": None, "Nn_": (1, 2)}
+# N_(msgid), Nn_(singular, plural); and the engine's reasons, Reason(template, ...)
+KEYWORDS = {
+    "_t": None,
+    "_n": (1, 2),
+    "_p": ((1, "c"), 2),
+    "N_": None,
+    "Nn_": (1, 2),
+    "Reason": None,
+}
+SOURCES = [("controller/**.py", "python"), ("engine/explain.py", "python")]
 HEADER = """\
 # popref's sentences in {name}: the referee's, the page's, the simulator's.
 # Made by `python -m tests.i18n_catalogs`; translate the empty msgstr, then run it again.
@@ -48,7 +56,8 @@ def mo_path(language: str) -> Path:
 
 
 def extract() -> Catalog:
-    """Every marked sentence in ``controller/``, in the order found."""
+    """Every marked sentence in ``controller/`` and the engine's reasons, in
+    the order found."""
     template = Catalog(
         project="popref",
         version="0.1",
@@ -59,8 +68,8 @@ def extract() -> Catalog:
         fuzzy=False,
     )
     found = extract_from_dir(
-        str(SOURCE),
-        method_map=[("**.py", "python")],
+        str(ROOT),
+        method_map=SOURCES,
         keywords=KEYWORDS,
         comment_tags=("Translators:",),
         strip_comment_tags=True,
