@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from controller import i18n
-from controller.i18n import ENGLISH, N_, Text, _t
+from controller.i18n import ENGLISH, N_, Message, Text, _t
 from controller.script import Action, ScriptError, excerpt, parse_line
 from controller.simulation import Simulation
 from controller.words import disc as disc_word
@@ -174,6 +174,7 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO, language: st
         try:
             simulation.act(action)
         except SimGridError as error:
-            stdout.write(f"{error}\n")
+            refusal = Message(error.template, tuple(error.values.items()))
+            stdout.write(f"{refusal.render(language)}\n")
             continue
         stdout.write(render(simulation, language) + "\n")

@@ -29,7 +29,8 @@ SOURCE = ROOT / "controller"
 LOCALE = SOURCE / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 # controller.i18n's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
-# N_(msgid), Nn_(singular, plural); and the engine's reasons, Reason(template, ...)
+# N_(msgid), Nn_(singular, plural); the engine's reasons, Reason(template, ...), and
+# the simulated grid's refusals, SimGridError(template, ...)
 KEYWORDS = {
     "_t": None,
     "_n": (1, 2),
@@ -37,8 +38,13 @@ KEYWORDS = {
     "N_": None,
     "Nn_": (1, 2),
     "Reason": None,
+    "SimGridError": None,
 }
-SOURCES = [("controller/**.py", "python"), ("engine/explain.py", "python")]
+SOURCES = [
+    ("controller/**.py", "python"),
+    ("engine/explain.py", "python"),
+    ("hardware/sim/grid.py", "python"),
+]
 HEADER = """\
 # popref's sentences in {name}: the referee's, the page's, the simulator's.
 # Made by `python -m tests.i18n_catalogs`; translate the empty msgstr, then run it again.
@@ -56,8 +62,8 @@ def mo_path(language: str) -> Path:
 
 
 def extract() -> Catalog:
-    """Every marked sentence in ``controller/`` and the engine's reasons, in
-    the order found."""
+    """Every marked sentence in ``controller/``, the engine's reasons and the
+    simulated grid's refusals, in the order found."""
     template = Catalog(
         project="popref",
         version="0.1",

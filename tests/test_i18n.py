@@ -145,7 +145,7 @@ def test_the_terminal_speaks_czech_by_ui_language(tmp_path: Path) -> None:
     simulation = Simulation(config, tmp_path / "state")
     out = io.StringIO()
     try:
-        interact(simulation, io.StringIO("4\np4\n?\nx\n"), out, config.ui.language)
+        interact(simulation, io.StringIO("4\np4\n?\nx\np1\n"), out, config.ui.language)
     finally:
         simulation.close()
     said = out.getvalue()
@@ -154,6 +154,7 @@ def test_the_terminal_speaks_czech_by_ui_language(tmp_path: Path) -> None:
     assert "Vhoďte červený disk do sloupce 4." in said  # the repair after the stray pop
     assert "Akce (jedna na řádek):" in said
     assert "'x' není akce; pro nápovědu napište ?" in said
+    assert "ve sloupci 1 není žádný disk k vysunutí" in said  # the simulated grid refuses
     assert "Red" not in said and "Yellow" not in said
 
 

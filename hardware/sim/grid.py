@@ -82,7 +82,13 @@ class Physics:
 
 class SimGridError(ValueError):
     """A physically impossible action: dropping into a full column, popping
-    an empty one."""
+    an empty one. The message is English; ``template`` and ``values`` let
+    the simulator's prompt say it in its own language."""
+
+    def __init__(self, template: str, **values: int) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
 
 
 @runtime_checkable
@@ -201,7 +207,11 @@ class SimGrid:
 
     def _check_column(self, column: int) -> int:
         if not 1 <= column <= self.columns:
-            raise SimGridError(f"there is no column {column}; columns are 1 to {self.columns}")
+            raise SimGridError(
+                "there is no column {column}; columns are 1 to {columns}",
+                column=column,
+                columns=self.columns,
+            )
         return column - 1
 
     # -- player actions ---------------------------------------------------
@@ -210,7 +220,7 @@ class SimGrid:
         """A disc of ``colour`` dropped into ``column`` at ``at`` (default now)."""
         i = self._check_column(column)
         if not self._slider_open and len(self._planned[i]) >= self.rows_count:
-            raise SimGridError(f"column {column} is full")
+            raise SimGridError("column {column} is full", column=column)
         start = self._beam_start(Beam.ENTRY, column, self._now(at))
         self._at(start, self.wires.disc_colour, column, colour)
         self._pulse(Beam.ENTRY, column, start, self._draw(self.physics.entry_beam))
@@ -230,7 +240,7 @@ class SimGrid:
         """Push the bottom disc of ``column`` out; returns its colour."""
         i = self._check_column(column)
         if not self._planned[i]:
-            raise SimGridError(f"column {column} has no disc to pop")
+            raise SimGridError("column {column} has no disc to pop", column=column)
         colour = self._planned[i].pop(0)
         start = self._beam_start(Beam.EXIT, column, self._now(at))
         push = self._draw(self.physics.pop)
@@ -295,7 +305,10 @@ class SimGrid:
         sensor seeing them: discs that were already there (a restart)."""
         if len(columns) != self.columns or any(len(c) > self.rows_count for c in columns):
             raise SimGridError(
-                f"cannot load {len(columns)} columns into a {self.columns} x {self.rows_count} grid"
+                "cannot load {count} columns into a {columns} x {rows} grid",
+                count=len(columns),
+                columns=self.columns,
+                rows=self.rows_count,
             )
         self._content = [list(c) for c in columns]
         self._planned = [list(c) for c in columns]
