@@ -27,6 +27,7 @@ from controller.archive import ArchiveError, GameArchive
 from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
 from controller.computer import MAX_LEVEL
 from controller.eventcodec import encode
+from controller.i18n import Text, _t, sentences
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.journal_entries import (
     Archived,
@@ -107,7 +108,7 @@ class Daemon:
         self.shown: Display | None = None
         self._wakeup = Wakeup()
         self._status = ""
-        self.storage_fault: str | None = None
+        self.storage_fault: Text | None = None
         self._retry_at: float | None = None
         self._unarchived: list[Unarchived] = []
         # names this journal's games for the archive; a new one with each fresh journal
@@ -307,11 +308,21 @@ class Daemon:
                 full = reason == os.strerror(errno.ENOSPC)
             if self.storage_fault is None:
                 log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
-            fix = "free space in" if full else "let popref write to"
-            self.storage_fault = (
-                f"Cannot save the game ({reason}); play on, but {fix} "
-                f"{self.state_dir} so a restart does not lose it."
-            )
+            place = str(self.state_dir)
+            if full:
+                self.storage_fault = _t(
+                    "Cannot save the game ({reason}); play on, but free space in {place} "
+                    "so a restart does not lose it.",
+                    reason=reason,
+                    place=place,
+                )
+            else:
+                self.storage_fault = _t(
+                    "Cannot save the game ({reason}); play on, but let popref write to {place} "
+                    "so a restart does not lose it.",
+                    reason=reason,
+                    place=place,
+                )
             self._retry_at = self.clock() + STORAGE_RETRY
 
     def _retry_storage(self, now: float) -> bool:
@@ -494,7 +505,7 @@ class Daemon:
         if self.storage_fault is None:
             return shown
         return dataclasses.replace(
-            shown, alert=Alert.ERROR, fault=f"{self.storage_fault} {shown.fault or ''}".strip()
+            shown, alert=Alert.ERROR, fault=sentences(self.storage_fault, shown.fault)
         )
 
     def _show(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from controller import fields
 from controller.computer import Seat
+from controller.i18n import Text
 from controller.referee import Referee, Table
 from engine import RULES_NAMES, game_from_position, parse_move
 from engine.colour import Colour
@@ -54,6 +55,8 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "slider_open": referee.slider_open,
         "rebuilding": referee.rebuilding,
         "problem": referee.problem,
+        # the same sentence as a message, to be said again in each reader's language
+        "problem_text": referee.problem.data() if isinstance(referee.problem, Text) else None,
         "last_entry_at": referee.last_entry_at,
         "computer": referee.computer.data() if referee.computer is not None else None,
         "next_computer": referee.next_computer.value if referee.next_computer else None,
@@ -105,7 +108,7 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     referee.next_rules = fields.one_of(data, "next_rules", RULES_NAMES)
     referee.slider_open = fields.boolean(data, "slider_open")
     referee.rebuilding = fields.boolean(data, "rebuilding")
-    referee.problem = fields.text(data, "problem") if data.get("problem") is not None else None
+    referee.problem = _problem(data)
     last = data.get("last_entry_at")
     referee.last_entry_at = fields.number(data, "last_entry_at") if last is not None else None
     # the computer's seat is the game's own (its seed above all), whatever the
@@ -124,3 +127,15 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     pairing = data.get("pairing_since")
     referee.pairing_since = fields.number(data, "pairing_since") if pairing is not None else None
     return referee
+
+
+def _problem(data: dict[str, Any]) -> Text | None:
+    """The referee's problem sentence: its message when the journal has it
+    (older journals have only the English)."""
+    if data.get("problem") is None:
+        return None
+    english = fields.text(data, "problem")
+    try:
+        return Text.from_data(data["problem_text"]) if data.get("problem_text") else Text([english])
+    except ValueError:
+        return Text([english])

@@ -21,7 +21,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Literal
 
-from controller import repair
+from controller import repair, words
 from controller.commands import (
     PAIRING_WINDOW,
     Input,
@@ -31,6 +31,8 @@ from controller.commands import (
     RulesChosen,
 )
 from controller.computer import DOUBLE_PRESS, Seat, describe, next_seat
+from controller.i18n import Text, _n, _t
+from controller.words import player
 from engine import (
     RULES_NAMES,
     Game,
@@ -52,7 +54,7 @@ from hardware.events import (
     SliderMoved,
 )
 
-SLIDER_OPENED = "The slider was opened mid-game."
+SLIDER_OPENED = _t("The slider was opened mid-game.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +146,7 @@ class Referee:
         self.selecting = False
         self.abandon_armed = False
         self.rebuilding = False
-        self.problem: str | None = None
+        self.problem: Text | None = None
         self.faults: dict[str, str] = {}
         self.last_entry_at: float | None = None
         self.start_rows: list[str] | None = None
@@ -213,7 +215,7 @@ class Referee:
         if isinstance(event, ButtonPressed) and self._pairing_at(event.at):
             self.pairing_since = None
             out.changed = out.paired = True
-            out.log.append("The mode button paired a browser.")
+            out.log.append(_t("The mode button paired a browser."))
             return out.verdict()
         if isinstance(event, PairingRequested | PairingEnded | RulesChosen | NewGameAsked):
             self._command(event, out)
@@ -236,16 +238,22 @@ class Referee:
             self._held(out)
         elif isinstance(event, SensorFault):
             self.faults[event.sensor] = event.message
-            out.log.append(f"Sensor fault on {event.sensor}: {event.message}")
+            out.log.append(
+                _t(
+                    "Sensor fault on {sensor}: {message}",
+                    sensor=event.sensor,
+                    message=event.message,
+                )
+            )
         elif isinstance(event, SensorCleared) and self.faults.pop(event.sensor, ""):
-            out.log.append(f"The fault on {event.sensor} has cleared.")
+            out.log.append(_t("The fault on {sensor} has cleared.", sensor=event.sensor))
         if out.changed and self.in_step() and self.problem is not None:
             self.problem = None
             self.rebuilding = False
             if self.game.is_over():
-                out.log.append("The grid matches the finished game again.")
+                out.log.append(_t("The grid matches the finished game again."))
             else:
-                out.log.append("The grid matches the game again; play resumes.")
+                out.log.append(_t("The grid matches the game again; play resumes."))
         return out.verdict()
 
     def _pairing_at(self, at: float) -> bool:
@@ -260,12 +268,12 @@ class Referee:
         if isinstance(command, PairingRequested):
             self.pairing_since = command.at
             out.changed = True
-            out.log.append("A browser asks to be paired; press the mode button to allow it.")
+            out.log.append(_t("A browser asks to be paired; press the mode button to allow it."))
         elif isinstance(command, PairingEnded):
             if self.pairing_since is not None:
                 self.pairing_since = None
                 out.changed = True
-                out.log.append("Nobody pressed the mode button; the browser was not paired.")
+                out.log.append(_t("Nobody pressed the mode button; the browser was not paired."))
         elif isinstance(command, RulesChosen):
             self._chosen(command.rules, out)
         else:
@@ -277,17 +285,26 @@ class Referee:
         column = event.column
         if self.slider_open:
             out.log.append(
-                f"A disc fell through column {self.label(column)} while the slider was open."
+                _t(
+                    "A disc fell through column {column} while the slider was open.",
+                    column=self.label(column),
+                )
             )
             return
         if not 1 <= column <= self.table.columns:
             out.log.append(
-                f"Ignored a drop reported in column {column}: the grid has no such column."
+                _t(
+                    "Ignored a drop reported in column {column}: the grid has no such column.",
+                    column=column,
+                )
             )
             return
         if len(self.grid[column - 1]) >= self.table.rows:
             out.log.append(
-                f"Ignored a drop into column {self.label(column)}, which the referee believes full."
+                _t(
+                    "Ignored a drop into column {column}, which the referee believes full.",
+                    column=self.label(column),
+                )
             )
             return
         out.changed = True
@@ -309,7 +326,7 @@ class Referee:
         steps = 0 if playing else self._steps_left()
         self.grid[column - 1].append(colour)
         if not playing:
-            self._unasked(steps, f"A disc went into column {self.label(column)}", out)
+            self._unasked(steps, "in", self.label(column), out)
             return
         mover = self.game.to_move
         assert mover is not None
@@ -318,15 +335,26 @@ class Referee:
             self._mistake(
                 out,
                 "two-discs",
-                f"Two discs went in at once; the one in column {self.label(column)} is extra.",
+                _t(
+                    "Two discs went in at once; the one in column {column} is extra.",
+                    column=self.label(column),
+                ),
             )
         elif colour is not mover:
-            name = f"{colour.title}'s disc" if colour is not None else "A disc of unknown colour"
-            self._mistake(
-                out,
-                "wrong-colour",
-                f"{name} went into column {self.label(column)}, but it is {mover.title}'s turn.",
-            )
+            if colour is not None:
+                sentence = _t(
+                    "{colour}'s disc went into column {column}, but it is {mover}'s turn.",
+                    colour=player(colour),
+                    column=self.label(column),
+                    mover=player(mover),
+                )
+            else:
+                sentence = _t(
+                    "A disc of unknown colour went into column {column}, but it is {mover}'s turn.",
+                    column=self.label(column),
+                    mover=player(mover),
+                )
+            self._mistake(out, "wrong-colour", sentence)
         else:
             self._play(move, out)
 
@@ -336,8 +364,10 @@ class Referee:
             return
         if not 1 <= column <= self.table.columns or not self.grid[column - 1]:
             out.log.append(
-                f"Ignored a disc leaving column {self.label(column)}, "
-                "which the referee believes empty."
+                _t(
+                    "Ignored a disc leaving column {column}, which the referee believes empty.",
+                    column=self.label(column),
+                )
             )
             return
         out.changed = True
@@ -347,25 +377,54 @@ class Referee:
         if playing:
             self._play(Move.pop(column + self.offset), out)
         else:
-            self._unasked(steps, f"A disc left column {self.label(column)}", out)
+            self._unasked(steps, "out", self.label(column), out)
 
     def _steps_left(self) -> int:
         """How many steps the board still asks for to bring the grid back."""
         return 0 if self.in_step() else len(self.repair_plan())
 
-    def _unasked(self, before: int, what: str, out: _Outcome) -> None:
-        """Say so when a disc went in or out (``what``) while the board asked
+    def _unasked(self, before: int, way: str, column: int, out: _Outcome) -> None:
+        """Say so when a disc went ``way`` (in or out) of ``column`` while the board asked
         for something else, and it brought the grid no closer to the game:
         ``before`` steps were left before it. After a finished game (none
         left), the board asks only for the slider."""
         if before and self._steps_left() < before:
             return
+        went_in = way == "in"
         if before == 0:
             # the board's own message adds what to do next (controller.view)
-            self.problem = f"{what} after the game ended."
-            out.log.append(f"{what} after the game ended; open the slider for a new game.")
+            if went_in:
+                self.problem = _t(
+                    "A disc went into column {column} after the game ended.", column=column
+                )
+            else:
+                self.problem = _t(
+                    "A disc left column {column} after the game ended.", column=column
+                )
+            out.log.append(
+                _t(
+                    "A disc went into column {column} after the game ended; "
+                    "open the slider for a new game.",
+                    column=column,
+                )
+                if went_in
+                else _t(
+                    "A disc left column {column} after the game ended; "
+                    "open the slider for a new game.",
+                    column=column,
+                )
+            )
         else:
-            self.problem = f"{what}; that was not the step the board asked for."
+            if went_in:
+                self.problem = _t(
+                    "A disc went into column {column}; that was not the step the board asked for.",
+                    column=column,
+                )
+            else:
+                self.problem = _t(
+                    "A disc left column {column}; that was not the step the board asked for.",
+                    column=column,
+                )
             out.log.append(self.problem)
 
     def _play(self, move: Move, out: _Outcome) -> None:
@@ -376,8 +435,13 @@ class Referee:
             return
         reason = self.game.why_illegal(move, shift=self.offset)
         if reason is not None:
-            what = f"{mover.title}'s {self._physical(move)} is not allowed: {reason}"
-            self._mistake(out, f"illegal-{move.kind.value}", _sentence(what))
+            what = _t(
+                "{colour}'s {move} is not allowed: {reason}.",
+                colour=player(mover),
+                move=self._physical(move),
+                reason=words.reason(reason),
+            )
+            self._mistake(out, f"illegal-{move.kind.value}", what)
             return
         scored = self.game.scores[mover]
         self.game.play(move)
@@ -387,26 +451,36 @@ class Referee:
         if scored:
             column = self.label(move.column - self.offset)
             out.log.append(
-                f"{mover.title} scored: the disc popped from column {column} was in a line "
-                f"and is set aside ({self.game.scores[mover]} for {mover.title})."
+                _t(
+                    "{colour} scored: the disc popped from column {column} was in a line "
+                    "and is set aside ({score} for {colour}).",
+                    colour=player(mover),
+                    column=column,
+                    score=self.game.scores[mover],
+                )
             )
         else:
-            out.log.append(f"{mover.title} played a {self._physical(move)}.")
+            out.log.append(
+                _t("{colour} played a {move}.", colour=player(mover), move=self._physical(move))
+            )
         if self.game.passed is not None:
             out.log.append(
-                f"{self.game.passed.title} has no disc in the bottom row; the turn passes."
+                _t(
+                    "{colour} has no disc in the bottom row; the turn passes.",
+                    colour=player(self.game.passed),
+                )
             )
         if self.game.is_over():
             out.finished = self.game
             out.log.append(self.result_sentence())
 
-    def _physical(self, move: Move) -> str:
+    def _physical(self, move: Move) -> Text:
         column = self.label(move.column - self.offset)
         if move.kind is MoveKind.POP:
-            return f"pop from column {column}"
-        return f"drop into column {column}"
+            return _t("pop from column {column}", column=column)
+        return _t("drop into column {column}", column=column)
 
-    def _mistake(self, out: _Outcome, kind: str, sentence: str) -> None:
+    def _mistake(self, out: _Outcome, kind: str, sentence: Text) -> None:
         out.mistake = kind
         self.problem = sentence
         out.log.append(sentence)
@@ -418,24 +492,26 @@ class Referee:
         asked = not self.in_step() and self.repair_plan()[:1] == [repair.SliderStep()]
         self.slider_open = event.open
         if not event.open:
-            out.log.append("The slider is closed.")
+            out.log.append(_t("The slider is closed."))
             return
         self.grid = [[] for _ in range(self.table.columns)]
         if self.game.is_over():
-            out.log.append("The slider emptied the grid; a new game begins.")
+            out.log.append(_t("The slider emptied the grid; a new game begins."))
             self._start(self.next_rules, out)
         elif asked:
-            out.log.append("The slider emptied the grid, as asked.")
+            out.log.append(_t("The slider emptied the grid, as asked."))
         elif self.game.moves:
             self.rebuilding = True
             self.problem = SLIDER_OPENED
             out.mistake = "slider"
             out.log.append(
-                "The slider was opened mid-game: close it and rebuild the position, "
-                "or hold the mode button to abandon the game."
+                _t(
+                    "The slider was opened mid-game: close it and rebuild the position, "
+                    "or hold the mode button to abandon the game."
+                )
             )
         else:
-            out.log.append("The slider is open.")
+            out.log.append(_t("The slider is open."))
 
     def _pressed(self, event: ButtonPressed, out: _Outcome) -> None:
         last, self.last_press_at = self.last_press_at, event.at
@@ -464,20 +540,20 @@ class Referee:
             mover = self.game.to_move
             assert mover is not None
             if self.computer_to_move():
-                out.log.append("No hint: it is the computer's move.")
+                out.log.append(_t("No hint: it is the computer's move."))
             elif not self.in_step():
-                out.log.append("No hint while the grid does not match the game.")
+                out.log.append(_t("No hint while the grid does not match the game."))
             else:
                 out.hint = True
-                out.log.append(f"{mover.title} asked for a hint.")
+                out.log.append(_t("{colour} asked for a hint.", colour=player(mover)))
             return
         self.next_computer = next_seat(self.next_computer)
         if self._not_begun():
             self.game = self._fresh_game(self.game.rules.name)
             out.new_game = True
-            out.log.append(f"This game: {describe(self.next_computer)}.")
+            out.log.append(_t("This game: {who}.", who=describe(self.next_computer)))
         else:
-            out.log.append(f"The next game: {describe(self.next_computer)}.")
+            out.log.append(_t("The next game: {who}.", who=describe(self.next_computer)))
         self.selecting = True
 
     def choose_rules(self, name: str) -> Verdict:
@@ -488,7 +564,7 @@ class Referee:
 
     def _chosen(self, name: str, out: _Outcome) -> None:
         if name not in RULES_NAMES:
-            out.log.append(f"Ignored unknown rules {name!r}.")
+            out.log.append(_t("Ignored unknown rules {name}.", name=repr(name)))
             return
         settled = name == self.next_rules and (
             not self._not_begun() or self.game.rules.name == name
@@ -508,9 +584,9 @@ class Referee:
         if self._not_begun():
             self.game = self._fresh_game(self.game.rules.name)
             out.new_game = True
-            out.log.append(f"This game: {describe(colour)}.")
+            out.log.append(_t("This game: {who}.", who=describe(colour)))
         else:
-            out.log.append(f"The next game: {describe(colour)}.")
+            out.log.append(_t("The next game: {who}.", who=describe(colour)))
         return out.verdict()
 
     def _not_begun(self) -> bool:
@@ -522,9 +598,11 @@ class Referee:
         if self._not_begun():
             self.game = self._fresh_game(name)
             out.new_game = True
-            out.log.append(f"Rules changed to {self.game.rules.title}.")
+            out.log.append(
+                _t("Rules changed to {title}.", title=words.rules_title(self.game.rules))
+            )
         else:
-            out.log.append(f"The next game will be {rules_named(name).title}.")
+            out.log.append(_t("The next game will be {title}.", title=words.title_of(name)))
 
     def _held(self, out: _Outcome) -> None:
         out.changed = True
@@ -532,12 +610,12 @@ class Referee:
         emptied = self.rebuilding and not any(self.grid)
         if in_progress and not emptied and not self.abandon_armed:
             self.abandon_armed = True
-            out.log.append("Hold the mode button again to abandon this game.")
+            out.log.append(_t("Hold the mode button again to abandon this game."))
             return
         self.abandon_armed = False
         if in_progress:
             out.finished = self.game
-            out.log.append("The game was abandoned.")
+            out.log.append(_t("The game was abandoned."))
         self._start(self.next_rules, out)
 
     def _start(self, rules: str, out: _Outcome) -> None:
@@ -547,7 +625,7 @@ class Referee:
         self.rebuilding = False
         self.last_entry_at = None
         out.new_game = True
-        out.log.append(f"New game: {self.game.rules.title}.")
+        out.log.append(_t("New game: {title}.", title=words.rules_title(self.game.rules)))
 
     def _fresh_game(self, name: str) -> Game:
         """A new game of ``name``; Pop 10 starts in its pop phase when the grid
@@ -604,35 +682,44 @@ class Referee:
         if reason is not None:
             raise ValueError(f"the computer's move {move} is not allowed: {reason}")
         self.computer_move = move
-        what = f"The computer ({seat.colour.title}) plays a {self._physical(move)}."
+        what = _t(
+            "The computer ({colour}) plays a {move}.",
+            colour=player(seat.colour),
+            move=self._physical(move),
+        )
         return Verdict(changed=True, log=(what,))
 
     def _not_computers(self, move: Move, out: _Outcome) -> None:
         chosen = self.computer_move
         if chosen is None:
-            sentence = (
-                f"The {self._physical(move)} came while the computer was still "
-                "thinking; wait for its move to light up."
+            sentence = _t(
+                "The {move} came while the computer was still thinking; "
+                "wait for its move to light up.",
+                move=self._physical(move),
             )
             self._mistake(out, "computer-thinking", sentence)
             return
-        sentence = f"The computer plays a {self._physical(chosen)}, not a {self._physical(move)}."
+        sentence = _t(
+            "The computer plays a {chosen}, not a {move}.",
+            chosen=self._physical(chosen),
+            move=self._physical(move),
+        )
         self._mistake(out, "not-computer-move", sentence)
 
     # -- descriptions -----------------------------------------------------------
 
-    def result_sentence(self) -> str:
+    def result_sentence(self) -> Text:
         result = self.game.result
         if result is None:
-            return "The game is not over."
+            return _t("The game is not over.")
         if result == "draw":
-            return "The game is a draw."
+            return _t("The game is a draw.")
         assert isinstance(result, Colour)
         if self.game.rules.pop10:
-            return f"{result.title} wins with {self.game.scores[result]} discs set aside."
-        return f"{result.title} wins."
-
-
-def _sentence(text: str) -> str:
-    """``text`` ending with a full stop."""
-    return text if text.endswith(".") else text + "."
+            return _n(
+                "{colour} wins with {n} disc set aside.",
+                "{colour} wins with {n} discs set aside.",
+                self.game.scores[result],
+                colour=player(result),
+            )
+        return _t("{colour} wins.", colour=player(result))
