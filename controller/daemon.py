@@ -27,7 +27,7 @@ from controller.archive import ArchiveError, GameArchive
 from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
 from controller.computer import MAX_LEVEL
 from controller.eventcodec import encode
-from controller.i18n import Text, _t, sentences
+from controller.i18n import Text, _n, _t, sentences
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.journal_entries import (
     Archived,
@@ -46,6 +46,7 @@ from controller.thinker import Job, Thinker
 from controller.view import display as view
 from controller.view import with_hint
 from controller.wakeup import Wakeup
+from controller.words import rules_title
 from engine import Game, Move, write_record
 from engine.colour import Colour
 from hardware.backend import Backend, Counting
@@ -134,18 +135,23 @@ class Daemon:
         fault, shown on the board while the daemon referees on."""
         loaded = self.journal.load()
         if loaded.torn:
-            log.warning("The last journal record was incomplete (a power cut?) and was dropped.")
+            log.warning(
+                "%s", _t("The last journal record was incomplete (a power cut?) and was dropped.")
+            )
         if loaded.records:
             try:
                 self._replay_all(loaded.records)
             except BoardChanged as change:
                 kept = move_aside(self.journal.path, f"saved-{change.saved}")
                 log.warning(
-                    "The saved game was for a %s board; the board is now %s. It was kept in "
-                    "%s and a new game begins.",
-                    change.saved,
-                    change.now,
-                    kept,
+                    "%s",
+                    _t(
+                        "The saved game was for a {saved} board; the board is now {now}. "
+                        "It was kept in {place} and a new game begins.",
+                        saved=change.saved,
+                        now=change.now,
+                        place=str(kept),
+                    ),
                 )
                 self.referee = Referee(self.table, self.rules)
                 self.board_mark = None
@@ -159,15 +165,18 @@ class Daemon:
                         self.journal.append({"resumed": True})
                 moves = len(self.referee.game.moves)
                 log.info(
-                    "Resumed the game from the journal (%d move%s).",
-                    moves,
-                    "" if moves == 1 else "s",
+                    "%s",
+                    _n(
+                        "Resumed the game from the journal ({n} move).",
+                        "Resumed the game from the journal ({n} moves).",
+                        moves,
+                    ),
                 )
                 return
         self.journal_id = secrets.token_hex(8)
         with self._storing(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
-        log.info("New game: %s.", self.referee.game.rules.title)
+        log.info("%s", _t("New game: {title}.", title=rules_title(self.referee.game.rules)))
 
     def choose_rules(self, name: str) -> bool:
         """The rules asked for on the command line or in the configuration:
@@ -286,7 +295,7 @@ class Daemon:
         if self.storage_fault is not None:
             self.storage_fault = None
             self._retry_at = None
-            log.info("The game is being saved again.")
+            log.info("%s", _t("The game is being saved again."))
 
     @contextmanager
     def _storing(self, fatal: tuple[type[OSError], ...] = ()) -> Iterator[None]:
@@ -551,4 +560,4 @@ class Daemon:
                 key=waiting.key,
             )
             self._unarchived.pop(0)
-            log.info("Saved the game as %s.", saved.path.name)
+            log.info("%s", _t("Saved the game as {name}.", name=saved.path.name))

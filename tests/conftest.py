@@ -56,6 +56,9 @@ SOAK_SEED = "POPREF_SOAK_SEED"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # The terminal simulator speaks the locale's language: the tests read its
+    # English, whatever the machine's locale (tests/test_i18n.py sets its own).
+    os.environ["LANGUAGE"] = "en"
     # A fresh seed for tests/test_soak.py on every run, unless one is given.
     os.environ.setdefault(SOAK_SEED, str(random.SystemRandom().randrange(1, 1_000_000)))
 

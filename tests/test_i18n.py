@@ -6,6 +6,9 @@ from __future__ import annotations
 import gettext
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +165,24 @@ def test_ui_language_is_checked() -> None:
     with pytest.raises(ConfigError, match=r"^test.toml: \[ui\] language: 'de' is not a language"):
         parse_config({"ui": {"language": "de"}}, "test.toml")
     assert parse_config({}, "test.toml").ui.language is None
+
+
+def test_the_terminal_follows_the_locale_log_lines_too(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in i18n.LOCALE_VARIABLES}
+    env["LANG"] = "fi_FI.UTF-8"
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "simulate", "--state-dir", str(tmp_path)],
+        input="4\np4\nq\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
+    assert "Kirjoita ? saadaksesi ohjeet." in done.stdout
+    assert "Vuorossa Keltainen, Klassinen." in done.stdout
+    # the referee's own sentences, logged to the terminal as they happen
+    assert "Punainen teki siirron: pudotus sarakkeeseen 4." in done.stderr
+    assert "Keltainen: ulos työntö sarakkeesta 4 ei ole sallittu: Klassinen: kiekkoja ei" in (
+        done.stderr
+    )
