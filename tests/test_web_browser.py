@@ -8,6 +8,7 @@ docs/ (docs/web.md shows them).
 
 from __future__ import annotations
 
+import gettext
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from controller.i18n import LANGUAGES, plural_rule
 from tests.webclient import WIN, Table
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -246,3 +248,17 @@ def test_a_pairing_nobody_answers_says_to_try_again(browser: Any, table: Table) 
     wait(browser, lambda d: "try again" in text(d, "message"), "the failed pairing")
     assert "pairing" not in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
     assert browser.find_element(By.ID, "pair").is_displayed()
+
+
+def test_the_pages_plural_rule_is_the_catalogs(browser: Any, table: Table) -> None:
+    """The page reads each catalog's Plural-Forms itself (its policy allows
+    no eval); it must pick the form gettext picks, for every language."""
+    open_page(browser, table)
+    counts = [*range(0, 130), 1_000_000]
+    for language in LANGUAGES:
+        rule = plural_rule(language)
+        page = browser.execute_script(
+            "return arguments[1].map(pluralRule(arguments[0]));", rule, counts
+        )
+        expression = rule.partition("plural=")[2].rstrip(";")
+        assert page == [gettext.c2py(expression)(n) for n in counts], language
