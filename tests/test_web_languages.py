@@ -5,8 +5,12 @@ in docs/web.md has it."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
+from controller.web.page_text import PAGE, PLURALS
+from engine import RULES_NAMES
 from tests.webclient import Stream, Table
 
 FINNISH = {"Accept-Language": "fi-FI,fi;q=0.9,en;q=0.5"}
@@ -81,3 +85,28 @@ def test_a_refusal_says_how_to_pair_in_the_readers_language(table: Table) -> Non
     assert json.loads(body)["error"].startswith("Questo browser non è associato")
     status, _, body = table.request("POST", "/api/rules", {"rules": "pop10"})
     assert json.loads(body)["error"].startswith("This browser is not paired")
+
+
+def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
+    """A sentence added to the page (app.js, index.html) without its entry
+    in controller/web/page_text.py would show as its bare key."""
+    static = Path(__file__).resolve().parent.parent / "controller" / "web" / "static"
+    script = (static / "app.js").read_text()
+    page = (static / "index.html").read_text()
+    asked = set(re.findall(r"""\bt\(\s*"(\w+)"\s*[,)]""", script))
+    for either in re.findall(r"""\bt\(\s*\w+\s*\?\s*"(\w+)"\s*:\s*"(\w+)"\s*\)""", script):
+        asked |= set(either)
+    asked |= set(re.findall(r'data-t(?:-label)?="(\w+)"', page))
+    # keys made from a prefix and a value: every value the state can have
+    for prefix, values in {
+        "rules_": RULES_NAMES,
+        "result_": ("red", "yellow", "draw", "unknown"),
+        "turn_": ("red", "yellow"),
+        "colour_": ("red", "yellow"),
+    }.items():
+        assert f't("{prefix}" +' in script or f't("{prefix}"' in script
+        asked |= {prefix + value for value in values}
+    plural = set(re.findall(r"""\btn\(\s*"(\w+)\"""", script))
+    assert len(asked) > 40 and plural
+    assert asked <= set(PAGE), f"not in page_text.PAGE: {sorted(asked - set(PAGE))}"
+    assert plural <= set(PLURALS), f"not in page_text.PLURALS: {sorted(plural - set(PLURALS))}"
