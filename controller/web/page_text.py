@@ -66,6 +66,19 @@ PAGE: dict[str, str] = {
     "colour_red": N_("Red"),
     "colour_yellow": N_("Yellow"),
     "opponent": N_("The computer plays {colour}."),
+    "opponent_level": N_("The computer plays {colour} at level {level}."),
+    "opponent_choice": N_("The computer plays"),
+    "opponent_none": N_("nobody (two players)"),
+    "set_opponent": N_("Choose"),
+    "level_choice": N_("Its level"),
+    "level_lowest": N_("{level}: a child can beat it"),
+    "level_highest": N_("{level}: full strength"),
+    "set_level": N_("Choose"),
+    "ask_hint": N_("Hint for the player to move"),
+    "from_next_game": N_(
+        "The rules, the opponent and its level apply from the next game "
+        "(to this one before its first move)."
+    ),
     "computer_move": N_("The computer's move: {move}; make it on the grid."),
     "hint": N_("Hint: {move}."),
 }
