@@ -100,6 +100,7 @@ GOAL_READY = 1.5
 GOAL_WEB_RSS_KB = 10 * 1024  # the web view adds under 10 MB
 PAGE_CLIENTS = 20
 BEAM_BLOCKED = 0.030  # how long the bench's disc stays in the beam
+SHOWN_WAIT = 10.0  # seconds before a drop that never reached the lights is an error
 
 
 class GpioLatency:
@@ -201,7 +202,8 @@ class GpioLatency:
             before = self._histories()
             cleared = monotonic()
             self.wires.beam(Beam.ENTRY, column, False)
-            if not self._shown.wait(1.0):
+            # generous: on a loaded machine a GIL-sharing search can hold the loop up
+            if not self._shown.wait(SHOWN_WAIT):
                 raise RuntimeError(f"the drop into column {column} never reached the lights")
             changed = self._first_change_since(before)
             if changed is not None:

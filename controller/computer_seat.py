@@ -89,6 +89,8 @@ class ComputerSeat:
 
     def no_hint(self, game: Game, in_step: bool) -> str | None:
         """Why the player to move gets no hint now, or ``None`` if they may."""
+        if game.is_over():
+            return "No hint: the game is over."
         if self.to_move(game):
             return "No hint: it is the computer's move."
         if not in_step:

@@ -478,16 +478,13 @@ class Referee:
     def _hint(self, out: _Outcome) -> None:
         """A hint for the player to move, when one may be given."""
         self.selecting = False
-        mover = self.game.to_move
-        if mover is None:
-            out.log.append("No hint: the game is over.")
-            return
         refused = self.seats.no_hint(self.game, self.in_step())
         if refused is not None:
             out.log.append(refused)
         else:
+            assert self.game.to_move is not None
             out.hint = True
-            out.log.append(f"{mover.title} asked for a hint.")
+            out.log.append(f"{self.game.to_move.title} asked for a hint.")
 
     def choose_rules(self, name: str) -> Verdict:
         """Pick the rules of the next game; a game not yet begun takes them now."""
