@@ -255,6 +255,7 @@ class BackgroundSearch:
     ...     search.resume(60.0)
     True
     True
+    True
     """
 
     def __init__(self, rules: str, moves: str, kind: str) -> None:
@@ -277,7 +278,9 @@ class BackgroundSearch:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            if not self._on.wait(0.05):
+            if not self._on.is_set():
+                self._idle.set()  # paused, no search running
+                self._on.wait(0.05)
                 continue
             self._answered.clear()
             job = Job("computer", (self.searches,), self.game.copy(), 10, self.searches)
@@ -287,7 +290,6 @@ class BackgroundSearch:
                 pass
             if not self._on.is_set():
                 self.thinker.cancel()
-                self._idle.set()
             self.thinker.answers()
             self.searches += self._answered.is_set()
 
@@ -295,7 +297,8 @@ class BackgroundSearch:
         return self._started.wait(timeout)
 
     def pause(self) -> bool:
-        """Cancel the search and start no other until :meth:`resume`."""
+        """Cancel the search and start no other until :meth:`resume`;
+        whether the search loop stopped in time."""
         self._idle.clear()
         self._on.clear()
         idle = self._idle.wait(10.0)
