@@ -1,8 +1,11 @@
 """The simulated grid in a terminal: a picture of the grid and its lights, and
-a prompt that takes physical actions, one a line."""
+a prompt that takes physical actions, one a line. A command from the web
+page (``popref simulate --web``) redraws the picture at once, under the prompt
+the player is typing at."""
 
 from __future__ import annotations
 
+import threading
 from typing import TextIO
 
 from controller import i18n
@@ -154,27 +157,58 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO, language: st
     )
     stdout.write(welcome.render(language) + "\n")
     stdout.write(render(simulation, language) + "\n")
+    writing = threading.Lock()  # the page's thread and this one take turns
+
+    def redraw() -> None:
+        # called on the web server's thread while the simulation is locked
+        with writing:
+            heading = _t("(from the web page)").render(language)
+            stdout.write(f"\n{heading}\n{render(simulation, language)}\n> ")
+            stdout.flush()
+
+    simulation.on_command = redraw
+    try:
+        return _prompt(simulation, stdin, stdout, writing, language)
+    finally:
+        simulation.on_command = None
+
+
+def _prompt(
+    simulation: Simulation,
+    stdin: TextIO,
+    stdout: TextIO,
+    writing: threading.Lock,
+    language: str,
+) -> int:
+    columns = simulation.daemon.table.columns
+
+    def say(text: str) -> None:
+        with writing:
+            stdout.write(text)
+            stdout.flush()
+
     while True:
-        stdout.write("> ")
-        stdout.flush()
+        say("> ")
         line = stdin.readline()
         if not line or line.strip().lower() in ("q", "quit", "exit"):
-            stdout.write("\n")
+            say("\n")
             return 0
         if line.strip() in ("?", "help"):
-            stdout.write(_t(HELP).render(language) + "\n")
+            say(_t(HELP).render(language) + "\n")
             continue
         try:
             action = parse_command(line, columns)
         except ScriptError as error:
-            stdout.write(f"{i18n.render(error.reason, language)}\n")
+            say(f"{i18n.render(error.reason, language)}\n")
             continue
         if action is None:
             continue
-        try:
-            simulation.act(action)
-        except SimGridError as error:
-            refusal = Message(error.template, tuple(error.values.items()))
-            stdout.write(f"{refusal.render(language)}\n")
-            continue
-        stdout.write(render(simulation, language) + "\n")
+        with simulation.lock:
+            try:
+                simulation.act(action)
+            except SimGridError as error:
+                refusal = Message(error.template, tuple(error.values.items()))
+                picture = refusal.render(language)
+            else:
+                picture = render(simulation, language)
+        say(picture + "\n")
