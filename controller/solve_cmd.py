@@ -23,6 +23,7 @@ from collections.abc import Callable
 from controller.positions import PositionInputError, first_field, read_position
 from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules_named
 from engine.solver.classic import COMPILED, ClassicSolver
+from engine.solver.fastsearch import FastSearch, fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import classic_fits, classic_position
 from engine.solver.search import WIN, GameSearch
@@ -89,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
     if classic_fits(rules):
         score = _classic(ClassicSolver(rules.width, rules.height, core=args.core), args.all)
     else:
-        score = _general(GameSearch(rules), args.all, args.movetime)
+        # the fast search where the board fits its 64-bit model, else through engine.Game
+        search = FastSearch(rules, core=args.core) if fits(rules) else GameSearch(rules)
+        score = _general(search, args.all, args.movetime)
     for number, line in enumerate(sys.stdin, start=1):
         try:
             game = read_position(line, rules, number)
@@ -112,7 +115,9 @@ def _classic(solver: ClassicSolver, every: bool) -> Callable[[Game, int], str]:
     return score
 
 
-def _general(search: GameSearch, every: bool, movetime: int | None) -> Callable[[Game, int], str]:
+def _general(
+    search: FastSearch | GameSearch, every: bool, movetime: int | None
+) -> Callable[[Game, int], str]:
     def score(game: Game, number: int) -> str:
         limits = Limits()
         if movetime is not None:
