@@ -29,7 +29,7 @@ from engine.solver.fastsearch import (
     to_move,
 )
 from engine.solver.limits import Limits
-from engine.solver.search import WIN
+from engine.solver.search import WIN, GameSearch
 
 CORES = [_pysearch]
 if COMPILED:
@@ -238,3 +238,30 @@ def test_boards_past_64_bits_do_not_fit() -> None:
     assert not fits(rules_named("popout", (12, 10)))
     with pytest.raises(ValueError, match="does not fit"):
         FastSearch(rules_named("popout", (12, 10)))
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    # Pop Out's endings are rarely solved: without repetition a game may never end
+    [dataclasses.replace(rules_named("pop10", (4, 4)), target=2), rules_named("five", (7, 4))],
+    ids=rules_id,
+)
+def test_solved_endings_agree_with_the_search_through_the_engine(rules: Rules) -> None:
+    compared = 0
+    for seed in range(8):
+        game = random_game(rules, seed, 14, pops_first=True)
+        while game.is_over():
+            game.undo()
+        budget = Limits(max_nodes=60_000)
+        slow = GameSearch(rules).search(game, budget, all_moves=True, solve=True)
+        fast = FastSearch(rules, slots=1 << 16).search(game, budget, all_moves=True, solve=True)
+        if slow.exact and fast.exact:
+            compared += 1
+            assert {m: sign(v) for m, v in fast.scores.items()} == {
+                m: sign(v) for m, v in slow.scores.items()
+            }, game.moves
+    assert compared >= 3
