@@ -8,6 +8,7 @@ simple opponent in every game, and no Classic game lost as Red. Run from the
 repository root::
 
     .venv/bin/python bench/matches.py [--games 10] [--movetime 250] [--levels 1,5,9]
+        [--rules popout,pop10] [--size 6x5]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import RULES_NAMES, Colour, Game, Move, new_game, rules_named
+from engine import RULES_NAMES, Colour, Game, Move, Rules, new_game, parse_size, rules_named
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 
@@ -74,9 +75,8 @@ def past(deadline: float) -> Callable[[], bool]:
     return lambda: time.perf_counter() >= deadline
 
 
-def play_game(name: str, strong_colour: Colour, other: Opponent | None, seed: str,
+def play_game(rules: Rules, strong_colour: Colour, other: Opponent | None, seed: str,
               movetime: float, tally: Tally) -> None:  # fmt: skip
-    rules = rules_named(name)
     strong = Opponent(rules)
     rng = random.Random(seed)
     game = new_game(rules)
@@ -105,18 +105,21 @@ def main() -> None:
     parser.add_argument("--movetime", type=int, default=250, help="full strength's ms per move")
     parser.add_argument("--levels", default="1,5,9", help="lower levels to play against")
     parser.add_argument("--rules", default=",".join(RULES_NAMES))
+    parser.add_argument("--size", type=parse_size, help="WxH, edge strips included")
     args = parser.parse_args()
     levels = [int(level) for level in args.levels.split(",") if level]
     print(f"full strength, {args.movetime} ms a move; W/D/L from full strength's side")
     for name in args.rules.split(","):
+        rules = rules_named(name, args.size)
+        title = f"{name} {rules.width}x{rules.height}"
         for label, level in [("simple", None), *((f"level {n}", n) for n in levels)]:
             for colour in Colour:
                 tally = Tally()
                 for number in range(args.games):
-                    other = None if level is None else Opponent(rules_named(name), level, number)
+                    other = None if level is None else Opponent(rules, level, number)
                     seed = f"{name}/{label}/{colour.value}/{number}"
-                    play_game(name, colour, other, seed, args.movetime / 1000, tally)
-                print(f"{name:12} vs {label:8} as {colour.title:6}: {tally.line()}", flush=True)
+                    play_game(rules, colour, other, seed, args.movetime / 1000, tally)
+                print(f"{title:16} vs {label:8} as {colour.title:6}: {tally.line()}", flush=True)
 
 
 if __name__ == "__main__":
