@@ -23,6 +23,7 @@ from collections.abc import Callable
 from controller.positions import PositionInputError, first_field, read_position
 from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules_named
 from engine.solver.classic import COMPILED, ClassicSolver
+from engine.solver.fastsearch import COMPILED as FAST_COMPILED
 from engine.solver.fastsearch import FastSearch, fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import classic_fits, classic_position
@@ -70,8 +71,9 @@ def rules_from(args: argparse.Namespace, prog: str) -> Rules | None:
 
 
 def warn_if_slow(rules: Rules, core: str, prog: str) -> None:
-    """The log line for a Classic game without the compiled core."""
-    if classic_fits(rules) and core != "python" and not COMPILED:
+    """The log line for a game whose compiled core is missing."""
+    missing = not COMPILED if classic_fits(rules) else fits(rules) and not FAST_COMPILED
+    if core != "python" and missing:
         print(f"{prog}: the compiled solver core is not installed; using the pure-Python core "
               "(same answers, much slower): reinstall popref with a C compiler",
               file=sys.stderr)  # fmt: skip

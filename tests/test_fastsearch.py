@@ -29,6 +29,7 @@ from engine.solver.fastsearch import (
     to_move,
 )
 from engine.solver.limits import Limits
+from engine.solver.opponent import Opponent
 from engine.solver.search import WIN, GameSearch
 
 CORES = [_pysearch]
@@ -265,3 +266,28 @@ def test_solved_endings_agree_with_the_search_through_the_engine(rules: Rules) -
                 m: sign(v) for m, v in slow.scores.items()
             }, game.moves
     assert compared >= 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_full_strength_uses_the_fast_search_where_the_board_fits(name: str) -> None:
+    rules = rules_named(name)
+    game = random_game(rules, 11, 20)
+    while game.is_over():
+        game.undo()
+    opponent = Opponent(rules, core="python")
+    assert opponent.fast is not None and opponent.fast.core_name == "python"
+    choice = opponent.choose(game, Limits(max_nodes=3000))
+    assert game.is_legal(choice.move) and choice.source == "search"
+    assert opponent.fast.nodes > 0
+    if COMPILED:
+        compiled = Opponent(rules, core="compiled")
+        compiled.fast = FastSearch(rules, core="compiled", slots=len(opponent.fast.table) // 24)
+        assert compiled.choose(game, Limits(max_nodes=3000)) == choice
+
+
+def test_a_board_past_64_bits_searches_through_the_engine() -> None:
+    rules = rules_named("popout", (12, 10))
+    opponent = Opponent(rules)
+    assert opponent.fast is None
+    choice = opponent.choose(new_game(rules), Limits(max_nodes=300))
+    assert choice.move.column in rules.playable_columns
