@@ -29,7 +29,8 @@ of open lines (a disc short of a line weighs double), in Pop 10 also the
 points, the discs ready to score in the bottom row and the race to the
 target. The repetition draw is judged on the game's own history plus the
 search path; a value that depended on it is never reused from the table
-for a cutoff (it depends on the path). An iteration that meets no horizon
+for a cutoff (it depends on the path), and with the rule on the table
+starts empty at each search (the history has changed). An iteration that meets no horizon
 has solved the remaining game: the search stops with exact scores.
 
 >>> from engine import new_game
@@ -175,7 +176,10 @@ class FastSearch:
             raise ValueError("the game is over: there is no move to search")
         limits = limits or Limits()
         state = state_of(game)
-        seen = seen_of(game) if self.rules.repetition else []
+        seen: list[tuple[int, int, int, int]] = []
+        if self.rules.repetition:
+            seen = seen_of(game)
+            self.clear()  # values stored under another history may miss a repetition
         moves = self.core.moves(self.spec, state)
         result: SearchResult | None = None
         nodes = 0
