@@ -82,6 +82,19 @@ typedef struct {
 
 /* ---------------------------------------------------------------- the model */
 
+/* the compiler's builtin where the target has the instruction (aarch64, or
+ * x86 built with popcnt); else a few shifts, far cheaper than libgcc's call */
+static inline int popcount(board b) {
+#if defined(__aarch64__) || defined(__POPCNT__)
+    return __builtin_popcountll(b);
+#else
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static board shr(board x, int n) { return n >= 64 ? 0 : x >> n; }
 static board shl(board x, int n) { return n >= 64 ? 0 : x << n; }
 
@@ -155,7 +168,7 @@ static board drop_cells(const Model *m, board occupied) {
 }
 
 static int height_of(const Model *m, board occupied, int col) {
-    return __builtin_popcountll(occupied & column_mask(m, col));
+    return popcount(occupied & column_mask(m, col));
 }
 
 static int gen_moves(const Model *m, const State *s, int *moves) {
@@ -276,7 +289,7 @@ static int evaluate(const Model *m, const State *s) {
     int64_t score = 0;
     for (int i = 0; i < m->nwindows; i++) {
         board w = m->windows[i];
-        int a = __builtin_popcountll(mine & w), c = __builtin_popcountll(theirs & w);
+        int a = popcount(mine & w), c = popcount(theirs & w);
         if (a && !c)
             score += m->weights[a];
         else if (c && !a)
@@ -284,8 +297,8 @@ static int evaluate(const Model *m, const State *s) {
     }
     if (m->pop10) {
         score += 400 * (int64_t)(s->score[side] - s->score[side ^ 1]);
-        int ready = __builtin_popcountll(line_cells(m, mine) & m->playable_bottom);
-        int against = __builtin_popcountll(line_cells(m, theirs) & m->playable_bottom);
+        int ready = popcount(line_cells(m, mine) & m->playable_bottom);
+        int against = popcount(line_cells(m, theirs) & m->playable_bottom);
         score += 120 * (int64_t)(ready - against);
         if (m->target - s->score[side] <= 1)
             score += 300;
