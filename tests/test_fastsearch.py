@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from engine import Game, new_game, rules_named
+from engine import Colour, Game, new_game, rules_named
 from engine.rules import RULES_NAMES, Rules
 from engine.solver import _pysearch
 from engine.solver.fastsearch import (
@@ -25,6 +25,7 @@ from engine.solver.fastsearch import (
     fits,
     model_spec,
     seen_of,
+    settled,
     state_of,
     to_move,
 )
@@ -291,3 +292,27 @@ def test_a_board_past_64_bits_searches_through_the_engine() -> None:
     assert opponent.fast is None
     choice = opponent.choose(new_game(rules), Limits(max_nodes=300))
     assert choice.move.column in rules.playable_columns
+
+
+@needs_compiled
+def test_a_won_pop_out_game_is_won_not_chased_round_a_cycle() -> None:
+    # Yellow wins in 9 here; the table once held true but longer wins round
+    # a cycle of pops and drops, and full strength went round it for ever
+    rules = rules_named("popout")
+    game = new_game(rules)
+    for move in ["5", "3", "4", "4", "4", "3", "6", "7", "3"]:
+        game.play(move)
+    strong, other = Opponent(rules), Opponent(rules, level=9, seed=1)
+    while not game.is_over() and len(game.moves) < 60:
+        if game.to_move == Colour.YELLOW:
+            game.play(strong.choose(game, Limits(max_nodes=100_000)).move)
+        else:
+            game.play(other.choose(game).move)
+    assert game.result == Colour.YELLOW
+
+
+def test_a_win_counts_as_decided_once_the_iteration_looks_that_far() -> None:
+    assert not settled([WIN - 9], depth=2, horizon=0)
+    assert settled([WIN - 9], depth=9, horizon=1)
+    assert settled([-(WIN - 3)], depth=4, horizon=1)
+    assert settled([0], depth=2, horizon=0) and not settled([0], depth=2, horizon=1)

@@ -126,6 +126,19 @@ def seen_of(game: Game) -> list[tuple[int, int, int, int]]:
     return seen
 
 
+def settled(scores: Sequence[int], depth: int, horizon: int) -> bool:
+    """Whether an iteration at ``depth`` has decided ``scores``.
+
+    A win or a loss counts only once the iteration looks as far as it: one
+    read from the table may come round a cycle of Pop Out positions (each
+    claim true, a shorter win unseen), and a search that stopped there would
+    chase it round the cycle for ever instead of winning.
+    """
+    seen_through = all(abs(v) < WIN // 2 or WIN - abs(v) <= depth for v in scores)
+    proven = all(abs(v) >= WIN // 2 for v in scores)
+    return seen_through and (proven or not horizon)
+
+
 def to_move(code: int) -> Move:
     """A core's move code as a :class:`Move`."""
     column = (code & 31) + 1
@@ -191,8 +204,8 @@ class FastSearch:
                 break
             by_move = dict(zip(moves, scores, strict=True))
             best = max(moves, key=lambda m: by_move[m])  # the first of the best
-            proven = [by_move[best]] if not all_moves else scores
-            exact = not horizon or all(abs(value) >= WIN // 2 for value in proven)
+            counted = [by_move[best]] if not all_moves else scores
+            exact = settled(counted, depth, horizon)
             result = SearchResult(
                 to_move(best), {to_move(m): v for m, v in by_move.items()}, depth, exact, nodes
             )
