@@ -255,6 +255,7 @@ class _Search:
     should_stop: Callable[[], bool] | None
     check_every: int
     seen: dict[tuple[int, int, int], int]
+    extend_below: int
     horizon: bool = False
     repeated: bool = False
 
@@ -288,6 +289,13 @@ class _Search:
             self.horizon = True
             value = self.m.evaluate(child)
             return value if child[2] == me else -value
+        if not self.m.pop10 and child[2] != me and ply < self.extend_below:
+            # the mover threatens to win with a drop: the reply is forced, and
+            # forced lines are where a shallow search misses a loss
+            occupied = child[0] | child[1]
+            threats = self.m.winning_cells(child[1] if me else child[0], occupied)
+            if threats & self.m.drop_cells(occupied):
+                depth += 1
         self.path.append((child[0], child[1], key_extra(child)))
         if child[2] == me:
             value = self.negamax(child, depth, alpha, beta, ply)
@@ -416,7 +424,9 @@ def root(
     for b0, b1, extra, count in seen:
         counts[(b0, b1, extra)] = counts.get((b0, b1, extra), 0) + count
     words = memoryview(table)[: len(table) // 24 * 24].cast("Q")
-    search = _Search(Model(spec), words, max_nodes, nodes, should_stop, max(check_every, 1), counts)
+    search = _Search(
+        Model(spec), words, max_nodes, nodes, should_stop, max(check_every, 1), counts, 2 * depth
+    )
     scores = []
     alpha = -INF
     try:

@@ -73,6 +73,7 @@ typedef struct {
     PyThreadState *thread;
     int stopped; /* 1: asked to stop or out of nodes, 2: should_stop raised */
     int horizon, repeated;
+    int extend_below; /* plies: a forced reply is searched one ply deeper until here */
     Seen *seen;
     Py_ssize_t nseen;
     int depth_path;
@@ -395,6 +396,13 @@ static int child_value(Search *s, const State *st, int move, int depth, int alph
         int value = evaluate(s->m, &child);
         return child.side == me ? value : -value;
     }
+    if (!s->m->pop10 && child.side != me && ply < s->extend_below) {
+        /* the mover threatens to win with a drop: the reply is forced, and
+         * forced lines are where a shallow search misses a loss */
+        board occupied = child.b[0] | child.b[1];
+        if (winning_cells(s->m, child.b[me], occupied) & drop_cells(s->m, occupied))
+            depth++;
+    }
     int at = s->depth_path++;
     s->path0[at] = child.b[0];
     s->path1[at] = child.b[1];
@@ -691,6 +699,7 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     s.next_check = nodes + s.check_every;
     s.should_stop = should_stop == Py_None ? NULL : should_stop;
     int scores[MAX_MOVES];
+    s.extend_below = 2 * depth;
     s.thread = PyEval_SaveThread();
     int alpha = -INF;
     for (Py_ssize_t i = 0; i < n; i++) {

@@ -24,7 +24,10 @@ The search: iterative deepening alpha-beta; a transposition table of fixed
 size (24 bytes a slot, :data:`DEFAULT_SLOTS`), wins and losses stored
 relative to the position; threat-aware move order (the table's move, an
 immediate win taken at once, the rest by the evaluation after the move,
-moves that let the opponent complete a line by a drop last); an evaluation
+moves that let the opponent complete a line by a drop last); a reply to a
+threat to win by a drop searched one ply deeper (up to twice the
+iteration's depth from the root: forced lines are where a shallow search
+misses a loss); an evaluation
 of open lines (a disc short of a line weighs double), in Pop 10 also the
 points, the discs ready to score in the bottom row and the race to the
 target. The repetition draw is judged on the game's own history plus the
