@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 from engine.solver.book import Entry
 from engine.solver.classic import DEFAULT_SLOTS, ClassicSolver, CoreName, Position
+from engine.solver.limits import SearchStopped
 
 
 class Record(NamedTuple):
@@ -146,22 +147,43 @@ class _Solve:
         if position.moves < self.plan.exact:
             column, score = self.solver.best_move_and_score(position, stop)
             return Record(score, column, True, position.moves, -1)
-        if self._fresh is None:
-            core: CoreName = "python" if self.solver.core.name == "python" else "compiled"
-            self._fresh = ClassicSolver(
-                self.solver.width, self.solver.height, core=core, slots=self.plan.slots
-            )
-        solver = self._fresh
-        solver.reset()  # counted from a fresh table: the computer's worst case
-        start = solver.nodes
-        column, outcome = solver.best_move_for_outcome(position, stop)
-        nodes = solver.nodes - start
+        fresh = self._fresh_solver()
+        fresh.reset()  # counted from a fresh table: the computer's worst case
+        start = fresh.nodes
+        polls = 0
+
+        def past_budget() -> bool:
+            # the core asks every check_every positions of a call, so this
+            # stops the count past the budget for sure, at the same place each run
+            nonlocal polls
+            polls += 1
+            return polls * fresh.core.check_every > self.plan.nodes or bool(stop and stop())
+
+        solver = fresh
+        try:
+            column, outcome = fresh.best_move_for_outcome(position, past_budget)
+        except SearchStopped:
+            if stop and stop():
+                raise
+            # a long one: solved on the large shared table, warm from its
+            # neighbours; the move and the scores depend on game values alone
+            solver = self.solver
+            column, outcome = solver.best_move_for_outcome(position, stop)
+        nodes = fresh.nodes - start
         if outcome > 0:
             return Record(1, column, False, position.moves, nodes)
         if outcome < 0:
             column, score = solver.best_move_and_score(position, stop)
             return Record(score, column, True, position.moves, nodes)
         return Record(0, column, True, position.moves, nodes)
+
+    def _fresh_solver(self) -> ClassicSolver:
+        if self._fresh is None:
+            core: CoreName = "python" if self.solver.core.name == "python" else "compiled"
+            self._fresh = ClassicSolver(
+                self.solver.width, self.solver.height, core=core, slots=self.plan.slots
+            )
+        return self._fresh
 
 
 def build(
