@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.archive import ArchiveError, GameArchive
-from controller.commands import PAIRING_WINDOW, Command, Input, PairingEnded
-from controller.computer import MAX_LEVEL
+from controller.commands import Command, Input, PairingEnded
 from controller.eventcodec import encode
 from controller.journal import Journal, JournalDamaged, move_aside
 from controller.journal_entries import (
@@ -41,7 +40,8 @@ from controller.referee import Referee, Table, Verdict
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
 from controller.state import state_of
-from controller.thinker import Job, Thinker
+from controller.thinker import Thinker
+from controller.thinking import Thinking
 from controller.view import display as view
 from controller.view import with_hint
 from controller.wakeup import Wakeup
@@ -53,19 +53,7 @@ from hardware.display import Alert, Display
 
 log = logging.getLogger("popref")
 
-HINT_SECONDS = 5.0  # how long a hint stays lit
 THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """A hint being shown: the position it is for, the move, until when."""
-
-    key: tuple[Any, ...]
-    move: Move
-    until: float
-
-
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 
 
@@ -117,10 +105,12 @@ class Daemon:
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._published: dict[str, Any] | None = None
-        self._thinker: Thinker = self.thinker or ProcessThinker(self.clock, THINK_SECONDS)
-        self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
-        self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
-        self.hint: Hint | None = None
+        # the computer's moves and hints (controller.thinking)
+        self.thinking = Thinking(
+            self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
+            self._wakeup.set,
+            self._computer_chose,
+        )
 
     # -- start-up ---------------------------------------------------------------
 
@@ -254,7 +244,7 @@ class Daemon:
         if verdict.paired and self.on_paired is not None:
             self.on_paired()
         if verdict.hint:
-            self._hint_key = self._position()
+            self.thinking.hint_asked(self.referee)
         if verdict.finished is not None:
             self._finished(verdict.finished)
         with self._storing():
@@ -332,7 +322,7 @@ class Daemon:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
-        thought = self._think(now)
+        thought = self.thinking.step(self.referee, now)
         retried = self._retry_storage(now)
         if verdicts or thought or retried or self.shown is None:
             # only an event can change what the board shows (blinking is the
@@ -349,21 +339,18 @@ class Daemon:
             except queue.Empty:
                 break
             verdicts.append(self.feed(dataclasses.replace(command, at=now)))
-        since = self.referee.pairing_since
-        if since is not None and now >= since + PAIRING_WINDOW:
+        if self.referee.pairing.expired(now):
             verdicts.append(self.feed(PairingEnded(now)))
         return verdicts
 
     def next_deadline(self) -> float | None:
         times = [
             self.backend.next_deadline(),
-            self.hint.until if self.hint else None,
-            self._thinker.next_deadline(),
+            *self.thinking.next_deadline(),
+            self.referee.pairing.deadline(),
         ]
         if self.storage_fault is not None:
             times.append(self._retry_at)
-        if self.referee.pairing_since is not None:
-            times.append(self.referee.pairing_since + PAIRING_WINDOW)
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
@@ -373,8 +360,9 @@ class Daemon:
         shown = self.display()
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any
-        lit = self.hint is not None and shown.status.startswith("Hint")
-        state["hint"] = str(self.hint.move) if self.hint is not None and lit else None
+        hint = self.thinking.hint
+        lit = hint is not None and shown.status.startswith("Hint")
+        state["hint"] = str(hint.move) if hint is not None and lit else None
         return state
 
     def publish(self) -> None:
@@ -413,66 +401,12 @@ class Daemon:
         return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
-        self._thinker.close()
+        self.thinking.close()
         self.backend.close()
         self.journal.close()
         self._wakeup.close()
 
-    # -- the computer opponent and hints ---------------------------------------------
-
-    def _position(self) -> tuple[Any, ...]:
-        referee = self.referee
-        return (referee.game_number, referee.game.rules.name, len(referee.game.moves))
-
-    def _wanted(self) -> tuple[Any, ...] | None:
-        """What the thinker should be searching for now, if anything."""
-        referee = self.referee
-        seat = referee.needs_computer()
-        if seat is not None:
-            return ("computer", self._position(), seat.level, seat.seed)
-        playing = referee.in_step() and not referee.game.is_over()
-        if self._hint_key == self._position() and playing and not referee.computer_to_move():
-            return ("hint", self._position(), MAX_LEVEL, 0)
-        return None
-
-    def _think(self, now: float) -> bool:
-        """Take the thinker's answers and start or cancel its search; whether
-        what the board shows may have changed."""
-        self._thinker.poll(now)
-        if self._job is not None and self._wanted() != self._job:
-            # the game moved on (or was abandoned) while it thought: an answer
-            # already waiting is for a position that is gone
-            self._thinker.cancel()
-            self._job = None
-        changed = self._take_answers(now)
-        if self.hint is not None and (now >= self.hint.until or self.hint.key != self._position()):
-            self.hint = None
-            changed = True
-        wanted = self._wanted()
-        if wanted != self._job:
-            self._job = wanted
-            if wanted is not None:
-                purpose, key, level, seed = wanted
-                job = Job(purpose, key, self.referee.game.copy(), level, seed)
-                self._thinker.start(job, self._wakeup.set)
-                changed |= self._take_answers(now)  # an inline thinker answers at once
-        return changed
-
-    def _take_answers(self, now: float) -> bool:
-        changed = False
-        for answer in self._thinker.answers():
-            job = answer.job
-            if (job.purpose, job.key, job.level, job.seed) != self._job:
-                continue  # for a position the game has left
-            self._job = None
-            changed = True
-            if job.purpose == "hint":
-                self._hint_key = None
-                self.hint = Hint(job.key, answer.move, now + HINT_SECONDS)
-                log.info("Hint: %s.", answer.move)
-            else:
-                self._computer_chose(answer.move)
-        return changed
+    # -- the computer opponent -------------------------------------------------------
 
     def _computer_chose(self, move: Move) -> None:
         """The computer's move, journalled before it is shown."""
@@ -489,8 +423,9 @@ class Daemon:
 
     def display(self) -> Display:
         shown = view(self.referee)
-        if self.hint is not None and self.hint.key == self._position():
-            shown = with_hint(self.referee, shown, self.hint.move)
+        hint = self.thinking.lit(self.referee)
+        if hint is not None:
+            shown = with_hint(self.referee, shown, hint)
         if self.storage_fault is None:
             return shown
         return dataclasses.replace(

@@ -113,14 +113,14 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     seat = data.get("computer")
     if seat is not None and not isinstance(seat, dict):
         raise fields.FieldError('"computer" is not a seat')
-    referee.computer = Seat.from_data(seat) if seat is not None else None
+    referee.seats.seat = Seat.from_data(seat) if seat is not None else None
     if data.get("next_computer") is not None:
-        referee.next_computer = Colour(fields.one_of(data, "next_computer", ("red", "yellow")))
+        referee.seats.next_colour = Colour(fields.one_of(data, "next_computer", ("red", "yellow")))
     if data.get("computer_move") is not None:
         chosen = fields.text(data, "computer_move", 10)
-        referee.computer_move = parse_move(chosen)
-        if not referee.game.is_legal(referee.computer_move):
+        referee.seats.move = parse_move(chosen)
+        if not referee.game.is_legal(referee.seats.move):
             raise ValueError(f"the computer's move {chosen} does not fit the game")
     pairing = data.get("pairing_since")
-    referee.pairing_since = fields.number(data, "pairing_since") if pairing is not None else None
+    referee.pairing.since = fields.number(data, "pairing_since") if pairing is not None else None
     return referee

@@ -23,7 +23,6 @@ from typing import Literal
 
 from controller import repair
 from controller.commands import (
-    PAIRING_WINDOW,
     Input,
     NewGameAsked,
     PairingEnded,
@@ -31,6 +30,8 @@ from controller.commands import (
     RulesChosen,
 )
 from controller.computer import DOUBLE_PRESS, Seat, describe, next_seat
+from controller.computer_seat import ComputerSeat
+from controller.pairing_window import PairingWindow
 from engine import (
     RULES_NAMES,
     Game,
@@ -132,11 +133,8 @@ class Referee:
     ) -> None:
         self.table = table
         self.next_rules = rules
-        # the computer opponent: its colour for the next game, its seat in this
-        # one, and the move it chose that a person is to make for it
-        self.next_computer = computer
-        self.computer: Seat | None = None
-        self.computer_move: Move | None = None
+        # the computer opponent (controller.computer_seat)
+        self.seats = ComputerSeat(table.computer_level, table.computer_seed, computer)
         self.last_press_at: float | None = None
         self.rules_before_press: str | None = None
         self.grid: Grid = [[] for _ in range(table.columns)]
@@ -149,8 +147,8 @@ class Referee:
         self.last_entry_at: float | None = None
         self.start_rows: list[str] | None = None
         self.game_number = 1
-        # when a pairing request began (event time), while the board blinks for it
-        self.pairing_since: float | None = None
+        # a browser's pending pairing request (controller.pairing_window)
+        self.pairing = PairingWindow()
         self.game = self._fresh_game(rules)
 
     # -- rules and geometry -------------------------------------------------
@@ -199,19 +197,23 @@ class Referee:
             return steps[0].colour
         return None
 
+    @property
+    def pairing_since(self) -> float | None:
+        """When a pending pairing request began (event time): the board blinks."""
+        return self.pairing.since
+
     def restarted(self) -> None:
         """The clock behind event times has started again (a restart): times
         before and after cannot be compared."""
         self.last_entry_at = None
-        self.pairing_since = None
+        self.pairing.since = None
         self.last_press_at = None
 
     # -- events ---------------------------------------------------------------
 
     def handle(self, event: Input) -> Verdict:
         out = _Outcome()
-        if isinstance(event, ButtonPressed) and self._pairing_at(event.at):
-            self.pairing_since = None
+        if isinstance(event, ButtonPressed) and self.pairing.answered_by(event.at):
             out.changed = out.paired = True
             out.log.append("The mode button paired a browser.")
             return out.verdict()
@@ -248,24 +250,18 @@ class Referee:
                 out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
 
-    def _pairing_at(self, at: float) -> bool:
-        """Whether a press at ``at`` answers a pending pairing request."""
-        since = self.pairing_since
-        return since is not None and at - since <= PAIRING_WINDOW
-
     def _command(
         self, command: PairingRequested | PairingEnded | RulesChosen | NewGameAsked, out: _Outcome
     ) -> None:
         """A request from the page: the same transitions the mode button makes."""
         if isinstance(command, PairingRequested):
-            self.pairing_since = command.at
             out.changed = True
-            out.log.append("A browser asks to be paired; press the mode button to allow it.")
+            out.log.append(self.pairing.request(command.at))
         elif isinstance(command, PairingEnded):
-            if self.pairing_since is not None:
-                self.pairing_since = None
+            sentence = self.pairing.ended()
+            if sentence is not None:
                 out.changed = True
-                out.log.append("Nobody pressed the mode button; the browser was not paired.")
+                out.log.append(sentence)
         elif isinstance(command, RulesChosen):
             self._chosen(command.rules, out)
         else:
@@ -381,7 +377,7 @@ class Referee:
             return
         scored = self.game.scores[mover]
         self.game.play(move)
-        self.computer_move = None
+        self.seats.move = None
         out.accepted = move
         scored = self.game.scores[mover] - scored
         if scored:
@@ -463,15 +459,14 @@ class Referee:
             self.selecting = False
             mover = self.game.to_move
             assert mover is not None
-            if self.computer_to_move():
-                out.log.append("No hint: it is the computer's move.")
-            elif not self.in_step():
-                out.log.append("No hint while the grid does not match the game.")
+            refused = self.seats.no_hint(self.game, self.in_step())
+            if refused is not None:
+                out.log.append(refused)
             else:
                 out.hint = True
                 out.log.append(f"{mover.title} asked for a hint.")
             return
-        self.next_computer = next_seat(self.next_computer)
+        self.seats.next_colour = next_seat(self.next_computer)
         if self._not_begun():
             self.game = self._fresh_game(self.game.rules.name)
             out.new_game = True
@@ -500,11 +495,11 @@ class Referee:
         """Who the computer plays in the next game (``None``: nobody); a game
         not yet begun takes it now."""
         out = _Outcome()
-        now = self._not_begun() and self.computer != self.seat_for(colour)
+        now = self._not_begun() and self.computer != self.seats.seat_for(colour, self.game_number)
         if colour == self.next_computer and not now:
             return out.verdict()
         out.changed = True
-        self.next_computer = colour
+        self.seats.next_colour = colour
         if self._not_begun():
             self.game = self._fresh_game(self.game.rules.name)
             out.new_game = True
@@ -554,8 +549,7 @@ class Referee:
         is already full of discs whose colours the referee knows."""
         rules = self.rules_for(name)
         self.start_rows = None
-        self.computer = self.seat_for(self.next_computer)
-        self.computer_move = None
+        self.seats.sit(self.game_number)
         full = all(len(c) == self.table.rows for c in self.grid)
         if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
             game = new_game(rules)
@@ -571,53 +565,41 @@ class Referee:
         right = [empty.column(empty.rules.width)] if empty.rules.strips else []
         return picture([*strips, *known, *right], self.table.rows)
 
-    # -- the computer opponent --------------------------------------------------
+    # -- the computer opponent (controller.computer_seat) ----------------------
 
-    def seat_for(self, colour: Colour | None) -> Seat | None:
-        """The computer's seat in this game number, playing ``colour``."""
-        if colour is None:
-            return None
-        table = self.table
-        return Seat.for_game(colour, table.computer_level, table.computer_seed, self.game_number)
+    @property
+    def next_computer(self) -> Colour | None:
+        """The colour the computer plays in the next game (``None``: nobody)."""
+        return self.seats.next_colour
+
+    @property
+    def computer(self) -> Seat | None:
+        """The computer's seat in this game."""
+        return self.seats.seat
+
+    @property
+    def computer_move(self) -> Move | None:
+        """The move the computer chose that a person is to make for it."""
+        return self.seats.move
 
     def computer_to_move(self) -> bool:
-        seat = self.computer
-        return seat is not None and not self.game.is_over() and self.game.to_move is seat.colour
+        return self.seats.to_move(self.game)
 
     def needs_computer(self) -> Seat | None:
         """The computer's seat when it must choose a move now: its turn, no move
         chosen yet, and the grid not emptied by the slider."""
-        if not self.computer_to_move() or self.computer_move is not None:
-            return None
-        if self.slider_open or self.rebuilding:
-            return None
-        return self.computer
+        return self.seats.needs(self.game, self.slider_open or self.rebuilding)
 
     def computer_chose(self, move: Move) -> Verdict:
         """The computer's choice: a person is to make ``move`` for it. Raises
         ``ValueError`` when the computer is not to move or the move is illegal
         (a journal that does not fit)."""
-        seat = self.needs_computer()
-        if seat is None:
-            raise ValueError(f"the computer chose {move}, but it is not choosing a move now")
-        reason = self.game.why_illegal(move)
-        if reason is not None:
-            raise ValueError(f"the computer's move {move} is not allowed: {reason}")
-        self.computer_move = move
+        seat = self.seats.chose(self.game, move, self.slider_open or self.rebuilding)
         what = f"The computer ({seat.colour.title}) plays a {self._physical(move)}."
         return Verdict(changed=True, log=(what,))
 
     def _not_computers(self, move: Move, out: _Outcome) -> None:
-        chosen = self.computer_move
-        if chosen is None:
-            sentence = (
-                f"The {self._physical(move)} came while the computer was still "
-                "thinking; wait for its move to light up."
-            )
-            self._mistake(out, "computer-thinking", sentence)
-            return
-        sentence = f"The computer plays a {self._physical(chosen)}, not a {self._physical(move)}."
-        self._mistake(out, "not-computer-move", sentence)
+        self._mistake(out, *self.seats.refusal(move, self._physical))
 
     # -- descriptions -----------------------------------------------------------
 

@@ -306,8 +306,19 @@ class SoakTable:
         assert mover is not None
         moves = list(self.replica.legal_moves())
         lit = tuple(sorted({self.physical(m) for m in moves}))
-        if reading.kind == "steady" and (reading.columns != lit or reading.colour is not mover):
-            self.tally.fail("light_mismatches", f"play lights {reading} for {mover} at {lit}")
+        # While the link is noisy the strip may have had its picture for only
+        # a moment, too short to see a pop column blink (seed 37): the lights
+        # are checked once the noise ends, as in look().
+        if (
+            reading.kind == "steady"
+            and not self.link_fault
+            and (reading.columns != lit or reading.colour is not mover)
+        ):
+            self.tally.fail(
+                "light_mismatches",
+                f"{self.setup.preset} on {self.setup.link}: play lights {reading} "
+                f"for {mover} at {lit} after {' '.join(map(str, self.replica.moves))}",
+            )
         move = self.rng.choice(moves)
         column = self.physical(move)
         beam = Beam.ENTRY if move.kind is MoveKind.DROP else Beam.EXIT
