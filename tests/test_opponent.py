@@ -157,3 +157,16 @@ def test_short_of_time_full_strength_keeps_the_outcome() -> None:
     assert (short.source, short.exact, short.scores) == ("outcome", False, {short.move: -1})
     assert scores[short.move.column] < 0  # lost either way, as the position is
     assert whole.source == "solver" and scores[whole.move.column] == max(scores.values())
+
+
+def test_a_drawn_position_needs_only_the_outcome_search() -> None:
+    game = play("classic", " ".join("2737772244262123677516643354"))  # a test-set draw
+    solver = ClassicSolver()
+    position = classic_position(game)
+    solver.best_move_for_outcome(position)
+    opponent = Opponent(game.rules, book=False)
+    choice = opponent.choose(game)
+    assert opponent.solver is not None and opponent.solver.nodes == solver.nodes  # no more
+    scores = solver.move_scores(position)
+    assert (choice.source, choice.exact, choice.scores) == ("solver", True, {choice.move: 0})
+    assert scores[choice.move.column] == 0 == max(scores.values())

@@ -170,6 +170,8 @@ class Opponent:
             column, outcome = solver.best_move_for_outcome(position, stop)
         except SearchStopped:
             return floor or self._fallback(game)
+        if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
+            return Choice(Move.drop(column), {Move.drop(column): 0}, "solver", True)
         try:
             column, score = solver.best_move_and_score(position, stop)
         except SearchStopped:
