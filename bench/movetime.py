@@ -194,6 +194,8 @@ def main() -> None:
     for number in range(args.games):
         clock = time.perf_counter if args.clock == "wall" else time.process_time
         played += play(number, args.seed, args.movetime / 1000, clock)
+        if (number + 1) % 10 == 0:
+            print(f"... {number + 1} games", file=sys.stderr, flush=True)
     report_times(played, args.games, args.movetime / 1000)
     if args.check or args.check_from < 42:
         check(played, args.check, args.check_from, args.seed)
