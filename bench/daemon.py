@@ -18,12 +18,17 @@
   latency is the time of the first strip write showing the new display
   *minus* (the clearing edge + 6 ms). It includes both frames' trips through
   the pty, the journal's fsync, and the strip write.
-- The same GPIO latency while the computer thinks at full strength, the
-  search restarted whenever it answers: in the daemon's search process
-  (:class:`controller.searcher.ProcessThinker`), Pop Out (the pure-Python
-  search) and Classic past the book (the compiled exact solver); and, for
+- Side by side, under the same load: the GPIO latency with no opponent and
+  no page; with 20 page clients following ``/api/events`` (issue 13); and
+  while the computer thinks at full strength, the search restarted whenever
+  it answers, in the daemon's search process
+  (:class:`controller.searcher.ProcessThinker`): Pop Out (the pure-Python
+  search) and Classic past the book (the compiled exact solver), and, for
   comparison, Pop Out on a worker thread of the daemon's process
-  (:class:`controller.thinker.ThreadedThinker`), sharing the GIL.
+  (:class:`controller.thinker.ThreadedThinker`), sharing the GIL (issue 12).
+  The series are measured in alternating blocks of drops, their order
+  rotating each round, so a machine whose load changes (other builds, a
+  soak) weighs on each alike; each is printed with its ratio to the first.
 - The watchdog while the computer thinks: ``popref run`` with the computer
   as Red at full strength in Pop Out and a ten-minute budget, and
   ``WATCHDOG_USEC`` = 2 s; the bench counts the ``WATCHDOG=1`` datagrams
@@ -34,10 +39,10 @@
 - Its peak memory: ``VmHWM`` from ``/proc/PID/status``.
 - Start to systemd readiness: from ``Popen`` to the ``READY=1`` datagram on
   our own ``NOTIFY_SOCKET``.
-- The web view's cost (issue 13): the GPIO latency again with the page served
-  and 20 clients following ``/api/events``; then ``popref run`` with ``[web]``
-  on (127.0.0.1) and 20 clients connected: readiness, idle CPU, and the peak
-  memory it adds to the run without the web view.
+- The web view's cost (issue 13): ``popref run`` with ``[web]`` on
+  (127.0.0.1) and 20 clients connected, beside the run without it:
+  readiness (the median of starts alternating between the two), idle CPU,
+  and the peak memory the web view adds.
 
 Run from the repository root::
 
@@ -48,6 +53,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -94,6 +100,7 @@ GOAL_READY = 1.5
 GOAL_WEB_RSS_KB = 10 * 1024  # the web view adds under 10 MB
 PAGE_CLIENTS = 20
 BEAM_BLOCKED = 0.030  # how long the bench's disc stays in the beam
+SHOWN_WAIT = 10.0  # seconds before a drop that never reached the lights is an error
 
 
 class GpioLatency:
@@ -195,7 +202,8 @@ class GpioLatency:
             before = self._histories()
             cleared = monotonic()
             self.wires.beam(Beam.ENTRY, column, False)
-            if not self._shown.wait(1.0):
+            # generous: on a loaded machine a GIL-sharing search can hold the loop up
+            if not self._shown.wait(SHOWN_WAIT):
                 raise RuntimeError(f"the drop into column {column} never reached the lights")
             changed = self._first_change_since(before)
             if changed is not None:
@@ -238,10 +246,15 @@ class BackgroundSearch:
     """The computer thinking through a measurement: full strength through a
     thinker (the daemon's :class:`~controller.searcher.ProcessThinker`, or a
     :class:`~controller.thinker.ThreadedThinker` in the daemon's process, for
-    comparison), started again whenever it answers.
+    comparison), started again whenever it answers; :meth:`pause` and
+    :meth:`resume` switch it off and on (the search process stays).
 
     >>> with BackgroundSearch("classic", "4 4 4 4 4 4 3", "process") as search:
     ...     search.wait_started(60.0)
+    ...     search.pause()
+    ...     search.resume(60.0)
+    True
+    True
     True
     """
 
@@ -257,21 +270,45 @@ class BackgroundSearch:
         self._stop = threading.Event()
         self._answered = threading.Event()
         self._started = threading.Event()
+        self._on = threading.Event()
+        self._on.set()
+        self._idle = threading.Event()  # paused, and the search cancelled
         self.searches = 0
         self._thread = threading.Thread(target=self._run, name="popref-bench-search", daemon=True)
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            if not self._on.is_set():
+                self._idle.set()  # paused, no search running
+                self._on.wait(0.05)
+                continue
             self._answered.clear()
             job = Job("computer", (self.searches,), self.game.copy(), 10, self.searches)
             self.thinker.start(job, self._answered.set)
             self._started.set()
-            while not (self._answered.wait(0.1) or self._stop.is_set()):
+            while not (self._answered.wait(0.05) or self._stop.is_set() or not self._on.is_set()):
                 pass
+            if not self._on.is_set():
+                self.thinker.cancel()
             self.thinker.answers()
             self.searches += self._answered.is_set()
 
     def wait_started(self, timeout: float) -> bool:
+        return self._started.wait(timeout)
+
+    def pause(self) -> bool:
+        """Cancel the search and start no other until :meth:`resume`;
+        whether the search loop stopped in time."""
+        self._idle.clear()
+        self._on.clear()
+        idle = self._idle.wait(10.0)
+        time.sleep(PAUSE_SETTLE)  # a cancelled search ends within a few hundred positions
+        return idle
+
+    def resume(self, timeout: float) -> bool:
+        """Search again; whether a search has started within ``timeout``."""
+        self._started.clear()
+        self._on.set()
         return self._started.wait(timeout)
 
     def __enter__(self) -> BackgroundSearch:
@@ -474,35 +511,127 @@ class RunningDaemon:
         self._socket.close()
 
 
-def _daemon_figures(workdir: Path, config: Path | None, idle: float, label: str) -> int:
-    """Readiness, idle CPU and peak memory of ``popref run``; returns the peak
-    in KB. With a ``[web]`` config, :data:`PAGE_CLIENTS` follow the page."""
-    workdir.mkdir(exist_ok=True)
-    suffix = f" ({label})" if label else ""
-    with RunningDaemon(workdir, config) as daemon:
+def _web_footprint(scratch: Path, idle: float) -> None:
+    """``popref run`` without and with ``[web]`` (and :data:`PAGE_CLIENTS`
+    clients): readiness over starts alternating between the two, then both
+    running at once through the same idle window, so the load is the same for
+    each: idle CPU and peak memory, and what the web view adds."""
+    config = scratch / "web.toml"
+    config.write_text('[web]\nenabled = true\nhost = "127.0.0.1"\nport = 0\n')
+    kinds: list[tuple[str, Path | None]] = [("without [web]", None), ("with [web]", config)]
+    ready: dict[str, list[float]] = {name: [] for name, _ in kinds}
+    for start in range(STARTS):
+        for name, chosen in kinds if start % 2 == 0 else kinds[::-1]:
+            where = _scratch_dir(scratch, f"start-{start}-{'web' if chosen else 'plain'}")
+            with RunningDaemon(where, chosen) as daemon:
+                ready[name].append(daemon.ready_after)
+    plain_ready, web_ready = (statistics.median(ready[name]) for name, _ in kinds)
+    for name, _ in kinds:
+        median = statistics.median(ready[name])
         print(
-            f"start -> READY=1{suffix}: {daemon.ready_after:.3f} s; goal < 1.5 s: "
-            f"{_verdict(daemon.ready_after, GOAL_READY)}"
+            f"start -> READY=1 ({name}), median of {STARTS} alternating starts: {median:.3f} s "
+            f"(max {max(ready[name]):.3f} s); goal < 1.5 s: {_verdict(median, GOAL_READY)}"
         )
-        pages = PageClients(*daemon.web_address(), PAGE_CLIENTS) if config is not None else None
+    print(f"  readiness with [web]: x{web_ready / plain_ready:.2f} of without")
+    with (
+        RunningDaemon(_scratch_dir(scratch, "idle-plain")) as plain,
+        RunningDaemon(_scratch_dir(scratch, "idle-web"), config) as web,
+    ):
+        pages = PageClients(*web.web_address(), PAGE_CLIENTS)
         try:
             time.sleep(1.0)  # the clients connect and get their first state
-            before, started = daemon.cpu_seconds(), time.monotonic()
-            time.sleep(idle)  # the daemon idles; we only watch its counters
-            used, elapsed = daemon.cpu_seconds() - before, time.monotonic() - started
-            rss = daemon.peak_rss_kb()
+            before = (plain.cpu_seconds(), web.cpu_seconds())
+            started = time.monotonic()
+            time.sleep(idle)  # both daemons idle; we only watch their counters
+            used = (plain.cpu_seconds() - before[0], web.cpu_seconds() - before[1])
+            elapsed = time.monotonic() - started
+            rss = (plain.peak_rss_kb(), web.peak_rss_kb())
         finally:
-            if pages is not None:
-                pages.close()
-    share = used / elapsed
+            pages.close()
+    for (name, chosen), cpu, peak in zip(kinds, used, rss, strict=True):
+        share = cpu / elapsed
+        clients = f", {PAGE_CLIENTS} clients" if chosen is not None else ""
+        print(
+            f"idle CPU ({name}{clients}) over the same {elapsed:.1f} s: {cpu:.3f} s = "
+            f"{share * 100:.3f} % of one core; goal < 0.5 %: {_verdict(share, GOAL_IDLE_CPU)}; "
+            f"peak RSS (VmHWM) {peak / 1024:.1f} MB; goal < 60 MB: {_verdict(peak, GOAL_RSS_KB)}"
+        )
+    tick = 1 / os.sysconf("SC_CLK_TCK")
     print(
-        f"idle CPU{suffix} over {elapsed:.1f} s: {used:.3f} s = {share * 100:.3f} % of one "
-        f"core; goal < 0.5 %: {_verdict(share, GOAL_IDLE_CPU)}"
+        f"  idle CPU the web view adds: {(used[1] - used[0]) * 1000:.0f} ms over "
+        f"{elapsed:.0f} s (the counters tick every {tick * 1000:.0f} ms)"
     )
+    added = rss[1] - rss[0]
     print(
-        f"peak RSS (VmHWM){suffix}: {rss / 1024:.1f} MB; goal < 60 MB: {_verdict(rss, GOAL_RSS_KB)}"
+        f"  memory the web view adds ({PAGE_CLIENTS} clients): {added / 1024:.1f} MB; "
+        f"goal < 10 MB: {_verdict(max(added, 1), GOAL_WEB_RSS_KB)}"
     )
-    return rss
+
+
+def _side_by_side(scratch: Path, place: str, samples: int, seed: int) -> None:
+    """Edge -> lights with no opponent and no page, with 20 page clients, and
+    while the computer thinks, measured in alternating blocks (the order
+    rotating each round) so that every series meets the same load on this
+    shared machine; each printed with its ratio to the first."""
+    rounds = ROUNDS
+    block = max(1, samples // rounds)
+    series: dict[str, list[float]] = {name: [] for name in SERIES}
+    searches = {name: BackgroundSearch(*setup) for name, setup in THINKING.items()}
+    followed = 0
+    with contextlib.ExitStack() as stack:
+        plain = stack.enter_context(GpioLatency(_scratch_dir(scratch, "plain")))
+        paged = stack.enter_context(
+            GpioLatency(_scratch_dir(scratch, "paged"), page_clients=PAGE_CLIENTS)
+        )
+        for search in searches.values():
+            stack.enter_context(search)
+            search.wait_started(60.0)  # the search process is up (its imports done)
+            search.pause()
+        rng = random.Random(seed)
+        load_before = os.getloadavg()
+        for round_number in range(rounds):
+            names = SERIES[round_number % len(SERIES) :] + SERIES[: round_number % len(SERIES)]
+            for name in names:
+                if name == "plain":
+                    series[name] += plain.measure(block, rng)
+                elif name == "paged":
+                    series[name] += paged.measure(block, rng)
+                else:
+                    search = searches[name]
+                    if not search.resume(60.0):
+                        raise RuntimeError(f"the search for {name} did not start")
+                    series[name] += plain.measure(block, rng)
+                    search.pause()
+        load_after = os.getloadavg()
+        assert paged.pages is not None
+        followed = min(paged.pages.events)
+    print(
+        f"edge -> lights, GPIO backend, journal on {place}, side by side: {rounds} rounds of "
+        f"{block} drops per series, the order rotating each round, under the same load "
+        f"(1-min load average {load_before[0]:.1f} before, {load_after[0]:.1f} after, "
+        f"on {os.cpu_count()} cores)"
+    )
+    base = series["plain"]
+    base50, base99 = _percentile(base, 0.50), _percentile(base, 0.99)
+    for name, latencies in series.items():
+        p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
+        what = SERIES_TEXT[name]
+        if name == "paged":
+            what += f" (each got >= {followed} states)"
+        if name in searches:
+            what += f" (searching throughout; {searches[name].searches} searches answered)"
+        print(
+            f"  {what}: p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
+            f"max {max(latencies) * 1000:.2f} ms; x{p50 / base50:.2f} p50, "
+            f"x{p99 / base99:.2f} p99 of no opponent; goal p99 < 5 ms: "
+            f"{_verdict(p99, GOAL_LATENCY_P99)}"
+        )
+
+
+def _scratch_dir(scratch: Path, name: str) -> Path:
+    where = scratch / name
+    where.mkdir()
+    return where
 
 
 def _verdict(value: float, goal: float) -> str:
@@ -510,7 +639,7 @@ def _verdict(value: float, goal: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="popref daemon figures (issue 6)")
+    parser = argparse.ArgumentParser(description="popref daemon figures (issues 6, 12 and 13)")
     parser.add_argument(
         "--quick",
         action="store_true",
@@ -538,22 +667,6 @@ def main(argv: list[str] | None = None) -> int:
             (GpioLatency, "lights, GPIO backend", BEAM_SETTLE_MS),
             (SerialLatency, "strip, serial backend (sensor board)", SerialLatency.SETTLE * 1000),
         ]
-        for rules, moves, what, kind in THINKING:
-            with (
-                tempfile.TemporaryDirectory(prefix="popref-bench-", dir=places[0][1]) as where,
-                GpioLatency(Path(where)) as bench,
-                BackgroundSearch(rules, moves, kind) as search,
-            ):
-                search.wait_started(60.0)
-                latencies = bench.measure(samples, random.Random(args.seed))
-            p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
-            print(
-                f"edge -> lights, GPIO backend, while the computer thinks ({what}; "
-                f"{search.searches} searches finished meanwhile), journal on disk "
-                f"({len(latencies)} drops): p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-                f"max {max(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
-                f"{_verdict(p99, GOAL_LATENCY_P99)}"
-            )
         config = Path(scratch) / "thinking.toml"
         config.write_text(
             '[game]\nrules = "popout"\n[opponent]\nplays = "red"\nlevel = 10\nthink_ms = 600000\n'
@@ -591,43 +704,32 @@ def main(argv: list[str] | None = None) -> int:
                     f"{_verdict(p99, GOAL_LATENCY_P99)}"
                 )
         for name, base in places:
-            with (
-                tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where,
-                GpioLatency(Path(where), page_clients=PAGE_CLIENTS) as bench,
-            ):
-                latencies = bench.measure(samples, random.Random(args.seed))
-                assert bench.pages is not None
-                followed = min(bench.pages.events)
-            p50, p99 = _percentile(latencies, 0.50), _percentile(latencies, 0.99)
-            print(
-                f"edge -> lights, GPIO backend, journal on {name}, {PAGE_CLIENTS} page clients "
-                f"following /api/events (each got >= {followed} states): "
-                f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-                f"max {max(latencies) * 1000:.2f} ms; goal p99 < 5 ms: "
-                f"{_verdict(p99, GOAL_LATENCY_P99)}"
-            )
-        plain = _daemon_figures(Path(scratch) / "plain", None, idle, "")
-        web_dir = Path(scratch) / "web"
-        web_dir.mkdir()
-        config = web_dir / "config.toml"
-        config.write_text('[web]\nenabled = true\nhost = "127.0.0.1"\nport = 0\n')
-        with_web = _daemon_figures(web_dir, config, idle, f"with [web] and {PAGE_CLIENTS} clients")
-        added = with_web - plain
-        print(
-            f"memory the web view adds ({PAGE_CLIENTS} clients): {added / 1024:.1f} MB; "
-            f"goal < 10 MB: {_verdict(max(added, 1), GOAL_WEB_RSS_KB)}"
-        )
+            with tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where:
+                _side_by_side(Path(where), name, samples, args.seed)
+        _web_footprint(Path(scratch), idle)
     return 0
 
 
 BEAM_SETTLE_MS = round(PinMap.simulated(7).beam.settle * 1000)
 WATCHDOG_USEC = 2_000_000
-# (rules, moves so far, what searches): positions the book does not cover
-THINKING = [
-    ("popout", "4 4 3", "Pop Out, the Python search, in the search process", "process"),
-    ("classic", "4 4 3", "Classic, the compiled exact solver, in the search process", "process"),
-    ("popout", "4 4 3", "Pop Out, the Python search, on a thread of the daemon", "thread"),
-]
+PAUSE_SETTLE = 0.2  # seconds after cancelling a search before measuring without it
+ROUNDS = 10
+STARTS = 4  # popref run starts per kind for readiness, alternating
+# the side-by-side series, the first the reference for the ratios
+SERIES = ["plain", "paged", "popout-process", "classic-process", "popout-thread"]
+SERIES_TEXT = {
+    "plain": "no opponent, no page",
+    "paged": f"{PAGE_CLIENTS} page clients following /api/events",
+    "popout-process": "the computer thinking: Pop Out, the Python search, in its process",
+    "classic-process": "the computer thinking: Classic, the compiled exact solver, in its process",
+    "popout-thread": "the computer thinking: Pop Out on a thread of the daemon (GIL shared)",
+}
+# (rules, moves so far, thinker): positions the book does not cover
+THINKING = {
+    "popout-process": ("popout", "4 4 3", "process"),
+    "classic-process": ("classic", "4 4 3", "process"),
+    "popout-thread": ("popout", "4 4 3", "thread"),
+}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("popref")
 CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
 CONFIGURED_OPPONENT = "configured-opponent"  # the [opponent] plays applied at the last start
+CONFIGURED_LEVEL = "configured-level"  # the [opponent] level applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -120,6 +121,10 @@ def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:
     name = plays.value if plays is not None else "none"
     if _configured(directory / CONFIGURED_OPPONENT, name) and daemon.choose_computer(plays):
         log.info("(%s says [opponent] plays = %s.)", config.source, name)
+    # the level likewise: one chosen on the page stands until the configuration changes
+    level = config.opponent.level
+    if _configured(directory / CONFIGURED_LEVEL, str(level)) and daemon.choose_level(level):
+        log.info("(%s says [opponent] level = %d.)", config.source, level)
 
 
 def _configured(marker: Path, name: str) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.colour import Colour
 from hardware.events import Event
 
 PAIRING_WINDOW = 30.0  # seconds a pairing request waits for the mode button
@@ -34,6 +35,32 @@ class NewGameAsked:
 
 
 @dataclass(frozen=True, slots=True)
+class OpponentChosen:
+    """The colour the computer plays in the next game (``None``: two
+    players); in this one if it has not begun, as the mode button's double
+    press between games does."""
+
+    plays: Colour | None
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LevelChosen:
+    """The computer's level (1 to 10) from the next game; in this one if it
+    has not begun."""
+
+    level: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HintAsked:
+    """A hint for the player to move, as the double press mid-game asks."""
+
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class PairingRequested:
     """A browser asks to be paired: the board blinks, and the next press of
     the mode button within :data:`PAIRING_WINDOW` grants it."""
@@ -48,5 +75,13 @@ class PairingEnded:
     at: float = 0.0
 
 
-Command = RulesChosen | NewGameAsked | PairingRequested | PairingEnded
+Command = (
+    RulesChosen
+    | NewGameAsked
+    | OpponentChosen
+    | LevelChosen
+    | HintAsked
+    | PairingRequested
+    | PairingEnded
+)
 Input = Event | Command

@@ -28,11 +28,11 @@ class ComputerSeat:
     """The computer's side of one table, game after game."""
 
     def __init__(self, level: int, base_seed: int, colour: Colour | None = None) -> None:
-        self.level = level
         self.base_seed = base_seed
-        # its colour for the next game, its seat in this one, and the move it
-        # chose that a person is to make for it
+        # its colour and level for the next game, its seat in this one, and
+        # the move it chose that a person is to make for it
         self.next_colour = colour
+        self.next_level = level
         self.seat: Seat | None = None
         self.move: Move | None = None
 
@@ -40,7 +40,7 @@ class ComputerSeat:
         """The computer's seat in game ``game_number``, playing ``colour``."""
         if colour is None:
             return None
-        return Seat.for_game(colour, self.level, self.base_seed, game_number)
+        return Seat.for_game(colour, self.next_level, self.base_seed, game_number)
 
     def sit(self, game_number: int) -> None:
         """A new game: the computer takes the seat chosen for it, with no move yet."""
@@ -89,6 +89,8 @@ class ComputerSeat:
 
     def no_hint(self, game: Game, in_step: bool) -> str | None:
         """Why the player to move gets no hint now, or ``None`` if they may."""
+        if game.is_over():
+            return "No hint: the game is over."
         if self.to_move(game):
             return "No hint: it is the computer's move."
         if not in_step:

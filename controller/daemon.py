@@ -55,6 +55,7 @@ log = logging.getLogger("popref")
 
 THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
+Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class Daemon:
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
         self.board_mark: dict[str, Any] | None = None
         # requests from other threads (the web page), taken in by the loop
-        self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
         self._published: dict[str, Any] | None = None
         # the computer's moves and hints (controller.thinking)
         self.thinking = Thinking(
@@ -170,6 +171,10 @@ class Daemon:
         anything."""
         return self._chosen(self.referee.choose_computer(colour))
 
+    def choose_level(self, level: int) -> bool:
+        """The computer's level asked for in the configuration, likewise."""
+        return self._chosen(self.referee.choose_level(level))
+
     def _chosen(self, verdict: Verdict) -> bool:
         for sentence in verdict.log:
             log.info("%s", sentence)
@@ -224,10 +229,11 @@ class Daemon:
 
     # -- the loop -----------------------------------------------------------------
 
-    def submit(self, command: Command) -> None:
+    def submit(self, command: Command, reply: Reply | None = None) -> None:
         """Hand ``command`` to the loop; safe from any thread. The loop dates
-        it with its own clock and feeds it like a sensor event."""
-        self._commands.put(command)
+        it with its own clock, feeds it like a sensor event, then calls
+        ``reply`` (if given) with the verdict."""
+        self._commands.put((command, reply))
         self._wakeup.set()
 
     def feed(self, event: Input, mark: dict[str, Any] | None = None) -> Verdict:
@@ -335,10 +341,13 @@ class Daemon:
         verdicts = []
         while True:
             try:
-                command = self._commands.get_nowait()
+                command, reply = self._commands.get_nowait()
             except queue.Empty:
                 break
-            verdicts.append(self.feed(dataclasses.replace(command, at=now)))
+            verdict = self.feed(dataclasses.replace(command, at=now))
+            verdicts.append(verdict)
+            if reply is not None:
+                reply(verdict)
         if self.referee.pairing.expired(now):
             verdicts.append(self.feed(PairingEnded(now)))
         return verdicts

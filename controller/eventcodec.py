@@ -10,12 +10,16 @@ from typing import Any
 
 from controller import fields
 from controller.commands import (
+    HintAsked,
     Input,
+    LevelChosen,
     NewGameAsked,
+    OpponentChosen,
     PairingEnded,
     PairingRequested,
     RulesChosen,
 )
+from controller.computer import MAX_LEVEL, MIN_LEVEL
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.events import (
@@ -38,6 +42,13 @@ def encode(event: Input) -> dict[str, Any]:
         return {"e": "rules", "rules": event.rules, "at": event.at}
     if isinstance(event, NewGameAsked):
         return {"e": "new", "at": event.at}
+    if isinstance(event, OpponentChosen):
+        plays = event.plays.value if event.plays is not None else None
+        return {"e": "opponent", "plays": plays, "at": event.at}
+    if isinstance(event, LevelChosen):
+        return {"e": "level", "level": event.level, "at": event.at}
+    if isinstance(event, HintAsked):
+        return {"e": "hint", "at": event.at}
     if isinstance(event, PairingRequested):
         return {"e": "pair", "at": event.at}
     if isinstance(event, PairingEnded):
@@ -86,6 +97,14 @@ def decode(record: dict[str, Any]) -> Input:
             return RulesChosen(fields.one_of(record, "rules", RULES_NAMES), at)
         if kind == "new":
             return NewGameAsked(at)
+        if kind == "opponent":
+            plays = record.get("plays")
+            colour = Colour(fields.one_of(record, "plays", COLOURS)) if plays is not None else None
+            return OpponentChosen(colour, at)
+        if kind == "level":
+            return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
+        if kind == "hint":
+            return HintAsked(at)
         if kind == "pair":
             return PairingRequested(at)
         if kind == "pair-end":

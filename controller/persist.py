@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller import fields
-from controller.computer import Seat
+from controller.computer import MAX_LEVEL, MIN_LEVEL, Seat
 from controller.referee import Referee, Table
 from engine import RULES_NAMES, game_from_position, parse_move
 from engine.colour import Colour
@@ -58,6 +58,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "computer": referee.computer.data() if referee.computer is not None else None,
         "next_computer": referee.next_computer.value if referee.next_computer else None,
         "computer_move": str(referee.computer_move) if referee.computer_move else None,
+        "next_level": referee.seats.next_level,
         "pairing_since": referee.pairing_since,
     }
 
@@ -121,6 +122,8 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
         referee.seats.move = parse_move(chosen)
         if not referee.game.is_legal(referee.seats.move):
             raise ValueError(f"the computer's move {chosen} does not fit the game")
+    if data.get("next_level") is not None:
+        referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
     pairing = data.get("pairing_since")
     referee.pairing.since = fields.number(data, "pairing_since") if pairing is not None else None
     return referee

@@ -23,13 +23,16 @@ from typing import Literal
 
 from controller import repair
 from controller.commands import (
+    Command,
+    HintAsked,
     Input,
-    NewGameAsked,
+    LevelChosen,
+    OpponentChosen,
     PairingEnded,
     PairingRequested,
     RulesChosen,
 )
-from controller.computer import DOUBLE_PRESS, Seat, describe, next_seat
+from controller.computer import DOUBLE_PRESS, MAX_LEVEL, MIN_LEVEL, Seat, describe, next_seat
 from controller.computer_seat import ComputerSeat
 from controller.pairing_window import PairingWindow
 from engine import (
@@ -217,7 +220,7 @@ class Referee:
             out.changed = out.paired = True
             out.log.append("The mode button paired a browser.")
             return out.verdict()
-        if isinstance(event, PairingRequested | PairingEnded | RulesChosen | NewGameAsked):
+        if isinstance(event, Command):
             self._command(event, out)
             return out.verdict()
         if not isinstance(event, ButtonPressed):
@@ -250,9 +253,7 @@ class Referee:
                 out.log.append("The grid matches the game again; play resumes.")
         return out.verdict()
 
-    def _command(
-        self, command: PairingRequested | PairingEnded | RulesChosen | NewGameAsked, out: _Outcome
-    ) -> None:
+    def _command(self, command: Command, out: _Outcome) -> None:
         """A request from the page: the same transitions the mode button makes."""
         if isinstance(command, PairingRequested):
             out.changed = True
@@ -264,6 +265,13 @@ class Referee:
                 out.log.append(sentence)
         elif isinstance(command, RulesChosen):
             self._chosen(command.rules, out)
+        elif isinstance(command, OpponentChosen):
+            self._opponent(command.plays, out)
+        elif isinstance(command, LevelChosen):
+            self._level(command.level, out)
+        elif isinstance(command, HintAsked):
+            out.changed = True
+            self._hint(out)
         else:
             self.selecting = False
             self.abandon_armed = True  # the page asked for confirmation itself
@@ -456,15 +464,7 @@ class Referee:
                 self.game = self._fresh_game(before)
                 out.new_game = True
         if self.game.moves and not self.game.is_over():
-            self.selecting = False
-            mover = self.game.to_move
-            assert mover is not None
-            refused = self.seats.no_hint(self.game, self.in_step())
-            if refused is not None:
-                out.log.append(refused)
-            else:
-                out.hint = True
-                out.log.append(f"{mover.title} asked for a hint.")
+            self._hint(out)
             return
         self.seats.next_colour = next_seat(self.next_computer)
         if self._not_begun():
@@ -474,6 +474,17 @@ class Referee:
         else:
             out.log.append(f"The next game: {describe(self.next_computer)}.")
         self.selecting = True
+
+    def _hint(self, out: _Outcome) -> None:
+        """A hint for the player to move, when one may be given."""
+        self.selecting = False
+        refused = self.seats.no_hint(self.game, self.in_step())
+        if refused is not None:
+            out.log.append(refused)
+        else:
+            assert self.game.to_move is not None
+            out.hint = True
+            out.log.append(f"{self.game.to_move.title} asked for a hint.")
 
     def choose_rules(self, name: str) -> Verdict:
         """Pick the rules of the next game; a game not yet begun takes them now."""
@@ -495,9 +506,13 @@ class Referee:
         """Who the computer plays in the next game (``None``: nobody); a game
         not yet begun takes it now."""
         out = _Outcome()
+        self._opponent(colour, out)
+        return out.verdict()
+
+    def _opponent(self, colour: Colour | None, out: _Outcome) -> None:
         now = self._not_begun() and self.computer != self.seats.seat_for(colour, self.game_number)
         if colour == self.next_computer and not now:
-            return out.verdict()
+            return
         out.changed = True
         self.seats.next_colour = colour
         if self._not_begun():
@@ -506,7 +521,31 @@ class Referee:
             out.log.append(f"This game: {describe(colour)}.")
         else:
             out.log.append(f"The next game: {describe(colour)}.")
+
+    def choose_level(self, level: int) -> Verdict:
+        """The computer's level in the next game; a game not yet begun takes it now."""
+        out = _Outcome()
+        self._level(level, out)
         return out.verdict()
+
+    def _level(self, level: int, out: _Outcome) -> None:
+        if not MIN_LEVEL <= level <= MAX_LEVEL:
+            out.log.append(
+                f"Ignored level {level}: the computer plays at {MIN_LEVEL} to {MAX_LEVEL}."
+            )
+            return
+        seat = self.computer
+        now = self._not_begun() and seat is not None and seat.level != level
+        if level == self.seats.next_level and not now:
+            return
+        out.changed = True
+        self.seats.next_level = level
+        if self._not_begun():
+            self.game = self._fresh_game(self.game.rules.name)
+            out.new_game = True
+            out.log.append(f"This game: the computer plays at level {level}.")
+        else:
+            out.log.append(f"The next game: the computer plays at level {level}.")
 
     def _not_begun(self) -> bool:
         return not self.game.moves and not self.game.is_over() and self.start_rows is None

@@ -151,8 +151,13 @@ def _linger(url: str) -> None:
     """After a script, keep the page up until Ctrl-C, to look at the end."""
     import signal
 
-    print(f"popref simulate: the script is done; {url} stays up until Ctrl-C", file=sys.stderr)
+    # Ctrl-C may come as soon as the line is out: already inside the suppression
     with contextlib.suppress(KeyboardInterrupt):
+        print(
+            f"popref simulate: the script is done; {url} stays up until Ctrl-C",
+            file=sys.stderr,
+            flush=True,
+        )
         signal.pause()
 
 

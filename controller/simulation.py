@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from controller.assembly import assemble
 from controller.commands import Command
 from controller.config import Config
+from controller.daemon import Reply
 from controller.referee import Verdict
 from controller.script import Action
 from controller.thinker import InlineThinker, Thinker
@@ -86,6 +88,8 @@ class Simulation:
         self._last_dropped: Colour | None = None
         # the terminal (or script) and the web page's commands take turns
         self.lock = threading.RLock()
+        # told after a command from the page was taken in (the terminal redraws)
+        self.on_command: Callable[[], None] | None = None
         self._restore_grid()
         # the page and --json show the simulated grid itself, not the referee's belief
         self.daemon.grid_view = self.grid.rows
@@ -94,13 +98,15 @@ class Simulation:
 
     # -- actions ------------------------------------------------------------------
 
-    def submit(self, command: Command) -> None:
+    def submit(self, command: Command, reply: Reply | None = None) -> None:
         """A command from the web page, taken in at once: simulated time
         stands still between actions, so nothing else would step the daemon.
         Safe from any thread."""
         with self.lock:
-            self.daemon.submit(command)
+            self.daemon.submit(command, reply)
             self.advance(0.0)
+            if self.on_command is not None:
+                self.on_command()
 
     def act(self, action: Action) -> Outcome:
         with self.lock:

@@ -28,7 +28,9 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
     ``board`` is the game's grid without 5-in-a-Row's edge strips (they are
     card beside the grid), ``winning`` the winning cells as physical
     ``[column, row]`` pairs (row 1 at the bottom), ``colours`` each column
-    light's colour, ``turn`` the turn light.
+    light's colour, ``turn`` the turn light; ``level`` the computer's level
+    in this game, ``next_opponent`` and ``next_level`` the computer's colour
+    and level in the next.
     """
     game = referee.game
     return {
@@ -44,12 +46,15 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "status": shown.status,
         "lights": [light.lamp.value for light in shown.columns],
         "opponent": referee.computer.colour.value if referee.computer else None,
+        "level": referee.computer.level if referee.computer else None,
         "computer": computer_move(referee),
         "colours": [light.colour.value if light.colour else None for light in shown.columns],
         "turn": shown.turn.value if shown.turn else None,
         "winning": sorted([column, row] for column, row in shown.winning),
         "title": game.rules.title,
         "next_rules": referee.next_rules,
+        "next_opponent": referee.next_computer.value if referee.next_computer else None,
+        "next_level": referee.seats.next_level,
         "game_number": referee.game_number,
         "pairing": referee.pairing_since is not None,
     }

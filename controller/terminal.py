@@ -1,8 +1,11 @@
 """The simulated grid in a terminal: a picture of the grid and its lights, and
-a prompt that takes physical actions, one a line."""
+a prompt that takes physical actions, one a line. A command from the web
+page (``popref simulate --web``) redraws the picture at once, under the prompt
+the player is typing at."""
 
 from __future__ import annotations
 
+import threading
 from typing import TextIO
 
 from controller.script import Action, ScriptError, excerpt, parse_line
@@ -128,26 +131,50 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO) -> int:
         f"{simulation.state_dir} for next time. Type ? for help.\n"
     )
     stdout.write(render(simulation) + "\n")
+    writing = threading.Lock()  # the page's thread and this one take turns
+
+    def redraw() -> None:
+        # called on the web server's thread while the simulation is locked
+        with writing:
+            stdout.write("\n(from the web page)\n" + render(simulation) + "\n> ")
+            stdout.flush()
+
+    simulation.on_command = redraw
+    try:
+        return _prompt(simulation, stdin, stdout, writing)
+    finally:
+        simulation.on_command = None
+
+
+def _prompt(simulation: Simulation, stdin: TextIO, stdout: TextIO, writing: threading.Lock) -> int:
+    columns = simulation.daemon.table.columns
+
+    def say(text: str) -> None:
+        with writing:
+            stdout.write(text)
+            stdout.flush()
+
     while True:
-        stdout.write("> ")
-        stdout.flush()
+        say("> ")
         line = stdin.readline()
         if not line or line.strip().lower() in ("q", "quit", "exit"):
-            stdout.write("\n")
+            say("\n")
             return 0
         if line.strip() in ("?", "help"):
-            stdout.write(HELP + "\n")
+            say(HELP + "\n")
             continue
         try:
             action = parse_command(line, columns)
         except ScriptError as error:
-            stdout.write(f"{error}\n")
+            say(f"{error}\n")
             continue
         if action is None:
             continue
-        try:
-            simulation.act(action)
-        except SimGridError as error:
-            stdout.write(f"{error}\n")
-            continue
-        stdout.write(render(simulation) + "\n")
+        with simulation.lock:
+            try:
+                simulation.act(action)
+            except SimGridError as error:
+                picture = str(error)
+            else:
+                picture = render(simulation)
+        say(picture + "\n")

@@ -12,11 +12,17 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import settings
 
 from hardware.clock import FakeClock
 
 if TYPE_CHECKING:
     from tests.webclient import Table
+
+# Tests check behaviour, never wall-clock time: Hypothesis's per-example
+# deadline (200 ms) failed test_wire and test_serial_counts on a loaded machine.
+settings.register_profile("popref", deadline=None)
+settings.load_profile("popref")
 
 
 @pytest.fixture

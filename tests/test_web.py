@@ -451,8 +451,11 @@ def test_popref_run_serves_the_page_and_takes_commands_through_its_loop(
             body=json.dumps({"rules": "popout"}),
             headers={"Authorization": f"Bearer {secret}", "Content-Type": "application/json"},
         )
-        assert connection2.getresponse().status == 202
-        # the daemon's loop, asleep in its wait, wakes for the command
+        answer = connection2.getresponse()
+        assert answer.status == 202
+        # the daemon's loop, asleep in its wait, wakes for the command and
+        # answers with the referee's sentence once it is journalled
+        assert json.loads(answer.read())["said"] == ["Rules changed to Pop Out."]
         assert _event(events)["rules"] == "popout"
         events.close()
         connection.close()

@@ -169,6 +169,71 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
     wait(browser, lambda d: "game 2" in text(d, "rules"), "the new game")
 
 
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[Table]:
+    """A served table whose computer thinks for at most 0.3 s."""
+    served = Table(tmp_path / "state", opponent={"think_ms": 300})
+    try:
+        yield served
+    finally:
+        served.close()
+
+
+def pair_page(driver: Any, table: Table) -> None:
+    driver.find_element(By.ID, "pair").click()
+    wait(
+        driver,
+        lambda d: "pairing" in d.find_element(By.TAG_NAME, "body").get_attribute("class"),
+        "the board blinking",
+    )
+    table.act("press")
+    wait(driver, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
+
+
+def lit(driver: Any, lamp: str) -> list[str]:
+    """The columns whose light shows ``lamp``, with the light's colour."""
+    lights = driver.find_elements(By.CSS_SELECTOR, f"#board .light.lamp-{lamp}")
+    return [
+        f"{light.get_attribute('data-column')}:{light.get_attribute('class').split('colour-')[-1]}"
+        for light in lights
+    ]
+
+
+def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick: Table) -> None:
+    open_page(browser, quick)
+    pair_page(browser, quick)
+    assert Select(browser.find_element(By.ID, "opponent-choice")).first_selected_option.text == (
+        "nobody (two players)"
+    )
+    Select(browser.find_element(By.ID, "opponent-choice")).select_by_value("yellow")
+    browser.find_element(By.ID, "set-opponent").click()
+    wait(browser, lambda d: "plays Yellow at level 5" in text(d, "opponent"), "the opponent")
+    wait(browser, lambda d: "This game: the computer plays Yellow" in text(d, "message"), "why")
+    Select(browser.find_element(By.ID, "level-choice")).select_by_value("3")
+    browser.find_element(By.ID, "set-level").click()
+    wait(browser, lambda d: "at level 3" in text(d, "opponent"), "the level")
+    assert quick.get_json("/api/state")["level"] == 3
+    quick.act("drop 4")  # Red; the computer (Yellow) answers at once in the simulator
+    move = quick.get_json("/api/state")["computer"]
+    assert move is not None and not move.startswith("p")  # Classic: a drop
+    wait(browser, lambda d: f"The computer's move: {move}" in text(d, "opponent"), "its move")
+    assert lit(browser, "computer-drop") == [f"{move}:yellow"]
+    assert "Yellow" in text(browser, "status")
+    shot(browser, "computer")
+    quick.act(f"drop {move}")  # a person makes the computer's move for it
+    wait(browser, lambda d: "Red" in text(d, "turn"), "Red's turn")
+    browser.find_element(By.ID, "hint").click()
+    wait(browser, lambda d: "Hint:" in text(d, "opponent"), "the hint")
+    assert text(browser, "message") == "Red asked for a hint."
+    hint = quick.get_json("/api/state")["hint"]
+    assert lit(browser, "computer-drop") == [f"{hint}:red"]
+    assert f"Hint for Red: drop a Red disc into column {hint}" in text(browser, "status")
+    shot(browser, "hint")
+    quick.act("wait 6000")  # the board lights a hint for a few seconds
+    wait(browser, lambda d: "Hint:" not in text(d, "opponent"), "the hint going out")
+    assert lit(browser, "computer-drop") == []
+
+
 def test_the_language_switches() -> None:
     pytest.skip("until the translations exist (strings.js has English only)")
 

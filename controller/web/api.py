@@ -12,15 +12,27 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 
 from controller.archive import ArchiveError, NoSuchGame
-from controller.commands import NewGameAsked, PairingRequested, RulesChosen
+from controller.commands import (
+    Command,
+    HintAsked,
+    LevelChosen,
+    NewGameAsked,
+    OpponentChosen,
+    PairingRequested,
+    RulesChosen,
+)
+from controller.computer import MAX_LEVEL, MIN_LEVEL
+from controller.referee import Verdict
 from controller.web.pairing import PENDING, Busy
 from controller.web.replay import replay
 from engine import RULES_NAMES
+from engine.colour import Colour
 
 if TYPE_CHECKING:
     from controller.web.server import WebServer
@@ -34,6 +46,9 @@ CSP = (
 GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
 MAX_BODY = 4096
+REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
+CONTROLS = ("/api/rules", "/api/new", "/api/opponent", "/api/level", "/api/hint")
+PLAYS = ("red", "yellow", "none")
 NOT_PAIRED = (
     "This browser is not paired: press Pair on the page, then press the mode button "
     "on the board within 30 seconds."
@@ -236,14 +251,35 @@ class Handler(BaseHTTPRequestHandler):
             self._pair()
         elif path == "/api/pair/claim":
             self._claim(body)
-        elif path not in ("/api/rules", "/api/new"):
+        elif path not in CONTROLS:
             self._error(HTTPStatus.NOT_FOUND, "no such call; docs/web.md lists them")
         elif not self._may_control():
             return
         elif path == "/api/rules":
             self._rules(body)
+        elif path == "/api/opponent":
+            self._opponent(body)
+        elif path == "/api/level":
+            self._level(body)
+        elif path == "/api/hint":
+            self._json(HTTPStatus.ACCEPTED, {"said": self._submit(HintAsked())})
         else:
             self._new(body)
+
+    def _submit(self, command: Command) -> list[str]:
+        """Hand ``command`` to the daemon's loop; the referee's sentences about
+        it, once it is journalled (none if the loop is slower than
+        :data:`REPLY_WAIT`: the event stream shows the outcome anyway)."""
+        done = threading.Event()
+        said: list[str] = []
+
+        def reply(verdict: Verdict) -> None:
+            said.extend(verdict.log)
+            done.set()
+
+        self.web.controls.submit(command, reply)
+        done.wait(REPLY_WAIT)
+        return list(said)
 
     def _pair(self) -> None:
         try:
@@ -274,8 +310,33 @@ class Handler(BaseHTTPRequestHandler):
         if name not in RULES_NAMES:
             self._error(HTTPStatus.BAD_REQUEST, f"rules must be one of {', '.join(RULES_NAMES)}")
             return
-        self.web.controls.submit(RulesChosen(str(name)))
-        self._json(HTTPStatus.ACCEPTED, {"rules": name})
+        said = self._submit(RulesChosen(str(name)))
+        self._json(HTTPStatus.ACCEPTED, {"rules": name, "said": said})
+
+    def _opponent(self, body: dict[str, Any]) -> None:
+        plays = body.get("plays")
+        if plays not in PLAYS:
+            self._error(HTTPStatus.BAD_REQUEST, 'plays must be "red", "yellow" or "none"')
+            return
+        colour = None if plays == "none" else Colour(plays)
+        said = self._submit(OpponentChosen(colour))
+        self._json(HTTPStatus.ACCEPTED, {"plays": plays, "said": said})
+
+    def _level(self, body: dict[str, Any]) -> None:
+        level = body.get("level")
+        if (
+            not isinstance(level, int)
+            or isinstance(level, bool)
+            or not (MIN_LEVEL <= level <= MAX_LEVEL)
+        ):
+            self._error(
+                HTTPStatus.BAD_REQUEST,
+                f"level must be a whole number from {MIN_LEVEL} (a child can beat it) "
+                f"to {MAX_LEVEL} (full strength)",
+            )
+            return
+        said = self._submit(LevelChosen(level))
+        self._json(HTTPStatus.ACCEPTED, {"level": level, "said": said})
 
     def _new(self, body: dict[str, Any]) -> None:
         state = self.web.hub.state()
@@ -289,5 +350,5 @@ class Handler(BaseHTTPRequestHandler):
                 },
             )
             return
-        self.web.controls.submit(NewGameAsked())
-        self._json(HTTPStatus.ACCEPTED, {"new_game": True})
+        said = self._submit(NewGameAsked())
+        self._json(HTTPStatus.ACCEPTED, {"new_game": True, "said": said})

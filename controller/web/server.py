@@ -10,7 +10,7 @@ grants into :class:`Pairing`; the page's commands go back through
 >>> from controller.config import WebConfig
 >>> from hardware.clock import monotonic
 >>> class Nobody:
-...     def submit(self, command: object) -> None: ...
+...     def submit(self, command: object, reply: object = None) -> None: ...
 >>> web = WebServer(WebConfig(host="127.0.0.1", port=0), Nobody(),
 ...                 GameArchive(pathlib.Path(tempfile.mkdtemp())), clock=monotonic)
 >>> web.start(); web.url.startswith("http://127.0.0.1:")
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from controller.archive import GameArchive
 from controller.commands import Command
 from controller.config import WebConfig
+from controller.referee import Verdict
 from controller.web.api import Handler
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
@@ -53,9 +54,10 @@ STATIC = {
 
 
 class Controls(Protocol):
-    """Where the page's commands go: the daemon (``Daemon.submit``)."""
+    """Where the page's commands go: the daemon (``Daemon.submit``), which
+    calls ``reply`` with the verdict once the command is durable."""
 
-    def submit(self, command: Command) -> None: ...
+    def submit(self, command: Command, reply: Callable[[Verdict], None] | None = None) -> None: ...
 
 
 class WebError(RuntimeError):

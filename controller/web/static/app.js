@@ -106,13 +106,24 @@ function render() {
   $("moves").textContent = state.moves.length ? state.moves.join(" ") : t("no_moves");
   // the computer opponent's fields, once the daemon has one (absent until then)
   const extra = [];
-  if (state.opponent) extra.push(t("opponent", { colour: t("colour_" + state.opponent) }));
+  if (state.opponent) {
+    const colour = t("colour_" + state.opponent);
+    extra.push(state.level ? t("opponent_level", { colour, level: state.level }) : t("opponent", { colour }));
+  }
   if (state.computer) extra.push(t("computer_move", { move: state.computer }));
   if (state.hint) extra.push(t("hint", { move: state.hint }));
   $("opponent").hidden = extra.length === 0;
   $("opponent").textContent = extra.join(" ");
   document.body.classList.toggle("pairing", Boolean(state.pairing));
   if ($("rules-choice").value === "") $("rules-choice").value = state.next_rules;
+  followChoice("opponent-choice", state.next_opponent || "none");
+  followChoice("level-choice", String(state.next_level || 5));
+}
+
+// A choice shows what the board will do next, until the person changes it.
+function followChoice(id, value) {
+  const choice = $(id);
+  if (!choice.dataset.changed) choice.value = value;
 }
 
 // -- the event stream (fetch, so a token can go in a header) --------------------------
@@ -217,7 +228,12 @@ async function control(path, body) {
     $("confirm").hidden = false;
     return status;
   }
-  say(status === 202 ? t("sent") : t("error", { message: (data && data.error) || status }));
+  if (status === 202) {
+    // the referee's own sentences, e.g. why there is no hint now
+    say(data && data.said && data.said.length ? data.said.join(" ") : t("sent"));
+  } else {
+    say(t("error", { message: (data && data.error) || status }));
+  }
   return status;
 }
 
@@ -310,6 +326,17 @@ function translatePage() {
     choice.appendChild(option);
   }
   choice.value = chosen || (state ? state.next_rules : "classic");
+  fillChoice($("opponent-choice"), [
+    ["none", t("opponent_none")],
+    ["red", t("colour_red")],
+    ["yellow", t("colour_yellow")],
+  ]);
+  const levels = [];
+  for (let level = 1; level <= 10; level++) {
+    const key = level === 1 ? "level_lowest" : level === 10 ? "level_highest" : "";
+    levels.push([String(level), key ? t(key, { level }) : String(level)]);
+  }
+  fillChoice($("level-choice"), levels);
   const picker = $("language");
   const languages = Object.keys(STRINGS);
   picker.hidden = languages.length < 2;
@@ -321,6 +348,22 @@ function translatePage() {
   }
   picker.value = language;
   render();
+}
+
+function fillChoice(choice, options) {
+  const chosen = choice.value;
+  choice.textContent = "";
+  for (const [value, label] of options) {
+    const option = el("option", "", label);
+    option.value = value;
+    choice.appendChild(option);
+  }
+  if (chosen) choice.value = chosen;
+}
+
+async function choose(id, path, body) {
+  const status = await control(path, body);
+  if (status === 202) delete $(id).dataset.changed;
 }
 
 function start() {
@@ -335,6 +378,18 @@ function start() {
   $("pair").addEventListener("click", pair);
   $("set-rules").addEventListener("click", () => control("/api/rules", { rules: $("rules-choice").value }));
   $("new-game").addEventListener("click", () => control("/api/new", {}));
+  for (const id of ["opponent-choice", "level-choice"]) {
+    $(id).addEventListener("change", () => {
+      $(id).dataset.changed = "1";
+    });
+  }
+  $("set-opponent").addEventListener("click", () =>
+    choose("opponent-choice", "/api/opponent", { plays: $("opponent-choice").value }),
+  );
+  $("set-level").addEventListener("click", () =>
+    choose("level-choice", "/api/level", { level: Number($("level-choice").value) }),
+  );
+  $("hint").addEventListener("click", () => control("/api/hint", {}));
   $("confirm-yes").addEventListener("click", async () => {
     $("confirm").hidden = true;
     await control("/api/new", { confirm: true });
