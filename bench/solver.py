@@ -5,9 +5,14 @@ between positions as the reference solver does), without and with the
 opening book, positions searched per second, and the ratio of the mean to
 the reference's. Then ``--games`` games at full strength against varied
 opponents (every level, both colours): the worst and 99th-percentile time
-per move. Last, the peak memory. Run from the repository root::
+per move. Then every other game: positions searched per second by the fast
+search's compiled core and its pure-Python twin side by side (and by the
+search through ``engine.Game`` that boards past 64 bits use), on the same
+seeded positions with the same node budget per core. Last, the peak memory.
+Run from the repository root::
 
     .venv/bin/python bench/solver.py [--limit 200] [--hard-limit 10] [--games 100]
+    .venv/bin/python bench/solver.py --only other [--positions 12]
 
 The test sets are read from ``../shared/data/connect4-testsets`` beside the
 checkout (or ``--testsets DIR``), else from the samples in tests/data.
@@ -21,16 +26,21 @@ import random
 import resource
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.matches import past
-from engine import new_game, rules_named
+from engine import RULES_NAMES, Game, new_game, rules_named
 from engine.solver.book import Book, packaged_book
 from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.fastsearch import COMPILED as FAST_COMPILED
+from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits
 from engine.solver.opponent import MAX_LEVEL, Opponent
+from engine.solver.search import GameSearch
 
 ROOT = Path(__file__).resolve().parent.parent
 # name, file, the C++ solver's mean time per position in seconds (the README)
@@ -132,6 +142,57 @@ def bench_games(args: argparse.Namespace) -> None:
     )
 
 
+def other_positions(name: str, count: int, seed: int) -> list[Game]:
+    """Seeded random positions from the opening to the late game."""
+    rules = rules_named(name)
+    rng = random.Random(f"{seed}/{name}")
+    found = []
+    longest = 90 if rules.pop10 else 30
+    for number in range(count):
+        game = new_game(rules)
+        plies = 2 + number * longest // max(count, 1)
+        while not game.is_over() and len(game.moves) < plies:
+            game.play(rng.choice(list(game.legal_moves())))
+        while game.is_over():
+            game.undo()
+        found.append(game)
+    return found
+
+
+def rate(games: list[Game], make: Callable[[], FastSearch | GameSearch], nodes: int) -> float:
+    """Positions per CPU second (the machine may be shared) searching each
+    game with a fresh search."""
+    total_nodes, total_time = 0, 0.0
+    for game in games:
+        search = make()
+        start = time.process_time()
+        search.search(game, Limits(max_nodes=nodes))
+        total_time += time.process_time() - start
+        total_nodes += search.nodes
+    return total_nodes / total_time
+
+
+def bench_other(args: argparse.Namespace) -> None:
+    """Every game but Classic: the fast search's two cores and the engine path."""
+    print(
+        f"other games: {args.positions} positions each; node budget a position: compiled "
+        f"{args.fast_nodes:,}, pure and engine {args.slow_nodes:,} (compiled: {FAST_COMPILED})"
+    )
+    print("positions per CPU second:")
+    print(f"{'game':12} {'compiled':>12} {'pure':>10} {'engine':>10} {'x pure':>7}")
+    for name in RULES_NAMES:
+        if name == "classic":
+            continue
+        rules = rules_named(name)
+        games = other_positions(name, args.positions, args.seed)
+        fast = 0.0
+        if FAST_COMPILED:
+            fast = rate(games, partial(FastSearch, rules, core="compiled"), args.fast_nodes)
+        pure = rate(games, partial(FastSearch, rules, core="python"), args.slow_nodes)
+        engine = rate(games, partial(GameSearch, rules), args.slow_nodes)
+        print(f"{name:12} {fast:12,.0f} {pure:10,.0f} {engine:10,.0f} {fast / pure:7.1f}")
+
+
 def fmt(seconds: float) -> str:
     if seconds < 1e-3:
         return f"{seconds * 1e6:.0f} us"
@@ -149,10 +210,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--movetime", type=int, default=250, help="ms per move in the games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("classic", "other"), help="one part of the bench")
+    parser.add_argument("--positions", type=int, default=12, help="per game, other games")
+    parser.add_argument("--fast-nodes", type=int, default=1_000_000)
+    parser.add_argument("--slow-nodes", type=int, default=20_000)
     args = parser.parse_args()
-    bench_sets(args)
-    if args.games:
-        bench_games(args)
+    if args.only != "other":
+        bench_sets(args)
+        if args.games:
+            bench_games(args)
+    if args.only != "classic":
+        bench_other(args)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory: {peak:.0f} MB")
 

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from controller.positions import PositionInputError, first_field, read_position
 from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules_named
 from engine.solver.classic import COMPILED, ClassicSolver
+from engine.solver.fastsearch import COMPILED as FAST_COMPILED
+from engine.solver.fastsearch import FastSearch, fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import classic_fits, classic_position
 from engine.solver.search import WIN, GameSearch
@@ -69,8 +71,9 @@ def rules_from(args: argparse.Namespace, prog: str) -> Rules | None:
 
 
 def warn_if_slow(rules: Rules, core: str, prog: str) -> None:
-    """The log line for a Classic game without the compiled core."""
-    if classic_fits(rules) and core != "python" and not COMPILED:
+    """The log line for a game whose compiled core is missing."""
+    missing = not COMPILED if classic_fits(rules) else fits(rules) and not FAST_COMPILED
+    if core != "python" and missing:
         print(f"{prog}: the compiled solver core is not installed; using the pure-Python core "
               "(same answers, much slower): reinstall popref with a C compiler",
               file=sys.stderr)  # fmt: skip
@@ -89,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if classic_fits(rules):
         score = _classic(ClassicSolver(rules.width, rules.height, core=args.core), args.all)
     else:
-        score = _general(GameSearch(rules), args.all, args.movetime)
+        # the fast search where the board fits its 64-bit model, else through engine.Game
+        search = FastSearch(rules, core=args.core) if fits(rules) else GameSearch(rules)
+        score = _general(search, args.all, args.movetime)
     for number, line in enumerate(sys.stdin, start=1):
         try:
             game = read_position(line, rules, number)
@@ -112,7 +117,9 @@ def _classic(solver: ClassicSolver, every: bool) -> Callable[[Game, int], str]:
     return score
 
 
-def _general(search: GameSearch, every: bool, movetime: int | None) -> Callable[[Game, int], str]:
+def _general(
+    search: FastSearch | GameSearch, every: bool, movetime: int | None
+) -> Callable[[Game, int], str]:
     def score(game: Game, number: int) -> str:
         limits = Limits()
         if movetime is not None:

@@ -13,6 +13,7 @@ per-move scores, where the move came from.
 """
 
 from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import MAX_LEVEL, Choice, Opponent
 from engine.solver.search import GameSearch, SearchResult
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_LEVEL",
     "Choice",
     "ClassicSolver",
+    "FastSearch",
     "GameSearch",
     "Limits",
     "Opponent",

@@ -29,6 +29,8 @@ from engine.move import Move
 from engine.rules import Rules
 from engine.solver.book import Book, packaged_book
 from engine.solver.classic import ClassicSolver, CoreName, Position, fits
+from engine.solver.fastsearch import FastSearch
+from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.search import GameSearch
 
@@ -37,6 +39,7 @@ FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
 FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
 FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
 DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
+FAST_NODES = 1_000_000  # the same, compiled fast search: about 0.2 s here, under 1 s on a Pi
 # level: (plies looked ahead, softmax temperature in evaluation units (a
 # threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
 # budget). The budgets keep every level below what full strength searches in
@@ -110,6 +113,10 @@ class Opponent:
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
+        # full strength in every other game: the fast search where the board fits it
+        self.fast: FastSearch | None = None
+        if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
+            self.fast = FastSearch(rules, core=core)
         if level == MAX_LEVEL and classic_fits(rules):
             self.solver = ClassicSolver(rules.width, rules.height, core=core)
             if book is True:
@@ -122,7 +129,8 @@ class Opponent:
 
         ``limits`` bound full strength's thinking; without them the Classic
         solver runs to the end and the search of other games looks at
-        :data:`DEFAULT_NODES` positions. Lower levels ignore them.
+        :data:`DEFAULT_NODES` positions (:data:`FAST_NODES` with the compiled
+        fast search). Lower levels ignore them.
         """
         if game.is_over():
             raise ValueError("the game is over: there is no move to choose")
@@ -130,7 +138,11 @@ class Opponent:
             return self._human_like(game)
         if self.solver is not None:
             return self._perfect(game, limits or Limits())
-        result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
+        if self.fast is not None:
+            nodes = FAST_NODES if self.fast.core_name == "compiled" else DEFAULT_NODES
+            result = self.fast.search(game, limits or Limits(max_nodes=nodes))
+        else:
+            result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
 
     def _human_like(self, game: Game) -> Choice:

@@ -58,7 +58,7 @@ class SearchResult:
     nodes: int
 
 
-def _windows(rules: Rules) -> list[int]:
+def windows_of(rules: Rules) -> list[int]:
     """Every run of ``line`` cells on the board, as a bit mask."""
     layout = Layout.of(rules.width, rules.height)
     cells = [
@@ -86,7 +86,7 @@ class GameSearch:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.layout = Layout.of(rules.width, rules.height)
-        self.windows = _windows(rules)
+        self.windows = windows_of(rules)
         k = rules.line
         weights = [0] + [4 ** (n - 1) for n in range(1, k)] + [0]
         weights[k - 1] *= 2  # one disc short of a line: a threat

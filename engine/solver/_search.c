@@ -1,0 +1,748 @@
+/* The compiled core of the anytime search for every game but Classic.
+ *
+ * A compact model of the games on 64-bit bitboards (drops, Pop Out pops,
+ * lines of any length, the 5-in-a-Row strips, Pop 10's fill, scoring pops,
+ * return drops and passes, the optional repetition draw) and an alpha-beta
+ * search over it: transposition table, threat-aware move order, an
+ * evaluation per game. engine/solver/_pysearch.py is its pure-Python twin
+ * and must give the same values, moves and node counts for the same calls;
+ * engine/solver/fastsearch.py explains the model, builds its parameters and
+ * runs the iterative deepening around `root`. The model restates rules that
+ * engine/game.py owns: tests/test_fastsearch.py plays many seeded random
+ * games of every preset and several sizes through both and checks that they
+ * agree move for move (legal moves, results, repetition draws).
+ *
+ * Bitboards: column-major, stride height + 1, as engine/bitboard.py.
+ * A state: b[2] (Red's and Yellow's discs), side (0 Red, 1 Yellow), phase
+ * (PLAY, FILL, POP, RETURN), pending (the column a Pop 10 return came from,
+ * -1 none), score[2] (Pop 10 points). Its key is (b0, b1, extra) with extra
+ * packing side, phase, pending and scores: exact, no hash collisions.
+ *
+ * The table is a caller-owned bytearray of slots * 24 bytes: per slot b0,
+ * b1 and an info word (see pack_info). The search runs without the GIL and
+ * takes it back every `check_every` nodes to call `should_stop()`.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t board;
+
+#define WIN 100000
+#define INF (WIN + 1)
+#define EVAL_CAP 40000
+#define THREAT_PENALTY 50000
+#define MAX_COLS 64
+#define MAX_MOVES 128
+#define MAX_PATH 256
+#define MAX_WINDOWS 512
+#define MAX_LINE 64
+
+enum { PLAY = 0, FILL = 1, POP = 2, RETURN = 3 };
+enum { ONGOING = -1, RED_WINS = 0, YELLOW_WINS = 1, DRAW = 2 };
+enum { EXACT = 1, LOWER = 2, UPPER = 3 };
+
+typedef struct {
+    board b[2];
+    int side, phase, pending, score[2];
+} State;
+
+typedef struct {
+    int width, height, stride, line, pops, pop10, repetition, popper_wins, target;
+    int ncols;
+    int order[MAX_COLS]; /* playable columns (0-based), centre first */
+    board playable, playable_bottom;
+    int nwindows;
+    board windows[MAX_WINDOWS];
+    int64_t weights[MAX_LINE + 1];
+} Model;
+
+typedef struct {
+    board b0, b1;
+    uint64_t extra;
+    long count;
+} Seen;
+
+typedef struct {
+    const Model *m;
+    board *table;
+    uint64_t slots;
+    uint64_t nodes, max_nodes, next_check, check_every;
+    PyObject *should_stop;
+    PyThreadState *thread;
+    int stopped; /* 1: asked to stop or out of nodes, 2: should_stop raised */
+    int horizon, repeated;
+    int extend_below; /* plies: a forced reply is searched one ply deeper until here */
+    Seen *seen;
+    Py_ssize_t nseen;
+    int depth_path;
+    board path0[MAX_PATH], path1[MAX_PATH];
+    uint64_t pathx[MAX_PATH];
+} Search;
+
+/* ---------------------------------------------------------------- the model */
+
+/* the compiler's builtin where the target has the instruction (aarch64, or
+ * x86 built with popcnt); else a few shifts, far cheaper than libgcc's call */
+static inline int popcount(board b) {
+#if defined(__aarch64__) || defined(__POPCNT__)
+    return __builtin_popcountll(b);
+#else
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+static board shr(board x, int n) { return n >= 64 ? 0 : x >> n; }
+static board shl(board x, int n) { return n >= 64 ? 0 : x << n; }
+
+static board line_starts(board b, int k, int shift) {
+    int run = 1;
+    while (run * 2 <= k) {
+        b &= shr(b, run * shift);
+        run *= 2;
+    }
+    if (run < k)
+        b &= shr(b, (k - run) * shift);
+    return b;
+}
+
+static int has_line(const Model *m, board b) {
+    int dirs[4] = {1, m->stride, m->stride + 1, m->stride - 1};
+    for (int i = 0; i < 4; i++)
+        if (line_starts(b, m->line, dirs[i]))
+            return 1;
+    return 0;
+}
+
+static board line_cells(const Model *m, board b) {
+    int dirs[4] = {1, m->stride, m->stride + 1, m->stride - 1};
+    board cells = 0;
+    for (int i = 0; i < 4; i++) {
+        board starts = line_starts(b, m->line, dirs[i]);
+        for (int step = 0; starts && step < m->line; step++)
+            cells |= shl(starts, step * dirs[i]);
+    }
+    return cells;
+}
+
+/* empty playable cells that would complete a line for `b` */
+static board winning_cells(const Model *m, board b, board occupied) {
+    int dirs[4] = {1, m->stride, m->stride + 1, m->stride - 1};
+    int k = m->line;
+    board cells = 0;
+    for (int i = 0; i < 4; i++) {
+        int d = dirs[i];
+        for (int gap = 0; gap < k; gap++) {
+            board r = m->playable & ~occupied;
+            for (int j = 0; j < k && r; j++) {
+                if (j == gap)
+                    continue;
+                int off = (j - gap) * d;
+                r &= off > 0 ? shr(b, off) : shl(b, -off);
+            }
+            cells |= r;
+        }
+    }
+    return cells & m->playable & ~occupied;
+}
+
+static board column_mask(const Model *m, int col) {
+    return shl(((board)1 << m->height) - 1, col * m->stride);
+}
+
+static board bottom_bit(const Model *m, int col) { return (board)1 << (col * m->stride); }
+
+static board drop_cell(const Model *m, board occupied, int col) {
+    board cm = column_mask(m, col);
+    return ((occupied & cm) + bottom_bit(m, col)) & cm; /* 0: the column is full */
+}
+
+static board drop_cells(const Model *m, board occupied) {
+    board cells = 0;
+    for (int i = 0; i < m->ncols; i++)
+        cells |= drop_cell(m, occupied, m->order[i]);
+    return cells;
+}
+
+static int height_of(const Model *m, board occupied, int col) {
+    return popcount(occupied & column_mask(m, col));
+}
+
+static int gen_moves(const Model *m, const State *s, int *moves) {
+    board occupied = s->b[0] | s->b[1];
+    board own = s->b[s->side];
+    int n = 0;
+    if (s->phase == FILL) {
+        int lowest = m->height;
+        for (int i = 0; i < m->ncols; i++) {
+            int h = height_of(m, occupied, m->order[i]);
+            if (h < lowest)
+                lowest = h;
+        }
+        for (int i = 0; i < m->ncols; i++)
+            if (height_of(m, occupied, m->order[i]) == lowest)
+                moves[n++] = m->order[i];
+        return n;
+    }
+    if (s->phase == RETURN) {
+        for (int i = 0; i < m->ncols; i++) {
+            int c = m->order[i];
+            if (c != s->pending && drop_cell(m, occupied, c))
+                moves[n++] = c;
+        }
+        if (!n)
+            moves[n++] = s->pending;
+        return n;
+    }
+    for (int i = 0; i < m->ncols; i++) {
+        int c = m->order[i];
+        if (s->phase == PLAY && drop_cell(m, occupied, c))
+            moves[n++] = c;
+        if ((m->pops || s->phase == POP) && (own & bottom_bit(m, c)))
+            moves[n++] = c | 32;
+    }
+    return n;
+}
+
+static void pop_column(const Model *m, State *s, int col) {
+    board cm = column_mask(m, col), bottom = bottom_bit(m, col);
+    for (int i = 0; i < 2; i++)
+        s->b[i] = (s->b[i] & ~cm) | ((s->b[i] & cm & ~bottom) >> 1);
+}
+
+static int begin_pop_turn(const Model *m, State *s, int side) {
+    s->side = side;
+    if (s->b[side] & m->playable_bottom)
+        return ONGOING;
+    if (!(s->b[side ^ 1] & m->playable_bottom))
+        return DRAW;
+    s->side = side ^ 1;
+    return ONGOING;
+}
+
+/* play `move` (column | 32 for a pop) for the side to move; the result */
+static int play(const Model *m, State *s, int move) {
+    int col = move & 31, side = s->side;
+    board occupied = s->b[0] | s->b[1];
+    if (s->phase == PLAY) {
+        if (!(move & 32)) {
+            s->b[side] |= drop_cell(m, occupied, col);
+            if (has_line(m, s->b[side]))
+                return side;
+            if (((s->b[0] | s->b[1]) & m->playable) == m->playable)
+                return DRAW;
+            s->side = side ^ 1;
+            return ONGOING;
+        }
+        pop_column(m, s, col);
+        int mine = has_line(m, s->b[side]), theirs = has_line(m, s->b[side ^ 1]);
+        if (mine && theirs)
+            return m->popper_wins ? side : side ^ 1;
+        if (mine || theirs)
+            return mine ? side : side ^ 1;
+        if (!((s->b[0] | s->b[1]) & m->playable))
+            return DRAW;
+        s->side = side ^ 1;
+        return ONGOING;
+    }
+    if (s->phase == FILL) {
+        s->b[side] |= drop_cell(m, occupied, col);
+        if (((s->b[0] | s->b[1]) & m->playable) == m->playable) {
+            s->phase = POP;
+            return begin_pop_turn(m, s, side ^ 1);
+        }
+        s->side = side ^ 1;
+        return ONGOING;
+    }
+    if (s->phase == POP) {
+        board scoring = line_cells(m, s->b[side]) & bottom_bit(m, col);
+        pop_column(m, s, col);
+        if (!scoring) {
+            s->phase = RETURN;
+            s->pending = col;
+            return ONGOING;
+        }
+        s->score[side]++;
+        if (s->score[side] >= m->target)
+            return side;
+        return begin_pop_turn(m, s, side);
+    }
+    s->b[side] |= drop_cell(m, occupied, col); /* RETURN */
+    s->pending = -1;
+    s->phase = POP;
+    return begin_pop_turn(m, s, side ^ 1);
+}
+
+static uint64_t key_extra(const State *s) {
+    return (uint64_t)s->side | (uint64_t)s->phase << 1 | (uint64_t)(s->pending + 1) << 4 |
+           (uint64_t)s->score[0] << 9 | (uint64_t)s->score[1] << 17;
+}
+
+/* ----------------------------------------------------------- the evaluation */
+
+static int evaluate(const Model *m, const State *s) {
+    int side = s->side;
+    board mine = s->b[side], theirs = s->b[side ^ 1];
+    int64_t score = 0;
+    for (int i = 0; i < m->nwindows; i++) {
+        board w = m->windows[i];
+        int a = popcount(mine & w), c = popcount(theirs & w);
+        if (a && !c)
+            score += m->weights[a];
+        else if (c && !a)
+            score -= m->weights[c];
+    }
+    if (m->pop10) {
+        score += 400 * (int64_t)(s->score[side] - s->score[side ^ 1]);
+        int ready = popcount(line_cells(m, mine) & m->playable_bottom);
+        int against = popcount(line_cells(m, theirs) & m->playable_bottom);
+        score += 120 * (int64_t)(ready - against);
+        if (m->target - s->score[side] <= 1)
+            score += 300;
+        if (m->target - s->score[side ^ 1] <= 1)
+            score -= 300;
+    }
+    if (score > EVAL_CAP)
+        score = EVAL_CAP;
+    if (score < -EVAL_CAP)
+        score = -EVAL_CAP;
+    return (int)score;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+static int poll_stop(Search *s) {
+    s->next_check = s->nodes + s->check_every;
+    if (s->should_stop == NULL)
+        return 0;
+    PyEval_RestoreThread(s->thread);
+    PyObject *answer = PyObject_CallNoArgs(s->should_stop);
+    int truth = answer == NULL ? -1 : PyObject_IsTrue(answer);
+    Py_XDECREF(answer);
+    s->thread = PyEval_SaveThread();
+    if (truth < 0)
+        s->stopped = 2;
+    else if (truth)
+        s->stopped = 1;
+    return s->stopped;
+}
+
+static uint64_t slot_of(const Search *s, board b0, board b1, uint64_t extra) {
+    uint64_t h = b0 * 0x9E3779B97F4A7C15ULL ^ b1 * 0xC2B2AE3D27D4EB4FULL ^
+                 extra * 0x165667B19E3779F9ULL;
+    h ^= h >> 32;
+    return h % s->slots;
+}
+
+/* info: extra (25 bits) | value + 2^17 (18) | depth (7) | bound (2) |
+ * inexact (1) | repeated (1) | move + 1 (7) */
+static uint64_t pack_info(uint64_t extra, int value, int depth, int bound, int inexact,
+                          int repeated, int move) {
+    return extra | (uint64_t)(value + (1 << 17)) << 25 | (uint64_t)depth << 43 |
+           (uint64_t)bound << 50 | (uint64_t)inexact << 52 | (uint64_t)repeated << 53 |
+           (uint64_t)(move + 1) << 54;
+}
+
+/* a win or loss is stored relative to the position, read back relative to the root */
+static int to_table(int value, int ply) {
+    return value > WIN / 2 ? value + ply : value < -WIN / 2 ? value - ply : value;
+}
+
+static int from_table(int value, int ply) {
+    return value > WIN / 2 ? value - ply : value < -WIN / 2 ? value + ply : value;
+}
+
+static int terminal(int result, int me, int ply) {
+    if (result == DRAW)
+        return 0;
+    return result == me ? WIN - ply : -(WIN - ply);
+}
+
+/* whether the position after a move repeats often enough to be drawn */
+static int repeats(const Search *s, const State *st) {
+    if (!s->m->repetition)
+        return 0;
+    uint64_t extra = key_extra(st);
+    long count = 1;
+    for (Py_ssize_t i = 0; i < s->nseen; i++)
+        if (s->seen[i].b0 == st->b[0] && s->seen[i].b1 == st->b[1] && s->seen[i].extra == extra)
+            count += s->seen[i].count;
+    for (int i = 0; i < s->depth_path; i++)
+        if (s->path0[i] == st->b[0] && s->path1[i] == st->b[1] && s->pathx[i] == extra)
+            count++;
+    return count >= s->m->repetition;
+}
+
+static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply);
+
+/* the value for the player to move at the parent (`me`) of playing `move` */
+static int child_value(Search *s, const State *st, int move, int depth, int alpha, int beta,
+                       int ply) {
+    State child = *st;
+    int me = st->side;
+    int result = play(s->m, &child, move);
+    if (result != ONGOING)
+        return terminal(result, me, ply);
+    if (repeats(s, &child)) {
+        s->repeated = 1;
+        return 0;
+    }
+    if (s->depth_path >= MAX_PATH || depth > MAX_PATH) {
+        s->horizon = 1;
+        int value = evaluate(s->m, &child);
+        return child.side == me ? value : -value;
+    }
+    if (!s->m->pop10 && child.side != me && ply < s->extend_below) {
+        /* the mover threatens to win with a drop: the reply is forced, and
+         * forced lines are where a shallow search misses a loss */
+        board occupied = child.b[0] | child.b[1];
+        if (winning_cells(s->m, child.b[me], occupied) & drop_cells(s->m, occupied))
+            depth++;
+    }
+    int at = s->depth_path++;
+    s->path0[at] = child.b[0];
+    s->path1[at] = child.b[1];
+    s->pathx[at] = key_extra(&child);
+    int value = child.side == me ? negamax(s, &child, depth, alpha, beta, ply)
+                                 : -negamax(s, &child, depth, -beta, -alpha, ply);
+    s->depth_path--;
+    return value;
+}
+
+/* order `moves` best-looking first; a win at once: 1 (and nothing else) */
+static int threat_order(Search *s, const State *st, int *moves, int n, int keep_first) {
+    const Model *m = s->m;
+    int me = st->side;
+    int values[MAX_MOVES];
+    s->nodes += n;
+    for (int i = 0; i < n; i++) {
+        State child = *st;
+        int result = play(m, &child, moves[i]);
+        int value;
+        if (result == me)
+            return 1;
+        if (result != ONGOING) {
+            value = result == DRAW ? 0 : -WIN;
+        } else {
+            value = evaluate(m, &child);
+            if (child.side != me) {
+                value = -value;
+                if (!m->pop10) {
+                    board occupied = child.b[0] | child.b[1];
+                    if (winning_cells(m, child.b[child.side], occupied) &
+                        drop_cells(m, occupied))
+                        value -= THREAT_PENALTY;
+                }
+            }
+        }
+        values[i] = value;
+    }
+    /* stable insertion sort, best first; the table's move stays first */
+    for (int i = keep_first ? 2 : 1; i < n; i++) {
+        int mv = moves[i], v = values[i], j = i;
+        while (j > (keep_first ? 1 : 0) && values[j - 1] < v) {
+            moves[j] = moves[j - 1];
+            values[j] = values[j - 1];
+            j--;
+        }
+        moves[j] = mv;
+        values[j] = v;
+    }
+    return 0;
+}
+
+static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply) {
+    s->nodes++;
+    if (s->nodes >= s->max_nodes) {
+        s->stopped = 1;
+        return 0;
+    }
+    if (s->nodes >= s->next_check && poll_stop(s))
+        return 0;
+    if (depth <= 0) {
+        s->horizon = 1;
+        return evaluate(s->m, st);
+    }
+    uint64_t extra = key_extra(st);
+    uint64_t slot = slot_of(s, st->b[0], st->b[1], extra);
+    board *entry = s->table + 3 * slot;
+    int table_move = -1;
+    if (entry[0] == st->b[0] && entry[1] == st->b[1] && (entry[2] & 0x1FFFFFF) == extra &&
+        (entry[2] >> 50 & 3)) {
+        uint64_t info = entry[2];
+        int value = from_table((int)(info >> 25 & 0x3FFFF) - (1 << 17), ply);
+        int stored_depth = (int)(info >> 43 & 0x7F), bound = (int)(info >> 50 & 3);
+        table_move = (int)(info >> 54 & 0x7F) - 1;
+        if (!(info >> 53 & 1) && stored_depth >= depth &&
+            (bound == EXACT || (bound == LOWER && value >= beta) ||
+             (bound == UPPER && value <= alpha))) {
+            s->horizon |= (int)(info >> 52 & 1);
+            return value;
+        }
+    }
+    int moves[MAX_MOVES];
+    int n = gen_moves(s->m, st, moves);
+    int keep_first = 0;
+    for (int i = 0; i < n; i++)
+        if (moves[i] == table_move) {
+            for (int j = i; j > 0; j--)
+                moves[j] = moves[j - 1];
+            moves[0] = table_move;
+            keep_first = 1;
+            break;
+        }
+    if (depth >= 2 && n > 1 && threat_order(s, st, moves, n, keep_first))
+        return WIN - ply - 1;
+    int horizon_before = s->horizon, repeated_before = s->repeated;
+    s->horizon = 0;
+    s->repeated = 0;
+    int original_alpha = alpha, best_value = -INF, best_move = moves[0];
+    for (int i = 0; i < n; i++) {
+        int value = child_value(s, st, moves[i], depth - 1, alpha, beta, ply + 1);
+        if (s->stopped)
+            return 0;
+        if (value > best_value) {
+            best_value = value;
+            best_move = moves[i];
+        }
+        if (value > alpha)
+            alpha = value;
+        if (alpha >= beta)
+            break;
+    }
+    int bound = best_value <= original_alpha ? UPPER : best_value >= beta ? LOWER : EXACT;
+    int inexact = s->horizon, repeated = s->repeated;
+    s->horizon = horizon_before | inexact;
+    s->repeated = repeated_before | repeated;
+    entry[0] = st->b[0];
+    entry[1] = st->b[1];
+    entry[2] = pack_info(extra, to_table(best_value, ply), depth, bound, inexact, repeated,
+                         best_move);
+    return best_value;
+}
+
+/* ------------------------------------------------------------ Python glue */
+
+static int parse_model(PyObject *spec, Model *m) {
+    /* (width, height, line, pops, pop10, repetition, popper_wins, target,
+     *  order, playable, playable_bottom, windows, weights) */
+    PyObject *order, *windows, *weights;
+    unsigned long long playable, playable_bottom;
+    memset(m, 0, sizeof *m);
+    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOO", &m->width, &m->height, &m->line, &m->pops,
+                          &m->pop10, &m->repetition, &m->popper_wins, &m->target, &order,
+                          &playable, &playable_bottom, &windows, &weights))
+        return -1;
+    m->stride = m->height + 1;
+    m->playable = playable;
+    m->playable_bottom = playable_bottom;
+    if (m->width * m->stride > 64 || m->line < 1 || m->line > MAX_LINE || m->width > 32) {
+        PyErr_SetString(PyExc_ValueError, "the board does not fit the search core");
+        return -1;
+    }
+    PyObject *seqs[3] = {order, windows, weights};
+    int limits[3] = {MAX_COLS, MAX_WINDOWS, MAX_LINE + 1};
+    for (int which = 0; which < 3; which++) {
+        PyObject *fast = PySequence_Fast(seqs[which], "the model wants sequences");
+        if (fast == NULL)
+            return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        if (n > limits[which]) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "the model is too large for the search core");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+            if (which == 0)
+                m->order[i] = (int)PyLong_AsLong(item);
+            else if (which == 1)
+                m->windows[i] = PyLong_AsUnsignedLongLong(item);
+            else
+                m->weights[i] = PyLong_AsLongLong(item);
+        }
+        Py_DECREF(fast);
+        if (PyErr_Occurred())
+            return -1;
+        if (which == 0)
+            m->ncols = (int)n;
+        else if (which == 1)
+            m->nwindows = (int)n;
+    }
+    return 0;
+}
+
+static int parse_state(PyObject *spec, State *s) {
+    unsigned long long b0, b1;
+    if (!PyArg_ParseTuple(spec, "KKiiiii", &b0, &b1, &s->side, &s->phase, &s->pending,
+                          &s->score[0], &s->score[1]))
+        return -1;
+    s->b[0] = b0;
+    s->b[1] = b1;
+    return 0;
+}
+
+static PyObject *state_tuple(const State *s) {
+    return Py_BuildValue("KKiiiii", (unsigned long long)s->b[0], (unsigned long long)s->b[1],
+                         s->side, s->phase, s->pending, s->score[0], s->score[1]);
+}
+
+static PyObject *core_moves(PyObject *module, PyObject *args) {
+    PyObject *model_spec, *state_spec;
+    Model m;
+    State s;
+    if (!PyArg_ParseTuple(args, "OO", &model_spec, &state_spec) ||
+        parse_model(model_spec, &m) < 0 || parse_state(state_spec, &s) < 0)
+        return NULL;
+    int moves[MAX_MOVES];
+    int n = gen_moves(&m, &s, moves);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    return list;
+}
+
+static PyObject *core_play(PyObject *module, PyObject *args) {
+    PyObject *model_spec, *state_spec;
+    int move;
+    Model m;
+    State s;
+    if (!PyArg_ParseTuple(args, "OOi", &model_spec, &state_spec, &move) ||
+        parse_model(model_spec, &m) < 0 || parse_state(state_spec, &s) < 0)
+        return NULL;
+    int result = play(&m, &s, move);
+    PyObject *state = state_tuple(&s);
+    if (state == NULL)
+        return NULL;
+    return Py_BuildValue("Ni", state, result);
+}
+
+static PyObject *core_evaluate(PyObject *module, PyObject *args) {
+    PyObject *model_spec, *state_spec;
+    Model m;
+    State s;
+    if (!PyArg_ParseTuple(args, "OO", &model_spec, &state_spec) ||
+        parse_model(model_spec, &m) < 0 || parse_state(state_spec, &s) < 0)
+        return NULL;
+    return PyLong_FromLong(evaluate(&m, &s));
+}
+
+static int parse_seen(PyObject *seen, Search *s) {
+    PyObject *fast = PySequence_Fast(seen, "seen must be a sequence");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    s->seen = PyMem_Malloc(sizeof(Seen) * (n ? n : 1));
+    s->nseen = n;
+    for (Py_ssize_t i = 0; s->seen && i < n; i++) {
+        unsigned long long b0, b1, extra;
+        long count;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "KKKl", &b0, &b1, &extra,
+                              &count)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        s->seen[i] = (Seen){b0, b1, extra, count};
+    }
+    Py_DECREF(fast);
+    if (s->seen == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *core_root(PyObject *module, PyObject *args) {
+    /* root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes,
+     *      should_stop, check_every) -> (scores or None, horizon, nodes) */
+    Py_buffer table;
+    PyObject *model_spec, *state_spec, *move_list, *seen, *should_stop;
+    int depth, all_moves;
+    unsigned long long max_nodes, nodes, check_every;
+    if (!PyArg_ParseTuple(args, "w*OOOipOKKOK", &table, &model_spec, &state_spec, &move_list,
+                          &depth, &all_moves, &seen, &max_nodes, &nodes, &should_stop,
+                          &check_every))
+        return NULL;
+    Model m;
+    Search s;
+    State st;
+    memset(&s, 0, sizeof s);
+    int moves[MAX_MOVES];
+    Py_ssize_t n = 0;
+    if (parse_model(model_spec, &m) < 0 || parse_state(state_spec, &st) < 0)
+        goto fail;
+    PyObject *fast = PySequence_Fast(move_list, "moves must be a sequence");
+    if (fast == NULL)
+        goto fail;
+    n = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t i = 0; i < n && i < MAX_MOVES; i++)
+        moves[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+    Py_DECREF(fast);
+    if (PyErr_Occurred())
+        goto fail;
+    if (n > MAX_MOVES || table.len < 24 || depth < 1 || depth > 127) {
+        PyErr_SetString(PyExc_ValueError, "bad arguments for the search core");
+        goto fail;
+    }
+    if (parse_seen(seen, &s) < 0)
+        goto fail;
+    s.m = &m;
+    s.table = (board *)table.buf;
+    s.slots = (uint64_t)table.len / 24;
+    s.nodes = nodes;
+    s.max_nodes = max_nodes;
+    s.check_every = check_every ? check_every : 1;
+    s.next_check = nodes + s.check_every;
+    s.should_stop = should_stop == Py_None ? NULL : should_stop;
+    int scores[MAX_MOVES];
+    s.extend_below = 2 * depth;
+    s.thread = PyEval_SaveThread();
+    int alpha = -INF;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int value = child_value(&s, &st, moves[i], depth - 1, all_moves ? -INF : alpha, INF, 1);
+        if (s.stopped)
+            break;
+        scores[i] = value;
+        if (value > alpha)
+            alpha = value;
+    }
+    PyEval_RestoreThread(s.thread);
+    PyMem_Free(s.seen);
+    PyBuffer_Release(&table);
+    if (s.stopped == 2)
+        return NULL;
+    if (s.stopped)
+        return Py_BuildValue("OiK", Py_None, s.horizon, (unsigned long long)s.nodes);
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list && i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(scores[i]));
+    if (list == NULL)
+        return NULL;
+    return Py_BuildValue("NiK", list, s.horizon, (unsigned long long)s.nodes);
+fail:
+    PyMem_Free(s.seen);
+    PyBuffer_Release(&table);
+    return NULL;
+}
+
+static PyMethodDef core_methods[] = {
+    {"moves", core_moves, METH_VARARGS, "moves(model, state) -> the legal move codes"},
+    {"play", core_play, METH_VARARGS, "play(model, state, move) -> (state, result)"},
+    {"evaluate", core_evaluate, METH_VARARGS, "evaluate(model, state) -> judgement"},
+    {"root", core_root, METH_VARARGS,
+     "root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes, "
+     "should_stop, check_every) -> (scores or None, horizon, nodes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "engine.solver._search",
+    "The compiled search for every game but Classic; see engine/solver/fastsearch.py.", -1,
+    core_methods,
+};
+
+PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&core_module); }

@@ -1,0 +1,247 @@
+"""The fast anytime search for every game but Classic, on 64-bit bitboards.
+
+:class:`FastSearch` has :class:`~engine.solver.search.GameSearch`'s
+interface and units (``WIN - n``: a win ``n`` plies ahead) but searches a
+compact model of the game instead of :class:`~engine.Game`: two bitboards,
+the side to move, Pop 10's phase, pending return column and points. The
+model and the search run in a compiled core (``_search.c``, built by
+``pip install`` when a C compiler is present, the GIL released while it
+searches) or in its pure-Python twin (``_pysearch.py``), which gives the same
+scores, moves and node counts for the same table size and limits, about a
+hundred times slower.
+
+The model restates rules that :mod:`engine.game` owns (drops, pops and who
+wins when a pop completes two lines, the 5-in-a-Row strips, Pop 10's fill
+order, scoring pops, return drops and passes, the optional repetition
+draw). It is allowed only because ``tests/test_fastsearch.py`` plays many
+seeded random games of every preset and several board sizes through both
+and checks them move for move: the same legal moves, the same positions,
+the same results, the same repetition draws. A board whose
+``width * (height + 1)`` exceeds 64 bits does not fit: :func:`fits` says so
+and the caller uses ``GameSearch``.
+
+The search: iterative deepening alpha-beta; a transposition table of fixed
+size (24 bytes a slot, :data:`DEFAULT_SLOTS`), wins and losses stored
+relative to the position; threat-aware move order (the table's move, an
+immediate win taken at once, the rest by the evaluation after the move,
+moves that let the opponent complete a line by a drop last); a reply to a
+threat to win by a drop searched one ply deeper (up to twice the
+iteration's depth from the root: forced lines are where a shallow search
+misses a loss); an evaluation
+of open lines (a disc short of a line weighs double), in Pop 10 also the
+points, the discs ready to score in the bottom row and the race to the
+target. The repetition draw is judged on the game's own history plus the
+search path; a value that depended on it is never reused from the table
+for a cutoff (it depends on the path), and with the rule on the table
+starts empty at each search (the history has changed). An iteration that meets no horizon
+has solved the remaining game: the search stops with exact scores.
+
+>>> from engine import new_game
+>>> game = new_game("popout")
+>>> for move in "4 4 3 3 2 2".split():
+...     game.play(move)
+>>> result = FastSearch(game.rules, core="python", slots=1 << 12).search(game)
+>>> str(result.move), result.scores[result.move]
+('5', 99999)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, Literal
+
+from engine.game import Game, Phase
+from engine.move import Move
+from engine.rules import Rules
+from engine.solver import _pysearch
+from engine.solver.limits import Limits
+from engine.solver.search import WIN, SearchResult, windows_of
+
+try:
+    from engine.solver import _search  # type: ignore[attr-defined]
+except ImportError:  # built without a compiler: the pure twin answers, slower
+    _search = None
+
+COMPILED = _search is not None
+DEFAULT_SLOTS = 1 << 20  # 24 bytes a slot: 24 MB
+PYTHON_SLOTS = 1 << 16  # the pure twin searches far fewer positions
+MAX_DEPTH = 100  # the table keeps depths below 128
+EVERYTHING = 1 << 62
+PHASES = {Phase.PLAY: 0, Phase.FILL: 1, Phase.POP: 2, Phase.RETURN: 3}
+CoreName = Literal["auto", "compiled", "python"]
+State = _pysearch.State
+ModelSpec = _pysearch.ModelSpec
+
+
+def fits(rules: Rules) -> bool:
+    """Whether a game under ``rules`` fits the 64-bit model.
+
+    >>> from engine import rules_named
+    >>> fits(rules_named("five+popout")), fits(rules_named("popout", (12, 10)))
+    (True, False)
+    """
+    return rules.width * (rules.height + 1) <= 64 and rules.width <= 32
+
+
+@cache
+def model_spec(rules: Rules) -> ModelSpec:
+    """The model's parameters, as both cores read them."""
+    stride = rules.height + 1
+    centre = (rules.width - 1) / 2
+    columns = [c - 1 for c in rules.playable_columns]
+    order = sorted(columns, key=lambda c: (abs(c - centre), c))
+    playable = sum(((1 << rules.height) - 1) << (c * stride) for c in columns)
+    bottom = sum(1 << (c * stride) for c in columns)
+    k = rules.line
+    weights = [0] + [4 ** (min(n, 7) - 1) for n in range(1, k + 1)]
+    weights[k - 1] *= 2  # one disc short of a line: a threat
+    if not rules.pop10:
+        weights[k] = 0  # a line ends the game before any judgement
+    return (
+        rules.width, rules.height, k, int(rules.pops), int(rules.pop10),
+        rules.repetition or 0, int(rules.both_lines == "popper"), rules.target,
+        tuple(order), playable, bottom, tuple(windows_of(rules)), tuple(weights),
+    )  # fmt: skip
+
+
+def state_of(game: Game) -> State:
+    """The model's state of a game in progress."""
+    pending = game.pending_return
+    scores = game.scores
+    side = game._side
+    return _state(game._bb[0], game._bb[1], side, game.phase, pending, tuple(scores.values()))
+
+
+def _state(b0: int, b1: int, side: Any, phase: Phase, pending: int | None, scores: Any) -> State:
+    s0, s1 = scores
+    return (b0, b1, int(side), PHASES[phase], -1 if pending is None else pending - 1, s0, s1)
+
+
+def seen_of(game: Game) -> list[tuple[int, int, int, int]]:
+    """The positions the game has met, with their counts, for the repetition draw."""
+    seen = []
+    for key, count in game._counts.items():
+        b0, b1, side, phase, pending, s0, s1 = key
+        if count and side is not None:
+            state = _state(b0, b1, side, phase, pending, (s0, s1))
+            seen.append((b0, b1, _pysearch.key_extra(state), count))
+    return seen
+
+
+def settled(scores: Sequence[int], depth: int, horizon: int) -> bool:
+    """Whether an iteration at ``depth`` has decided ``scores``.
+
+    A win or a loss counts only once the iteration looks as far as it: one
+    read from the table may come round a cycle of Pop Out positions (each
+    claim true, a shorter win unseen), and a search that stopped there would
+    chase it round the cycle for ever instead of winning.
+    """
+    seen_through = all(abs(v) < WIN // 2 or WIN - abs(v) <= depth for v in scores)
+    proven = all(abs(v) >= WIN // 2 for v in scores)
+    return seen_through and (proven or not horizon)
+
+
+def to_move(code: int) -> Move:
+    """A core's move code as a :class:`Move`."""
+    column = (code & 31) + 1
+    return Move.pop(column) if code & 32 else Move.drop(column)
+
+
+class FastSearch:
+    """Iterative deepening over the compact model, for one set of rules.
+
+    ``core``: ``auto`` (compiled when installed), ``compiled`` or ``python``.
+    The table is kept between searches; :meth:`clear` empties it.
+    """
+
+    def __init__(self, rules: Rules, core: CoreName = "auto", slots: int | None = None) -> None:
+        if not fits(rules):
+            raise ValueError(f"a {rules.width}x{rules.height} board does not fit the fast search")
+        if core == "compiled" and _search is None:
+            raise RuntimeError("the compiled search core is not installed")
+        compiled = core == "compiled" or (core == "auto" and COMPILED)
+        self.rules = rules
+        self.spec = model_spec(rules)
+        self.core: Any = _search if compiled else _pysearch
+        self.core_name = "compiled" if compiled else "python"
+        self.check_every = 1 << 12 if compiled else 1 << 7
+        slots = slots or (DEFAULT_SLOTS if compiled else PYTHON_SLOTS)
+        self.table = bytearray(24 * slots)
+        self.nodes = 0
+
+    def clear(self) -> None:
+        """Forget every position searched so far."""
+        self.table[:] = bytes(len(self.table))
+
+    def search(
+        self,
+        game: Game,
+        limits: Limits | None = None,
+        max_depth: int = MAX_DEPTH,
+        all_moves: bool = False,
+        solve: bool = False,
+    ) -> SearchResult:
+        """Deepen until the limits stop it, the game is solved or ``max_depth``.
+
+        As :meth:`engine.solver.search.GameSearch.search`: depth 1 always
+        completes; a stop during a deeper iteration keeps the last complete
+        one; ``solve`` keeps deepening with a single legal move.
+        """
+        if game.is_over():
+            raise ValueError("the game is over: there is no move to search")
+        limits = limits or Limits()
+        state = state_of(game)
+        seen: list[tuple[int, int, int, int]] = []
+        if self.rules.repetition:
+            seen = seen_of(game)
+            self.clear()  # values stored under another history may miss a repetition
+        moves = self.core.moves(self.spec, state)
+        result: SearchResult | None = None
+        nodes = 0
+        for depth in range(1, min(max_depth, MAX_DEPTH) + 1):
+            checking = depth > 1
+            scores, horizon, nodes = self._root(state, moves, depth, all_moves, seen, nodes,
+                                                limits if checking else None)  # fmt: skip
+            if scores is None:
+                break
+            by_move = dict(zip(moves, scores, strict=True))
+            best = max(moves, key=lambda m: by_move[m])  # the first of the best
+            counted = [by_move[best]] if not all_moves else scores
+            exact = settled(counted, depth, horizon)
+            result = SearchResult(
+                to_move(best), {to_move(m): v for m, v in by_move.items()}, depth, exact, nodes
+            )
+            if exact or (len(moves) == 1 and not solve):
+                break
+            if checking and limits.stopped(nodes):
+                break
+            moves = sorted(moves, key=lambda m: -by_move[m])  # stable: ties keep order
+        self.nodes += nodes
+        assert result is not None
+        return result
+
+    def _root(
+        self,
+        state: State,
+        moves: Sequence[int],
+        depth: int,
+        all_moves: bool,
+        seen: list[tuple[int, int, int, int]],
+        nodes: int,
+        limits: Limits | None,
+    ) -> tuple[list[int] | None, int, int]:
+        max_nodes = EVERYTHING
+        stop: Callable[[], bool] | None = None
+        if limits is not None:
+            if limits.max_nodes is not None:
+                max_nodes = limits.max_nodes
+            stop = limits.should_stop
+        answer: tuple[list[int] | None, int, int] = self.core.root(
+            self.table, self.spec, state, moves, depth, all_moves, seen,
+            max_nodes, nodes, stop, self.check_every,
+        )  # fmt: skip
+        return answer
+
+
+__all__ = ["COMPILED", "FastSearch", "fits", "model_spec", "state_of"]
