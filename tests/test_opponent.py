@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from engine import Colour, Game, new_game, rules_named
-from engine.solver.book import Book, BookError, canonical
-from engine.solver.bookbuild import build
-from engine.solver.classic import ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
 from engine.solver.limits import Limits
 from engine.solver.opponent import MAX_LEVEL, Opponent, classic_position
 from engine.solver.search import WIN, GameSearch
@@ -67,13 +64,6 @@ def test_full_strength_falls_back_when_stopped() -> None:
     game = new_game("classic")
     choice = Opponent(game.rules, book=False).choose(game, Limits(should_stop=lambda: True))
     assert choice.source == "search" and game.is_legal(choice.move)
-
-
-def test_the_book_answers_first() -> None:
-    empty = Position.empty(7, 6)
-    book = Book.from_entries(7, 6, 1, {empty.key(): (1, 4)})
-    choice = Opponent(rules_named("classic"), book=book).choose(new_game("classic"))
-    assert (str(choice.move), choice.source, choice.scores) == ("4", "book", {choice.move: 1})
 
 
 # -- the general search ------------------------------------------------------
@@ -137,59 +127,6 @@ def test_an_ended_game_has_no_move() -> None:
         Opponent(game.rules).choose(game)
 
 
-# -- the book ------------------------------------------------------------------
-
-
-def test_book_lookup_covers_the_mirror() -> None:
-    after_two = Position.from_columns(7, 6, [2])
-    key, mirrored = canonical(after_two)
-    book = Book.from_entries(7, 6, 2, {key: (-2, 3 if not mirrored else 5)})
-    assert book.lookup(after_two) == (3, -2)
-    assert book.lookup(after_two.mirrored()) == (5, -2)
-    assert book.lookup(Position.from_columns(7, 6, [1])) is None
-    assert book.lookup(Position.empty(5, 4)) is None
-
-
-def test_a_broken_book_file_is_refused() -> None:
-    data = Book.from_entries(7, 6, 1, {0: (1, 4)}).to_bytes()
-    with pytest.raises(BookError, match="size differs"):
-        Book.from_bytes(data[:-1])
-    with pytest.raises(BookError, match="not a popref book"):
-        Book.from_bytes(b"X" * len(data))
-
-
-def test_book_building_is_reproducible_and_resumes() -> None:
-    whole: dict[int, tuple[int, int]] = {}
-    build(ClassicSolver(5, 4, core="python"), 5, 4, 5, whole, lambda *entry: None)
-    first = Book.from_entries(5, 4, 5, whole).to_bytes()
-    partial: dict[int, tuple[int, int]] = {}
-    build(ClassicSolver(5, 4, core="python"), 5, 4, 3, partial, lambda *entry: None)
-    assert len(partial) < len(whole)
-    build(ClassicSolver(5, 4, core="compiled", slots=100_003), 5, 4, 5, partial, lambda *e: None)
-    assert Book.from_entries(5, 4, 5, partial).to_bytes() == first
-
-
-def test_every_book_move_keeps_the_score() -> None:
-    solved: dict[int, tuple[int, int]] = {}
-    solver = ClassicSolver(5, 4, core="compiled", slots=100_003)
-    build(solver, 5, 4, 4, solved, lambda *entry: None)
-    book = Book.from_entries(5, 4, 4, solved)
-    for position in [Position.empty(5, 4), *(Position.from_columns(5, 4, [c]) for c in (1, 2))]:
-        found = book.lookup(position)
-        assert found is not None
-        column, score = found
-        assert solver.move_scores(position)[column] == score == solver.solve(position)
-
-
-def test_the_packaged_book_is_valid_if_present() -> None:
-    path = Path(__file__).parents[1] / "engine" / "solver" / "book-7x6.bin"
-    if not path.exists():
-        pytest.skip("no book built yet")
-    book = Book.from_bytes(path.read_bytes())
-    assert (book.width, book.height) == (7, 6) and len(book) > 0
-    assert book.lookup(Position.empty(7, 6)) == (4, 1)  # the known value of Connect Four
-
-
 def test_a_level_chooses_the_same_whatever_it_was_asked_before() -> None:
     game = play("popout", "4 3 4")
     fresh = str(Opponent(game.rules, 6, seed=2).choose(game).move)
@@ -220,3 +157,16 @@ def test_short_of_time_full_strength_keeps_the_outcome() -> None:
     assert (short.source, short.exact, short.scores) == ("outcome", False, {short.move: -1})
     assert scores[short.move.column] < 0  # lost either way, as the position is
     assert whole.source == "solver" and scores[whole.move.column] == max(scores.values())
+
+
+def test_a_drawn_position_needs_only_the_outcome_search() -> None:
+    game = play("classic", " ".join("2737772244262123677516643354"))  # a test-set draw
+    solver = ClassicSolver()
+    position = classic_position(game)
+    solver.best_move_for_outcome(position)
+    opponent = Opponent(game.rules, book=False)
+    choice = opponent.choose(game)
+    assert opponent.solver is not None and opponent.solver.nodes == solver.nodes  # no more
+    scores = solver.move_scores(position)
+    assert (choice.source, choice.exact, choice.scores) == ("solver", True, {choice.move: 0})
+    assert scores[choice.move.column] == 0 == max(scores.values())

@@ -140,21 +140,24 @@ def test_book_command_builds_resumes_and_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "book-5x4.bin"
-    args = ["book", "--size", "5x4", "--output", str(out), "--slots", "100003"]
-    assert main([*args, "--depth", "3"]) == 0
+    args = ["book", "--size", "5x4", "--output", str(out), "--slots", "100003", "--exact", "3"]
+    assert main([*args, "--depth", "3", "--nodes", "300", "--until", "5"]) == 0
     shallow = Book.from_bytes(out.read_bytes())
-    assert main([*args, "--depth", "5"]) == 0
+    assert main([*args, "--depth", "3", "--nodes", "300"]) == 0
     deep = Book.from_bytes(out.read_bytes())
-    assert deep.depth == 5 and len(deep) > len(shallow)
+    assert shallow.depth == 5 and deep.depth > 5 and len(deep) > len(shallow)
     progress = (tmp_path / "book-5x4.bin.progress").read_text().splitlines()
-    assert len(progress) == len(deep)
+    assert len(progress) > len(deep)  # the positions solved within the budget are left out
     out.unlink()
     (tmp_path / "book-5x4.bin.progress").unlink()
-    assert main([*args, "--depth", "5"]) == 0
+    assert main([*args, "--depth", "3", "--nodes", "300"]) == 0
+    assert Book.from_bytes(out.read_bytes()).to_bytes() == deep.to_bytes()
+    (tmp_path / "book-5x4.bin.progress").unlink()  # and from the book file alone
+    assert main([*args, "--depth", "3", "--nodes", "300"]) == 0
     assert Book.from_bytes(out.read_bytes()).to_bytes() == deep.to_bytes()
     capsys.readouterr()
-    assert main([*args, "--depth", "5", "--count"]) == 0
-    assert capsys.readouterr().out.startswith("ply 0: 1 positions, 1 solved")
+    assert main([*args, "--depth", "3", "--nodes", "300", "--count"]) == 0
+    assert capsys.readouterr().out.startswith("ply 0: 1 positions, 1 solved, 1 in the book")
 
 
 def test_book_command_refuses_a_broken_progress_file(
@@ -163,4 +166,4 @@ def test_book_command_refuses_a_broken_progress_file(
     out = tmp_path / "b.bin"
     Path(f"{out}.progress").write_text("garbage here\n1 2 3 4\n")
     assert main(["book", "--size", "5x4", "--output", str(out)]) == 2
-    assert "line 1 is not 'key score column ply'" in capsys.readouterr().err
+    assert "line 1 is not 'key score column ply exact nodes'" in capsys.readouterr().err

@@ -1,22 +1,24 @@
-"""The opening book: best moves of the early Classic positions, solved ahead.
+"""The opening book: the computer's moves in the Classic positions no search
+answers in time, solved ahead.
 
-No search answers the first moves of Classic 7x6 in time, so the book holds,
-for every position the computer can meet before ``depth`` moves (whichever
-colour it plays and whatever the person answers, the computer playing the
-book's own moves), the best move and the exact score. Positions are stored
-once per mirror pair, under the smaller of the two keys.
+For each position it holds a move that keeps the game value and a score:
+the exact score (the move is then the best by it, fastest win or slowest
+loss), or, for a won position solved only for its outcome, 1 (the move
+keeps the win). :mod:`engine.solver.bookbuild` says which positions are in.
+Positions are stored once per mirror pair, under the smaller of the two keys.
 
-The file: ``POPREFBK``, then width, height, depth (one byte each), a byte of
-zero, the entry count (4 bytes, little-endian); then every key (8 bytes,
-little-endian, ascending), every score (signed byte), every column (byte,
-1-based, for the position as keyed).
+The file: ``POPREFBK``, then width, height, depth (the plies built
+completely; one byte each), a byte of zero, the entry count (4 bytes,
+little-endian); then every key (8 bytes, little-endian, ascending), every
+score (signed byte), every column (byte, 1-based, for the position as
+keyed; plus 128 when the score is only the outcome).
 
 >>> from engine.solver.classic import Position
->>> book = Book.from_entries(7, 6, 2, {Position.empty(7, 6).key(): (1, 4)})
+>>> book = Book.from_entries(7, 6, 2, {Position.empty(7, 6).key(): Entry(1, 4)})
 >>> book.lookup(Position.empty(7, 6)), len(book)
-((4, 1), 1)
+(BookMove(column=4, score=1, exact=True), 1)
 >>> Book.from_bytes(book.to_bytes()).lookup(Position.empty(7, 6))
-(4, 1)
+BookMove(column=4, score=1, exact=True)
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from typing import NamedTuple
 
 from engine.solver.classic import Position
 
 MAGIC = b"POPREFBK"
 HEADER = struct.Struct("<8sBBBBI")
+OUTCOME_ONLY = 0x80  # in a column byte: the score is the outcome, not the exact score
 
 
 class BookError(Exception):
@@ -45,8 +49,24 @@ def canonical(position: Position) -> tuple[int, bool]:
     return (mirror, True) if mirror < key else (key, False)
 
 
+class Entry(NamedTuple):
+    """A stored position: its score, its move (for the keyed side), whether exact."""
+
+    score: int
+    column: int
+    exact: bool = True
+
+
+class BookMove(NamedTuple):
+    """The book's answer for a position as asked (mirror undone)."""
+
+    column: int
+    score: int
+    exact: bool
+
+
 class Book:
-    """A read-only table from positions to ``(best column, exact score)``."""
+    """A read-only table from positions to their :class:`BookMove`."""
 
     def __init__(
         self, width: int, height: int, depth: int, keys: array[int], scores: bytes, columns: bytes
@@ -60,12 +80,12 @@ class Book:
 
     @classmethod
     def from_entries(
-        cls, width: int, height: int, depth: int, entries: Mapping[int, tuple[int, int]]
+        cls, width: int, height: int, depth: int, entries: Mapping[int, Entry]
     ) -> Book:
-        """A book from ``{canonical key: (score, column)}``."""
+        """A book from ``{canonical key: Entry}``."""
         keys = array("Q", sorted(entries))
-        scores = bytes((entries[k][0] & 0xFF) for k in keys)
-        columns = bytes(entries[k][1] for k in keys)
+        scores = bytes((entries[k].score & 0xFF) for k in keys)
+        columns = bytes(entries[k].column | (0 if entries[k].exact else OUTCOME_ONLY) for k in keys)
         return cls(width, height, depth, keys, scores, columns)
 
     @classmethod
@@ -95,28 +115,32 @@ class Book:
         header = HEADER.pack(MAGIC, self.width, self.height, self.depth, 0, len(self._keys))
         return header + keys.tobytes() + bytes(self._scores) + bytes(self._columns)
 
-    def entries(self) -> dict[int, tuple[int, int]]:
-        """``{canonical key: (score, column)}``, as :meth:`from_entries` takes."""
+    def entries(self) -> dict[int, Entry]:
+        """``{canonical key: Entry}``, as :meth:`from_entries` takes."""
         return {
-            key: (score - 256 if score > 127 else score, column)
+            key: _entry(score, column)
             for key, score, column in zip(self._keys, self._scores, self._columns, strict=True)
         }
 
     def __len__(self) -> int:
         return len(self._keys)
 
-    def lookup(self, position: Position) -> tuple[int, int] | None:
-        """``(best column, exact score)`` for ``position``, or None if not in the book."""
+    def lookup(self, position: Position) -> BookMove | None:
+        """The book's move for ``position``, or None if it is not in the book."""
         if (position.width, position.height) != (self.width, self.height):
             return None
         key, mirrored = canonical(position)
         index = bisect_left(self._keys, key)
         if index == len(self._keys) or self._keys[index] != key:
             return None
-        column = self._columns[index]
-        score = self._scores[index]
-        score = score - 256 if score > 127 else score
-        return (self.width + 1 - column if mirrored else column), score
+        score, column, exact = _entry(self._scores[index], self._columns[index])
+        return BookMove(self.width + 1 - column if mirrored else column, score, exact)
+
+
+def _entry(score: int, column: int) -> Entry:
+    """An entry from its two stored bytes."""
+    return Entry(score - 256 if score > 127 else score, column & ~OUTCOME_ONLY,
+                 not column & OUTCOME_ONLY)  # fmt: skip
 
 
 @cache

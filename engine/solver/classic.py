@@ -115,6 +115,7 @@ class Position:
 
 class _Core(Protocol):
     name: str
+    check_every: int  # positions between two calls of should_stop
 
     def negamax(
         self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None

@@ -62,11 +62,12 @@ LEVELS: dict[int, tuple[int, float, int]] = {
 class Choice:
     """A move and why: ``scores`` per legal move for the player to move.
 
-    ``source`` is ``book``, ``solver`` (exact Classic scores in the test-set
-    convention), ``outcome`` (Classic when only the outcome was solved in
-    time: 1 win, 0 draw, -1 loss; the move keeps it), or ``search``
-    (:mod:`engine.solver.search` units). ``exact``: the chosen move's score
-    is the game value.
+    ``source`` is ``book`` (its exact score, or 1 where it holds a move that
+    keeps a win but not the win's exact score), ``solver`` (exact Classic
+    scores in the test-set convention), ``outcome`` (Classic when only the
+    outcome was solved in time: 1 win, 0 draw, -1 loss; the move keeps it),
+    or ``search`` (:mod:`engine.solver.search` units). ``exact``: the chosen
+    move's score is the exact game value.
     """
 
     move: Move
@@ -164,12 +165,13 @@ class Opponent:
         if self.book is not None:
             known = self.book.lookup(position)
             if known is not None:
-                column, score = known
-                return Choice(Move.drop(column), {Move.drop(column): score}, "book", True)
+                move = Move.drop(known.column)
+                return Choice(move, {move: known.score}, "book", known.exact)
         floor = None
-        if position.moves < FLOOR_BEFORE:
-            # early on the solver rarely finishes in time: first a move at
-            # least as good as the best lower level's, within the same limits
+        if self.book is None and position.moves < FLOOR_BEFORE:
+            # without a book the solver rarely finishes early on: first a move
+            # at least as good as the best lower level's, within the same limits
+            # (with one, the book holds every position it would not finish)
             budget = Limits(limits.should_stop, FLOOR_NODES)
             found = self.search.search(game, budget, max_depth=LEVELS[MAX_LEVEL - 1][0] + 2)
             floor = Choice(found.move, found.scores, "search", found.exact, found.depth)
@@ -180,6 +182,8 @@ class Opponent:
             column, outcome = solver.best_move_for_outcome(position, stop)
         except SearchStopped:
             return floor or self._fallback(game)
+        if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
+            return Choice(Move.drop(column), {Move.drop(column): 0}, "solver", True)
         try:
             column, score = solver.best_move_and_score(position, stop)
         except SearchStopped:
