@@ -36,7 +36,7 @@ from controller.computer import DOUBLE_PRESS, MAX_LEVEL, MIN_LEVEL, Seat, descri
 from controller.computer_seat import ComputerSeat
 from controller.i18n import Text, _n, _t
 from controller.pairing_window import PairingWindow
-from controller.words import player
+from controller.words import player, reason
 from engine import (
     RULES_NAMES,
     Game,
@@ -242,12 +242,12 @@ class Referee:
         elif isinstance(event, ButtonHeld):
             self._held(out)
         elif isinstance(event, SensorFault):
-            self.faults[event.sensor] = event.message
+            self.faults[event.sensor] = reason(event.message)
             out.log.append(
                 _t(
                     "Sensor fault on {sensor}: {message}",
                     sensor=event.sensor,
-                    message=event.message,
+                    message=reason(event.message),
                 )
             )
         elif isinstance(event, SensorCleared) and self.faults.pop(event.sensor, ""):

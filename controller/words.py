@@ -14,6 +14,7 @@ from controller.i18n import Message, Text, Value, _p, _t
 from engine import Rules, rules_named
 from engine.colour import Colour
 from engine.explain import Reason
+from hardware.events import FaultSentence
 
 __all__ = ["disc", "player", "reason", "rules_named", "rules_title", "title_of"]
 
@@ -47,13 +48,14 @@ def title_of(name: str) -> Text:
 
 
 def reason(why: str) -> Text:
-    """The engine's reason a move is not allowed (:class:`engine.explain.Reason`),
-    to be said in the reader's language.
+    """The engine's reason a move is not allowed (:class:`engine.explain.Reason`)
+    or a sensor fault's sentence (:class:`hardware.events.FaultSentence`), to be
+    said in the reader's language; any other str stays as it is.
 
     >>> reason(Reason("column {column} is full", column=3)).render("it")
     'la colonna 3 è piena'
     """
-    if not isinstance(why, Reason):
+    if not isinstance(why, Reason | FaultSentence):
         return Text([why])
     values: list[tuple[str, Value]] = []
     for name, value in why.values.items():

@@ -40,6 +40,7 @@ from hardware.events import (
     DiscEntered,
     DiscLeft,
     Event,
+    FaultSentence,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -58,14 +59,17 @@ class _Source:
         return f"{self.kind} {self.column}" if self.column else self.kind
 
 
-def _stuck_message(source: _Source) -> str:
+def _stuck_message(source: _Source) -> FaultSentence:
     if source.kind == "entry":
-        where = f"the entry beam at the top of column {source.column}"
-    else:
-        where = f"the exit beam under column {source.column}"
-    return (
-        f"{where[0].upper()}{where[1:]} has been blocked for seconds; remove what is "
-        "stuck in it or check its wiring"
+        return FaultSentence(
+            "The entry beam at the top of column {column} has been blocked for seconds; "
+            "remove what is stuck in it or check its wiring",
+            column=source.column,
+        )
+    return FaultSentence(
+        "The exit beam under column {column} has been blocked for seconds; "
+        "remove what is stuck in it or check its wiring",
+        column=source.column,
     )
 
 

@@ -28,7 +28,7 @@ from engine.colour import Colour
 from hardware import wire
 from hardware.backend import Marked
 from hardware.display import Alert, ColumnLight, Display, Lamp
-from hardware.events import Event, SensorCleared, SensorFault
+from hardware.events import Event, FaultSentence, SensorCleared, SensorFault
 from hardware.serial_config import SerialConfig
 from hardware.serial_counts import CounterTracker, Mark
 from hardware.serial_port import Inbox, PortLink
@@ -36,7 +36,7 @@ from hardware.serial_port import Inbox, PortLink
 log = logging.getLogger("popref.serial")
 
 BOARD = "sensor board"
-GONE = "The sensor board stopped answering; check its USB cable."
+GONE = FaultSentence("The sensor board stopped answering; check its USB cable.")
 _HELLO_EVERY = 0.25
 
 _LAMPS = {
@@ -356,14 +356,18 @@ class SerialBackend:
     def _hello(self, payload: bytes, now: float) -> list[Event]:
         version, boot_id, columns = wire.unpack_hello(payload)
         if version != wire.PROTOCOL_VERSION:
-            problem = (
-                f"The sensor board speaks protocol version {version} but popref speaks "
-                f"{wire.PROTOCOL_VERSION}; update the board's firmware (docs/sensor-board.md)."
+            problem: FaultSentence | None = FaultSentence(
+                "The sensor board speaks protocol version {version} but popref speaks "
+                "{ours}; update the board's firmware (docs/sensor-board.md).",
+                version=version,
+                ours=wire.PROTOCOL_VERSION,
             )
         elif columns != self._columns:
-            problem = (
-                f"The sensor board has {columns} columns but the grid has {self._columns}; "
-                "fix COLUMNS in the board's pinmap.py or [board] columns."
+            problem = FaultSentence(
+                "The sensor board has {columns} columns but the grid has {grid}; "
+                "fix COLUMNS in the board's pinmap.py or [board] columns.",
+                columns=columns,
+                grid=self._columns,
             )
         else:
             problem = None

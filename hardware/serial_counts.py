@@ -60,6 +60,7 @@ from hardware.events import (
     DiscEntered,
     DiscLeft,
     Event,
+    FaultSentence,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -412,10 +413,11 @@ class CounterTracker:
             log.debug("another heartbeat that does not add up: %s", why)
             return []
         self.fault = why
-        message = (
-            f"The sensor board sent a report that does not add up ({why}); popref "
+        message = FaultSentence(
+            "The sensor board sent a report that does not add up ({why}); popref "
             "counts nothing from it until the board's reports agree again. If this "
-            "repeats, check the board's USB cable."
+            "repeats, check the board's USB cable.",
+            why=why,
         )
         log.warning("%s", message)
         return [(SensorFault(LINK, message, at=now), None)]
@@ -469,17 +471,25 @@ class CounterTracker:
 
     def _faults(self, beam: str, old: int, new: int, now: float) -> list[Event]:
         events: list[Event] = []
-        where = "top" if beam == "entry" else "bottom"
         for c in range(self.columns):
             bit = 1 << c
             name = f"{beam} {c + 1}"
             if new & bit and not old & bit:
-                events.append(SensorFault(
-                    name,
-                    f"The {beam} beam of column {c + 1} has been blocked for seconds; "
-                    f"clear the {where} of the column or check that sensor's wiring.",
-                    at=now,
-                ))  # fmt: skip
+                events.append(SensorFault(name, _blocked(beam, c + 1), at=now))
             elif old & bit and not new & bit:
                 events.append(SensorCleared(name, at=now))
         return events
+
+
+def _blocked(beam: str, column: int) -> FaultSentence:
+    if beam == "entry":
+        return FaultSentence(
+            "The entry beam of column {column} has been blocked for seconds; "
+            "clear the top of the column or check that sensor's wiring.",
+            column=column,
+        )
+    return FaultSentence(
+        "The exit beam of column {column} has been blocked for seconds; "
+        "clear the bottom of the column or check that sensor's wiring.",
+        column=column,
+    )

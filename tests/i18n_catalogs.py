@@ -30,7 +30,8 @@ LOCALE = SOURCE / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 # controller.i18n's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
 # N_(msgid), Nn_(singular, plural); the engine's reasons, Reason(template, ...), and
-# the simulated grid's refusals, SimGridError(template, ...)
+# the simulated grid's refusals, SimGridError(template, ...), and the sensors'
+# faults, FaultSentence(template, ...)
 KEYWORDS = {
     "_t": None,
     "_n": (1, 2),
@@ -39,11 +40,15 @@ KEYWORDS = {
     "Nn_": (1, 2),
     "Reason": None,
     "SimGridError": None,
+    "FaultSentence": None,
 }
 SOURCES = [
     ("controller/**.py", "python"),
     ("engine/explain.py", "python"),
     ("hardware/sim/grid.py", "python"),
+    ("hardware/inputs.py", "python"),
+    ("hardware/serial_backend.py", "python"),
+    ("hardware/serial_counts.py", "python"),
 ]
 HEADER = """\
 # popref's sentences in {name}: the referee's, the page's, the simulator's.

@@ -186,3 +186,24 @@ def test_the_terminal_follows_the_locale_log_lines_too(tmp_path: Path) -> None:
     assert "Keltainen: ulos työntö sarakkeesta 4 ei ole sallittu: Klassinen: kiekkoja ei" in (
         done.stderr
     )
+
+
+def test_a_sensor_fault_is_said_in_the_readers_language(tmp_path: Path) -> None:
+    # The diagnosis comes from hardware/ (a stuck beam on the sensor board);
+    # the referee keeps its template, so the page in Finnish says all of it.
+    from hardware.events import SensorFault
+    from hardware.serial_counts import _blocked
+
+    sim = Simulation(parse_config({}, "test"), tmp_path)
+    message = _blocked("exit", 3)
+    assert message == (
+        "The exit beam of column 3 has been blocked for seconds; "
+        "clear the bottom of the column or check that sensor's wiring."
+    )
+    sim.daemon.referee.handle(SensorFault("exit 3", message))
+    fault = sim.display().fault
+    assert isinstance(fault, Text)
+    assert message in fault  # the English is unchanged
+    finnish = fault.render("fi")
+    assert "Sarakkeen 3 poistumissäde on ollut katki sekunteja" in finnish
+    assert "blocked" not in finnish
