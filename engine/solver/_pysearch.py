@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine import bitboard
+
 WIN = 100_000
 INF = WIN + 1
 EVAL_CAP = 40_000
@@ -51,27 +53,11 @@ class Model:
 
     # -- lines ---------------------------------------------------------------
 
-    def line_starts(self, b: int, shift: int) -> int:
-        k = self.line
-        run = 1
-        while run * 2 <= k:
-            b &= b >> (run * shift)
-            run *= 2
-        if run < k:
-            b &= b >> ((k - run) * shift)
-        return b
-
     def has_line(self, b: int) -> bool:
-        return any(self.line_starts(b, d) for d in self.dirs)
+        return bitboard.has_line(b, self.line, self.dirs)
 
     def line_cells(self, b: int) -> int:
-        cells = 0
-        for d in self.dirs:
-            starts = self.line_starts(b, d)
-            if starts:
-                for step in range(self.line):
-                    cells |= starts << (step * d)
-        return cells & MASK64
+        return bitboard.line_cells(b, self.line, self.dirs) & MASK64
 
     def winning_cells(self, b: int, occupied: int) -> int:
         """Empty playable cells that would complete a line for ``b``."""
@@ -124,7 +110,7 @@ class Model:
     def _pop(self, b: list[int], col: int) -> None:
         cm, bottom = self.column[col], self.bottom[col]
         for i in (0, 1):
-            b[i] = (b[i] & ~cm) | ((b[i] & cm & ~bottom) >> 1)
+            b[i] = bitboard.pop_column(b[i], cm, bottom)
 
     def _begin_pop_turn(self, b: list[int], side: int) -> tuple[int, int]:
         """The side to move and the result."""
