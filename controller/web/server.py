@@ -153,8 +153,9 @@ class WebServer:
         )
         self._thread = threading.Thread(
             target=self._server.serve_forever,
-            # how soon close() is heard; a wake-up a second costs nothing measurable
-            kwargs={"poll_interval": 1.0},
+            # how soon close() is heard (Ctrl-C waits for it); four wake-ups a
+            # second cost nothing measurable
+            kwargs={"poll_interval": 0.25},
             name="popref-web",
             daemon=True,
         )
