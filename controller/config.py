@@ -100,7 +100,7 @@ class OpponentConfig:
 
     plays: Colour | None = None
     level: int = 5
-    think: float = 3.0
+    think: float = 1.0  # issue 12: full strength is perfect in Classic within 1 s on a Pi 4
     seed: int = 0
 
 
@@ -258,7 +258,7 @@ def _opponent(opponent: ConfigTable) -> OpponentConfig:
     return OpponentConfig(
         plays=None if plays == "none" else Colour(plays),
         level=opponent.integer("level", 5, low=1, high=10),
-        think=opponent.integer("think_ms", 3000, low=100, high=600_000) / 1000,
+        think=opponent.integer("think_ms", 1000, low=100, high=600_000) / 1000,
         seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
     )
 

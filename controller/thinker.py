@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from engine import Game, Move
-from engine.solver.limits import Limits
+from engine.solver.limits import Limits, search_seconds
 from hardware.clock import Clock
 
 log = logging.getLogger("popref")
@@ -154,7 +154,7 @@ class ThreadedThinker:
     def start(self, job: Job, wake: Callable[[], None]) -> None:
         self.cancel()
         stop = threading.Event()
-        deadline = self.clock() + self.budget
+        deadline = self.clock() + search_seconds(self.budget)
         limits = Limits(should_stop=lambda: stop.is_set() or self.clock() >= deadline)
         thread = threading.Thread(
             target=self._run,
@@ -240,7 +240,7 @@ class InlineThinker:
         self._ready: list[Answer] = []
 
     def start(self, job: Job, wake: Callable[[], None]) -> None:
-        deadline = self.clock() + self.budget
+        deadline = self.clock() + search_seconds(self.budget)
         move = _safely(self.choose, job, Limits(should_stop=lambda: self.clock() >= deadline))
         self._ready = [Answer(job, move)]
         wake()

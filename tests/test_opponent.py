@@ -149,7 +149,7 @@ def test_short_of_time_full_strength_keeps_the_outcome() -> None:
     game = play("classic", " ".join("32751571231557"))
     solver = ClassicSolver()
     position = classic_position(game)
-    solver.best_move_for_outcome(position)
+    solver.outcome_move(position)
     outcome_nodes = solver.nodes
     short = Opponent(game.rules, book=False).choose(game, Limits(max_nodes=outcome_nodes + 1))
     whole = Opponent(game.rules, book=False).choose(game, Limits(max_nodes=10**9))
@@ -163,7 +163,7 @@ def test_a_drawn_position_needs_only_the_outcome_search() -> None:
     game = play("classic", " ".join("2737772244262123677516643354"))  # a test-set draw
     solver = ClassicSolver()
     position = classic_position(game)
-    solver.best_move_for_outcome(position)
+    solver.outcome_move(position)
     opponent = Opponent(game.rules, book=False)
     choice = opponent.choose(game)
     assert opponent.solver is not None and opponent.solver.nodes == solver.nodes  # no more

@@ -98,6 +98,34 @@ def test_best_move_keeps_the_score(compiled: ClassicSolver) -> None:
         assert compiled.move_scores(p)[column] == score
 
 
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"])
+def test_the_outcome_move_keeps_the_outcome(compiled: ClassicSolver, name: str) -> None:
+    pure = ClassicSolver(core="python")
+    for moves, score in read_set(DATA / name)[:40]:
+        p = position(moves)
+        column, outcome = compiled.outcome_move(p)
+        assert outcome == (score > 0) - (score < 0), moves
+        assert compiled.move_scores(p)[column] * outcome > 0 or outcome == 0 == (
+            compiled.move_scores(p)[column]
+        ), moves
+        if name in ("Test_L3_R1", "Test_L2_R1"):  # both cores choose the same column
+            assert pure.outcome_move(p) == (column, outcome), moves
+
+
+def test_the_outcome_move_blocks_and_wins_at_once(compiled: ClassicSolver) -> None:
+    assert compiled.outcome_move(position("445533")) == (2, 1)  # 2 or 6: left first
+    blocked = position("12121")  # Red has three in column 1: only a block holds on
+    column, outcome = compiled.outcome_move(blocked)
+    assert column == 1 and outcome == (compiled.solve(blocked) > 0) - (compiled.solve(blocked) < 0)
+
+
+def test_a_known_outcome_gives_the_same_exact_answer(compiled: ClassicSolver) -> None:
+    for moves, score in read_set(DATA / "Test_L2_R2")[:20]:
+        p = position(moves)
+        outcome = (score > 0) - (score < 0)
+        assert compiled.best_move_and_score(p, outcome=outcome) == compiled.best_move_and_score(p)
+
+
 def test_best_move_is_the_first_best_column_centre_first(compiled: ClassicSolver) -> None:
     p = position("445533")  # Red wins at once in column 2 or 6
     assert compiled.move_scores(p)[2] == compiled.move_scores(p)[6] == 18

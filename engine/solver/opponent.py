@@ -179,13 +179,13 @@ class Opponent:
         stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
         # the outcome first: far cheaper, and it already never throws a game away
         try:
-            column, outcome = solver.best_move_for_outcome(position, stop)
+            column, outcome = solver.outcome_move(position, stop)
         except SearchStopped:
             return floor or self._fallback(game)
         if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
             return Choice(Move.drop(column), {Move.drop(column): 0}, "solver", True)
         try:
-            column, score = solver.best_move_and_score(position, stop)
+            column, score = solver.best_move_and_score(position, stop, outcome)
         except SearchStopped:
             return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
         return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
