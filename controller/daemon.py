@@ -56,7 +56,7 @@ from hardware.display import Alert, Display
 
 log = logging.getLogger("popref")
 
-THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
+THINK_SECONDS = 1.0  # the computer's thinking budget unless configured
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
 
@@ -84,6 +84,7 @@ class Daemon:
     on_display: Callable[[Display], None] | None = None
     computer: Colour | None = None  # whom the computer plays in a fresh journal's game
     thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
+    ponder: bool = False  # full strength thinks on the other player's time ([opponent] ponder)
     # the state object (controller.state) each time it changes, for the web page
     on_state: Callable[[dict[str, Any]], None] | None = None
     # a pairing request granted by the mode button
@@ -114,6 +115,7 @@ class Daemon:
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
             self._wakeup.set,
             self._computer_chose,
+            ponder=self.ponder,
         )
 
     # -- start-up ---------------------------------------------------------------

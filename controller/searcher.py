@@ -37,7 +37,7 @@ from typing import Any
 
 from controller.thinker import Answer, Job, solver
 from engine import Move, parse_move
-from engine.solver.limits import Limits, search_seconds
+from engine.solver.limits import Limits
 from hardware.clock import Clock
 
 log = logging.getLogger("popref")
@@ -162,7 +162,7 @@ class ProcessThinker:
         with self._lock:
             self._number += 1
             self._job, self._wake = job, wake
-            self._deadline = self.clock() + search_seconds(self.budget)
+            self._deadline = self.clock() + job.seconds(self.budget)
             number = self._number
         self._wanted.value = number
         conn = self._ensure_child()

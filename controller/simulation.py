@@ -66,13 +66,23 @@ class Simulation:
         opponent: str | None = None,
         thinker: Thinker | None = None,
         clock: FakeClock | None = None,
+        ponder: bool = False,
     ) -> None:
         self.clock = clock or FakeClock()
         self.state_dir = state_dir
-        # time stands still between actions here, so the computer thinks at once
+        # time stands still between actions here, so the computer thinks at
+        # once, and not on the player's time (``ponder``: tests with a thinker
+        # of their own)
         thinker = thinker or InlineThinker(config.opponent.think)
         assembled = assemble(
-            None, rules, state_dir, self.clock, config=config, physics=physics, thinker=thinker
+            None,
+            rules,
+            state_dir,
+            self.clock,
+            config=config,
+            physics=physics,
+            thinker=thinker,
+            ponder=ponder,
         )
         self.daemon = assembled.daemon
         if opponent is not None:

@@ -145,3 +145,25 @@ def test_a_search_process_that_dies_still_gives_a_move_and_is_replaced() -> None
         assert [a.job for a in thinker.answers()] == [quick]
     finally:
         thinker.close()
+
+
+def test_a_ponder_job_searches_in_the_process_on_its_own_budget() -> None:
+    from controller.searcher import ProcessThinker
+
+    clock = FakeClock()
+    thinker = ProcessThinker(clock, budget=5.0)
+    done = threading.Event()
+    game = new_game("classic")
+    for move in "472612134724":  # past the book: a real search
+        game.play(move)
+    try:
+        ponder = Job("ponder", (1,), game, level=10, seed=0, budget=30.0)
+        thinker.start(ponder, done.set)
+        assert thinker.next_deadline() == search_seconds(30.0)
+        clock.set(search_seconds(30.0))
+        thinker.poll(clock())
+        assert done.wait(WAIT * 6)
+        (answer,) = thinker.answers()
+        assert answer.job is ponder and game.is_legal(answer.move)
+    finally:
+        thinker.close()

@@ -288,7 +288,7 @@ class ClassicSolver:
         for column in legal:
             if position.wins_with(column):
                 return column, 1
-        candidates = self._ordered_safe_moves(position)
+        candidates = self.ordered_safe_moves(position)
         if not candidates:  # every move hands over a win: lost at once
             return legal[0], -1
         for target, outcome in ((0, 1), (1, 0)):
@@ -303,8 +303,9 @@ class ClassicSolver:
                     return column, outcome
         return candidates[0], -1
 
-    def _ordered_safe_moves(self, position: Position) -> list[int]:
-        """The columns that do not hand over a win at once, as the core orders them."""
+    def ordered_safe_moves(self, position: Position) -> list[int]:
+        """The columns that do not hand over a win at once, as the core orders
+        them (the most threats made first, then centre first)."""
         board = _pycore.board_of(position.width, position.height)
         safe = board.non_losing_moves(position.current, position.mask)
         ranked: list[tuple[int, int, int]] = []
