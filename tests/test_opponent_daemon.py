@@ -5,9 +5,11 @@ mid-thought, hints, and ``popref simulate --opponent``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,17 +70,28 @@ class Gate:
         return Opponent(job.game.rules, 1, job.seed).choose(job.game).move
 
 
-@pytest.fixture
-def gated(tmp_path: Path) -> Any:
+@contextlib.contextmanager
+def gated_simulation(
+    state: Path, plays: str, level: int, ponder: bool = False
+) -> Iterator[tuple[Simulation, Gate, ThreadedThinker]]:
+    """A simulation whose searches wait for the test's :class:`Gate`."""
     clock = FakeClock()
     gate = Gate()
     thinker = ThreadedThinker(clock, budget=BUDGET, choose=gate)
     simulation = Simulation(
-        config(plays="yellow", level=2), tmp_path / "state", thinker=thinker, clock=clock
+        config(plays=plays, level=level), state, thinker=thinker, clock=clock, ponder=ponder
     )
-    yield simulation, gate, thinker
-    gate.release.set()
-    simulation.close()
+    try:
+        yield simulation, gate, thinker
+    finally:
+        gate.release.set()
+        simulation.close()
+
+
+@pytest.fixture
+def gated(tmp_path: Path) -> Any:
+    with gated_simulation(tmp_path / "state", "yellow", 2) as parts:
+        yield parts
 
 
 def test_the_loop_serves_the_grid_while_the_computer_thinks(gated: Any) -> None:
@@ -374,19 +387,8 @@ def test_a_changed_plays_applies_at_the_next_start_and_the_button_stands_till_th
 
 @pytest.fixture
 def pondering(tmp_path: Path) -> Any:
-    clock = FakeClock()
-    gate = Gate()
-    thinker = ThreadedThinker(clock, budget=BUDGET, choose=gate)
-    simulation = Simulation(
-        config(plays="yellow", level=10),
-        tmp_path / "state",
-        thinker=thinker,
-        clock=clock,
-        ponder=True,
-    )
-    yield simulation, gate, thinker
-    gate.release.set()
-    simulation.close()
+    with gated_simulation(tmp_path / "state", "yellow", 10, ponder=True) as parts:
+        yield parts
 
 
 def test_full_strength_thinks_on_the_players_time_and_the_move_cancels_it(
@@ -421,13 +423,7 @@ def test_a_pondered_answer_is_never_played_and_a_position_is_pondered_once(
 
 
 def test_a_hint_comes_before_pondering(tmp_path: Path) -> None:
-    clock = FakeClock()
-    gate = Gate()
-    thinker = ThreadedThinker(clock, budget=BUDGET, choose=gate)
-    simulation = Simulation(
-        config(plays="red", level=10), tmp_path, thinker=thinker, clock=clock, ponder=True
-    )
-    try:
+    with gated_simulation(tmp_path, "red", 10, ponder=True) as (simulation, gate, thinker):
         assert gate.jobs.get(timeout=WAIT).purpose == "computer"
         gate.release.set()
         assert thinker.wait(WAIT)
@@ -444,24 +440,12 @@ def test_a_hint_comes_before_pondering(tmp_path: Path) -> None:
         simulation.advance(0.01)
         state = simulation.state("hint")
         assert state["hint"] is not None and state["status"].startswith("Hint for Yellow")
-    finally:
-        gate.release.set()
-        simulation.close()
 
 
 @pytest.mark.parametrize("level", [1, 9])
 def test_lower_levels_do_not_ponder(tmp_path: Path, level: int) -> None:
-    clock = FakeClock()
-    gate = Gate()
-    thinker = ThreadedThinker(clock, budget=BUDGET, choose=gate)
-    simulation = Simulation(
-        config(plays="yellow", level=level), tmp_path, thinker=thinker, clock=clock, ponder=True
-    )
-    try:
+    with gated_simulation(tmp_path, "yellow", level, ponder=True) as (simulation, gate, _):
         simulation.advance(1.0)
         assert gate.jobs.empty()
         act(simulation, "drop 4")
         assert gate.jobs.get(timeout=WAIT).purpose == "computer"
-    finally:
-        gate.release.set()
-        simulation.close()

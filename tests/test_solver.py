@@ -105,17 +105,19 @@ def test_the_outcome_move_keeps_the_outcome(compiled: ClassicSolver, name: str) 
         p = position(moves)
         column, outcome = compiled.outcome_move(p)
         assert outcome == (score > 0) - (score < 0), moves
-        value = compiled.move_scores(p)[column]
-        assert (value > 0) - (value < 0) == outcome, moves  # the move keeps it
+        kept = 1 if p.wins_with(column) else -compiled.outcome(p.play(column))
+        assert kept == outcome, moves  # the move keeps it
         if name in ("Test_L3_R1", "Test_L2_R1"):  # both cores choose the same column
             assert pure.outcome_move(p) == (column, outcome), moves
 
 
 def test_the_outcome_move_blocks_and_wins_at_once(compiled: ClassicSolver) -> None:
     assert compiled.outcome_move(position("445533")) == (2, 1)  # 2 or 6: left first
-    blocked = position("12121")  # Red has three in column 1: only a block holds on
-    column, outcome = compiled.outcome_move(blocked)
-    assert column == 1 and outcome == (compiled.solve(blocked) > 0) - (compiled.solve(blocked) < 0)
+    small = ClassicSolver(5, 4, core="compiled", slots=SMALL_SLOTS)
+    blocked = position("12121", 5, 4)  # Red has three in column 1: only a block holds on
+    column, outcome = small.outcome_move(blocked)
+    score = small.solve(blocked)
+    assert column == 1 and outcome == (score > 0) - (score < 0)
 
 
 def test_a_known_outcome_gives_the_same_exact_answer(compiled: ClassicSolver) -> None:
