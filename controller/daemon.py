@@ -37,12 +37,13 @@ from controller.journal_entries import (
     read_entry,
 )
 from controller.persist import BoardChanged, restore, snapshot
-from controller.referee import Referee, Table, Verdict
+from controller.referee import Referee, Table
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
 from controller.state import state_of
 from controller.thinker import Thinker
 from controller.thinking import Thinking
+from controller.verdict import Verdict
 from controller.view import display as view
 from controller.view import with_hint
 from controller.wakeup import Wakeup

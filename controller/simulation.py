@@ -23,9 +23,9 @@ from controller.assembly import assemble
 from controller.commands import Command
 from controller.config import Config
 from controller.daemon import Reply
-from controller.referee import Verdict
 from controller.script import Action
 from controller.thinker import InlineThinker, Thinker
+from controller.verdict import Verdict
 from engine.colour import Colour
 from hardware.backend import Backend
 from hardware.clock import FakeClock

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from controller.archive import GameArchive
 from controller.commands import Command
 from controller.config import WebConfig
-from controller.referee import Verdict
+from controller.verdict import Verdict
 from controller.web.api import Handler
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
