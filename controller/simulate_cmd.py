@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -145,8 +146,6 @@ def _serve(simulation: Simulation, config: Config) -> WebServer | None:
 
 def _linger(url: str) -> None:
     """After a script, keep the page up until Ctrl-C, to look at the end."""
-    import signal
-
     # Ctrl-C may come as soon as the line is out: already inside the suppression
     with contextlib.suppress(KeyboardInterrupt):
         print(
@@ -154,7 +153,11 @@ def _linger(url: str) -> None:
             file=sys.stderr,
             flush=True,
         )
-        signal.pause()
+        # short sleeps, not signal.pause(): a Ctrl-C that lands after the
+        # interpreter's last check and before pause(2) begins would leave
+        # it waiting for another signal (seen on a loaded machine)
+        while True:
+            time.sleep(0.2)
 
 
 def _language(config: Config) -> str:
