@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -81,7 +82,8 @@ def _as_simulated(config: Config) -> Config:
 
 def _with_web(config: Config, address: str) -> Config:
     """``config`` serving the page on ``address`` (``HOST:PORT``)."""
-    from dataclasses import replace
+    from collections.abc import Callable
+from dataclasses import replace
 
     host, colon, port = address.rpartition(":")
     host = host.removeprefix("[").removesuffix("]")
@@ -144,7 +146,7 @@ def _serve(simulation: Simulation, config: Config) -> WebServer | None:
     return web
 
 
-def _linger(url: str) -> None:
+def _linger(url: str, nap: Callable[[float], None] = time.sleep) -> None:
     """After a script, keep the page up until Ctrl-C, to look at the end."""
     # Ctrl-C may come as soon as the line is out: already inside the suppression
     with contextlib.suppress(KeyboardInterrupt):
@@ -157,7 +159,7 @@ def _linger(url: str) -> None:
         # interpreter's last check and before pause(2) begins would leave
         # it waiting for another signal (seen on a loaded machine)
         while True:
-            time.sleep(0.2)
+            nap(0.2)
 
 
 def _language(config: Config) -> str:

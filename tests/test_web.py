@@ -565,7 +565,7 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
 
 
 def test_linger_ends_quietly_at_a_ctrl_c_however_late_it_lands(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from controller import simulate_cmd
 
@@ -576,8 +576,7 @@ def test_linger_ends_quietly_at_a_ctrl_c_however_late_it_lands(
         if len(naps) == 3:  # a Ctrl-C whose handler runs only once a nap ends
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("controller.simulate_cmd.time.sleep", nap)
-    simulate_cmd._linger("http://127.0.0.1:1/")
+    simulate_cmd._linger("http://127.0.0.1:1/", nap)
     # short naps: a signal that lands between two never waits for another one
     assert naps == [0.2, 0.2, 0.2]
     assert "stays up until Ctrl-C" in capsys.readouterr().err
