@@ -82,8 +82,7 @@ def _as_simulated(config: Config) -> Config:
 
 def _with_web(config: Config, address: str) -> Config:
     """``config`` serving the page on ``address`` (``HOST:PORT``)."""
-    from collections.abc import Callable
-from dataclasses import replace
+    from dataclasses import replace
 
     host, colon, port = address.rpartition(":")
     host = host.removeprefix("[").removesuffix("]")
