@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_poll.h"
+
 typedef uint64_t board;
 
 #define WIN 100000
@@ -68,10 +70,8 @@ typedef struct {
     const Model *m;
     board *table;
     uint64_t slots;
-    uint64_t nodes, max_nodes, next_check, check_every;
-    PyObject *should_stop;
-    PyThreadState *thread;
-    int stopped; /* 1: asked to stop or out of nodes, 2: should_stop raised */
+    uint64_t nodes, max_nodes;
+    Poll poll; /* poll.stopped is also 1 once max_nodes is reached */
     int horizon, repeated;
     int extend_below; /* plies: a forced reply is searched one ply deeper until here */
     Seen *seen;
@@ -315,22 +315,6 @@ static int evaluate(const Model *m, const State *s) {
 
 /* ---------------------------------------------------------------- the search */
 
-static int poll_stop(Search *s) {
-    s->next_check = s->nodes + s->check_every;
-    if (s->should_stop == NULL)
-        return 0;
-    PyEval_RestoreThread(s->thread);
-    PyObject *answer = PyObject_CallNoArgs(s->should_stop);
-    int truth = answer == NULL ? -1 : PyObject_IsTrue(answer);
-    Py_XDECREF(answer);
-    s->thread = PyEval_SaveThread();
-    if (truth < 0)
-        s->stopped = 2;
-    else if (truth)
-        s->stopped = 1;
-    return s->stopped;
-}
-
 static uint64_t slot_of(const Search *s, board b0, board b1, uint64_t extra) {
     uint64_t h = b0 * 0x9E3779B97F4A7C15ULL ^ b1 * 0xC2B2AE3D27D4EB4FULL ^
                  extra * 0x165667B19E3779F9ULL;
@@ -458,10 +442,10 @@ static int threat_order(Search *s, const State *st, int *moves, int n, int keep_
 static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply) {
     s->nodes++;
     if (s->nodes >= s->max_nodes) {
-        s->stopped = 1;
+        s->poll.stopped = 1;
         return 0;
     }
-    if (s->nodes >= s->next_check && poll_stop(s))
+    if (s->nodes >= s->poll.next_check && poll_stop(&s->poll, s->nodes))
         return 0;
     if (depth <= 0) {
         s->horizon = 1;
@@ -503,7 +487,7 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
     int original_alpha = alpha, best_value = -INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
         int value = child_value(s, st, moves[i], depth - 1, alpha, beta, ply + 1);
-        if (s->stopped)
+        if (s->poll.stopped)
             return 0;
         if (value > best_value) {
             best_value = value;
@@ -695,27 +679,24 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     s.slots = (uint64_t)table.len / 24;
     s.nodes = nodes;
     s.max_nodes = max_nodes;
-    s.check_every = check_every ? check_every : 1;
-    s.next_check = nodes + s.check_every;
-    s.should_stop = should_stop == Py_None ? NULL : should_stop;
     int scores[MAX_MOVES];
     s.extend_below = 2 * depth;
-    s.thread = PyEval_SaveThread();
+    poll_start(&s.poll, should_stop, check_every, nodes);
     int alpha = -INF;
     for (Py_ssize_t i = 0; i < n; i++) {
         int value = child_value(&s, &st, moves[i], depth - 1, all_moves ? -INF : alpha, INF, 1);
-        if (s.stopped)
+        if (s.poll.stopped)
             break;
         scores[i] = value;
         if (value > alpha)
             alpha = value;
     }
-    PyEval_RestoreThread(s.thread);
+    poll_end(&s.poll);
     PyMem_Free(s.seen);
     PyBuffer_Release(&table);
-    if (s.stopped == 2)
+    if (s.poll.stopped == 2)
         return NULL;
-    if (s.stopped)
+    if (s.poll.stopped)
         return Py_BuildValue("OiK", Py_None, s.horizon, (unsigned long long)s.nodes);
     PyObject *list = PyList_New(n);
     for (Py_ssize_t i = 0; list && i < n; i++)
