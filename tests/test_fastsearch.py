@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,7 @@ from engine.solver.fastsearch import (
     COMPILED,
     FastSearch,
     fits,
+    improved,
     model_spec,
     seen_of,
     settled,
@@ -31,7 +33,7 @@ from engine.solver.fastsearch import (
 )
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
-from engine.solver.search import WIN, GameSearch
+from engine.solver.search import WIN, GameSearch, SearchResult
 
 CORES = [_pysearch]
 if COMPILED:
@@ -314,3 +316,51 @@ def test_a_win_counts_as_decided_once_the_iteration_looks_that_far() -> None:
     assert settled([WIN - 9], depth=9, horizon=1)
     assert settled([-(WIN - 3)], depth=4, horizon=1)
     assert settled([0], depth=2, horizon=0) and not settled([0], depth=2, horizon=1)
+
+
+def cells(rules: Rules, *where: tuple[int, int]) -> int:
+    """A bitboard of (column, row) cells, both from 0 at the bottom left."""
+    return sum(1 << (column * (rules.height + 1) + row) for column, row in where)
+
+
+@pytest.mark.parametrize("core", CORES, ids=lambda core: core.__name__.rsplit(".", 1)[-1])
+def test_a_threat_lasts_on_its_own_rows_only(core: Any) -> None:
+    # three in a row with the fourth cell open and not yet playable: on the
+    # third row Red's threat holds to the end of a filled grid (zugzwang), on
+    # the second it comes to nothing; Yellow's own rows are the even ones
+    rules = rules_named("classic")
+    spec = model_spec(rules)
+    assert spec[-1] > 0
+    plain = (*spec[:-1], 0)
+
+    def bonus(row: int, side: int) -> int:
+        three = cells(rules, (0, row), (1, row), (2, row))
+        b0, b1 = (three, 0) if side == 0 else (0, three)
+        state = (b0, b1, side, 0, -1, 0, 0)
+        return int(core.evaluate(spec, state) - core.evaluate(plain, state))
+
+    assert bonus(2, side=0) == spec[-1] and bonus(1, side=0) == 0
+    assert bonus(1, side=1) == spec[-1] and bonus(2, side=1) == 0
+
+
+@pytest.mark.parametrize("name", ["popout", "pop10", "five+popout"])
+def test_pops_break_the_parity(name: str) -> None:
+    assert model_spec(rules_named(name))[-1] == 0
+    assert model_spec(rules_named("five"))[-1] > 0
+    assert model_spec(rules_named("five", (9, 5)))[-1] == 0  # odd columns: no zugzwang rule
+
+
+def result_of(scores: dict[int, int], best: int) -> SearchResult:
+    return SearchResult(to_move(best), {to_move(m): v for m, v in scores.items()}, 5, False, 9)
+
+
+def test_a_stopped_iteration_that_refutes_the_move_changes_it() -> None:
+    before = result_of({3: 40, 2: 10, 4: 5}, best=3)
+    # deeper, the old best (tried first) fell to -200 and the next move holds 30
+    after = improved(before, [3, 2, 4], [-200, 30], depth=6)
+    assert after.move == to_move(2) and after.scores[to_move(2)] == 30 and not after.exact
+    assert improved(before, [3, 2, 4], [50, 30], depth=6) == before  # the old move still best
+    assert improved(before, [3, 2, 4], [-200], depth=6) == before  # nothing to compare with
+    # a win claimed from beyond the iteration's depth (the table, round a cycle) is not taken
+    assert improved(before, [3, 2, 4], [-200, WIN - 9], depth=6) == before
+    assert improved(before, [3, 2, 4], [-200, WIN - 5], depth=6).move == to_move(2)

@@ -27,7 +27,21 @@ MAX_PATH = 256
 
 State = tuple[int, int, int, int, int, int, int]  # b0, b1, side, phase, pending, s0, s1
 ModelSpec = tuple[
-    int, int, int, int, int, int, int, int, Sequence[int], int, int, Sequence[int], Sequence[int]
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    Sequence[int],
+    int,
+    int,
+    Sequence[int],
+    Sequence[int],
+    int,
+    int,
 ]
 
 
@@ -38,7 +52,7 @@ class Model:
         (
             self.width, self.height, self.line, self.pops, self.pop10, self.repetition,
             self.popper_wins, self.target, order, self.playable, self.playable_bottom,
-            windows, weights,
+            windows, weights, self.red_rows, self.parity,
         ) = spec  # fmt: skip
         self.stride = self.height + 1
         if self.width * self.stride > 64:
@@ -186,6 +200,12 @@ class Model:
                 score += weights[a.bit_count()]
             elif c and not a:
                 score -= weights[c.bit_count()]
+        if self.parity:
+            occupied = mine | theirs
+            rows = self.red_rows if side == 0 else self.playable & ~self.red_rows
+            good = (self.winning_cells(mine, occupied) & rows).bit_count()
+            bad = (self.winning_cells(theirs, occupied) & self.playable & ~rows).bit_count()
+            score += self.parity * (good - bad)
         if self.pop10:
             own, other = (s[6], s[5]) if side else (s[5], s[6])
             score += 400 * (own - other)
@@ -401,9 +421,10 @@ def root(
     nodes: int,
     should_stop: Callable[[], bool] | None,
     check_every: int,
-) -> tuple[list[int] | None, int, int]:
-    """One iteration at ``depth``: every root move's score (None if stopped),
-    whether a horizon was met, and the node count."""
+) -> tuple[list[int], int, int, bool]:
+    """One iteration at ``depth``: every root move's score, whether a horizon
+    was met, the node count, and whether it was stopped (then the scores are
+    those of the moves searched before the stop, in order)."""
     if len(table) < 24 or not 1 <= depth <= 127:
         raise ValueError("bad arguments for the search core")
     counts: dict[tuple[int, int, int], int] = {}
@@ -421,7 +442,7 @@ def root(
             scores.append(value)
             alpha = max(alpha, value)
     except _Stopped:
-        return None, int(search.horizon), search.nodes
+        return scores, int(search.horizon), search.nodes, True
     finally:
         words.release()
-    return scores, int(search.horizon), search.nodes
+    return scores, int(search.horizon), search.nodes, False

@@ -58,6 +58,8 @@ typedef struct {
     int nwindows;
     board windows[MAX_WINDOWS];
     int64_t weights[MAX_LINE + 1];
+    board red_rows;      /* the odd rows (from 1 at the bottom), where Red's threats last */
+    int64_t parity;      /* a lasting threat's bonus; 0 where pops break the parity */
 } Model;
 
 typedef struct {
@@ -69,7 +71,7 @@ typedef struct {
 typedef struct {
     const Model *m;
     board *table;
-    uint64_t slots;
+    uint64_t slots, mask; /* mask: slots - 1 when slots is a power of two, else 0 */
     uint64_t nodes, max_nodes;
     Poll poll; /* poll.stopped is also 1 once max_nodes is reached */
     int horizon, repeated;
@@ -129,22 +131,23 @@ static board line_cells(const Model *m, board b) {
     return cells;
 }
 
-/* empty playable cells that would complete a line for `b` */
+/* empty playable cells that would complete a line for `b`: cells with `a`
+ * of b's discs just before them and `k - 1 - a` just after, along a direction */
 static board winning_cells(const Model *m, board b, board occupied) {
     int dirs[4] = {1, m->stride, m->stride + 1, m->stride - 1};
     int k = m->line;
     board cells = 0;
     for (int i = 0; i < 4; i++) {
         int d = dirs[i];
-        for (int gap = 0; gap < k; gap++) {
-            board r = m->playable & ~occupied;
-            for (int j = 0; j < k && r; j++) {
-                if (j == gap)
-                    continue;
-                int off = (j - gap) * d;
-                r &= off > 0 ? shr(b, off) : shl(b, -off);
-            }
-            cells |= r;
+        board before[MAX_LINE]; /* before[a]: the a cells before are b's */
+        before[0] = ~(board)0;
+        for (int a = 1; a < k; a++)
+            before[a] = before[a - 1] & shl(b, a * d);
+        board after = ~(board)0; /* the j cells after are b's */
+        for (int j = 0; j < k; j++) {
+            if (j)
+                after &= shr(b, j * d);
+            cells |= after & before[k - 1 - j];
         }
     }
     return cells & m->playable & ~occupied;
@@ -289,12 +292,18 @@ static int evaluate(const Model *m, const State *s) {
     board mine = s->b[side], theirs = s->b[side ^ 1];
     int64_t score = 0;
     for (int i = 0; i < m->nwindows; i++) {
-        board w = m->windows[i];
-        int a = popcount(mine & w), c = popcount(theirs & w);
+        board w = m->windows[i], a = mine & w, c = theirs & w;
         if (a && !c)
-            score += m->weights[a];
+            score += m->weights[popcount(a)];
         else if (c && !a)
-            score -= m->weights[c];
+            score -= m->weights[popcount(c)];
+    }
+    if (m->parity) {
+        board occupied = mine | theirs;
+        board rows = side == 0 ? m->red_rows : m->playable & ~m->red_rows;
+        int good = popcount(winning_cells(m, mine, occupied) & rows);
+        int bad = popcount(winning_cells(m, theirs, occupied) & m->playable & ~rows);
+        score += m->parity * (int64_t)(good - bad);
     }
     if (m->pop10) {
         score += 400 * (int64_t)(s->score[side] - s->score[side ^ 1]);
@@ -315,11 +324,17 @@ static int evaluate(const Model *m, const State *s) {
 
 /* ---------------------------------------------------------------- the search */
 
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static uint64_t slot_of(const Search *s, board b0, board b1, uint64_t extra) {
     uint64_t h = b0 * 0x9E3779B97F4A7C15ULL ^ b1 * 0xC2B2AE3D27D4EB4FULL ^
                  extra * 0x165667B19E3779F9ULL;
     h ^= h >> 32;
-    return h % s->slots;
+    return s->mask ? h & s->mask : h % s->slots; /* the same slot: no division */
 }
 
 /* info: extra (25 bits) | value + 2^17 (18) | depth (7) | bound (2) |
@@ -412,6 +427,11 @@ static int threat_order(Search *s, const State *st, int *moves, int n, int keep_
         if (result != ONGOING) {
             value = result == DRAW ? 0 : -WIN;
         } else {
+            /* the child's slot is read when it is searched: fetch it now,
+             * while the evaluation runs, not then, when the search waits */
+            board *entry = s->table + 3 * slot_of(s, child.b[0], child.b[1], key_extra(&child));
+            PREFETCH(entry);
+            PREFETCH(entry + 2);
             value = evaluate(m, &child);
             if (child.side != me) {
                 value = -value;
@@ -513,14 +533,17 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
 
 static int parse_model(PyObject *spec, Model *m) {
     /* (width, height, line, pops, pop10, repetition, popper_wins, target,
-     *  order, playable, playable_bottom, windows, weights) */
+     *  order, playable, playable_bottom, windows, weights, red_rows, parity) */
     PyObject *order, *windows, *weights;
-    unsigned long long playable, playable_bottom;
+    unsigned long long playable, playable_bottom, red_rows;
+    long long parity;
     memset(m, 0, sizeof *m);
-    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOO", &m->width, &m->height, &m->line, &m->pops,
+    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOOKL", &m->width, &m->height, &m->line, &m->pops,
                           &m->pop10, &m->repetition, &m->popper_wins, &m->target, &order,
-                          &playable, &playable_bottom, &windows, &weights))
+                          &playable, &playable_bottom, &windows, &weights, &red_rows, &parity))
         return -1;
+    m->red_rows = red_rows;
+    m->parity = parity;
     m->stride = m->height + 1;
     m->playable = playable;
     m->playable_bottom = playable_bottom;
@@ -642,7 +665,8 @@ static int parse_seen(PyObject *seen, Search *s) {
 
 static PyObject *core_root(PyObject *module, PyObject *args) {
     /* root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes,
-     *      should_stop, check_every) -> (scores or None, horizon, nodes) */
+     *      should_stop, check_every) -> (scores, horizon, nodes, stopped): when
+     * stopped, the scores of the moves searched before the stop, in order */
     Py_buffer table;
     PyObject *model_spec, *state_spec, *move_list, *seen, *should_stop;
     int depth, all_moves;
@@ -677,17 +701,19 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     s.m = &m;
     s.table = (board *)table.buf;
     s.slots = (uint64_t)table.len / 24;
+    s.mask = (s.slots & (s.slots - 1)) ? 0 : s.slots - 1;
     s.nodes = nodes;
     s.max_nodes = max_nodes;
     int scores[MAX_MOVES];
     s.extend_below = 2 * depth;
     poll_start(&s.poll, should_stop, check_every, nodes);
     int alpha = -INF;
+    Py_ssize_t searched = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         int value = child_value(&s, &st, moves[i], depth - 1, all_moves ? -INF : alpha, INF, 1);
         if (s.poll.stopped)
             break;
-        scores[i] = value;
+        scores[searched++] = value;
         if (value > alpha)
             alpha = value;
     }
@@ -696,14 +722,14 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     PyBuffer_Release(&table);
     if (s.poll.stopped == 2)
         return NULL;
-    if (s.poll.stopped)
-        return Py_BuildValue("OiK", Py_None, s.horizon, (unsigned long long)s.nodes);
-    PyObject *list = PyList_New(n);
-    for (Py_ssize_t i = 0; list && i < n; i++)
+    Py_ssize_t done = s.poll.stopped ? searched : n;
+    PyObject *list = PyList_New(done);
+    for (Py_ssize_t i = 0; list && i < done; i++)
         PyList_SET_ITEM(list, i, PyLong_FromLong(scores[i]));
     if (list == NULL)
         return NULL;
-    return Py_BuildValue("NiK", list, s.horizon, (unsigned long long)s.nodes);
+    return Py_BuildValue("NiKi", list, s.horizon, (unsigned long long)s.nodes,
+                         s.poll.stopped != 0);
 fail:
     PyMem_Free(s.seen);
     PyBuffer_Release(&table);
@@ -716,7 +742,7 @@ static PyMethodDef core_methods[] = {
     {"evaluate", core_evaluate, METH_VARARGS, "evaluate(model, state) -> judgement"},
     {"root", core_root, METH_VARARGS,
      "root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes, "
-     "should_stop, check_every) -> (scores or None, horizon, nodes)"},
+     "should_stop, check_every) -> (scores, horizon, nodes, stopped)"},
     {NULL, NULL, 0, NULL},
 };
 

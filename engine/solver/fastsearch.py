@@ -102,7 +102,25 @@ def model_spec(rules: Rules) -> ModelSpec:
         rules.width, rules.height, k, int(rules.pops), int(rules.pop10),
         rules.repetition or 0, int(rules.both_lines == "popper"), rules.target,
         tuple(order), playable, bottom, tuple(windows_of(rules)), tuple(weights),
+        *parity_of(rules, playable, weights[k - 1]),
     )  # fmt: skip
+
+
+def parity_of(rules: Rules, playable: int, threat: int) -> tuple[int, int]:
+    """Red's rows (the odd ones, counted from 1 at the bottom) and a threat's bonus there.
+
+    Where every disc is dropped and the columns are of even height, a game
+    that fills the grid ends in zugzwang: the player who must drop under the
+    other's winning cell loses, and who must is decided by parity. Red can
+    hold a threat on an odd row, Yellow one on an even row, to the end (the
+    classic rule of Connect Four theory); a threat on the wrong row usually
+    comes to nothing. Pops and Pop 10's returns break the parity: no bonus.
+    """
+    if rules.pops or rules.pop10 or rules.height % 2:
+        return 0, 0
+    stride = rules.height + 1
+    rows = sum(1 << (c * stride + r) for c in range(rules.width) for r in range(0, rules.height, 2))
+    return rows & playable, threat
 
 
 def state_of(game: Game) -> State:
@@ -146,6 +164,29 @@ def to_move(code: int) -> Move:
     """A core's move code as a :class:`Move`."""
     column = (code & 31) + 1
     return Move.pop(column) if code & 32 else Move.drop(column)
+
+
+def improved(
+    result: SearchResult, moves: Sequence[int], scores: Sequence[int], depth: int
+) -> SearchResult:
+    """``result`` or, better, what a stopped iteration at ``depth`` found.
+
+    The iteration tried the moves best first, so its first score is the
+    deeper value of ``result``'s move. A later move that scored higher at
+    that depth (a score above the first is exact, not a bound) refutes it:
+    its value at the deeper depth beats the old move's, so it is the better
+    choice; the rest of that iteration is lost anyway. A win claimed from
+    beyond the depth is not trusted (see :func:`settled`).
+    """
+    if len(scores) < 2:
+        return result
+    best = max(range(len(scores)), key=lambda i: scores[i])  # the first of the best
+    far_win = scores[best] >= WIN // 2 and WIN - scores[best] > depth
+    if scores[best] <= scores[0] or far_win:
+        return result
+    found = dict(result.scores)
+    found.update((to_move(m), v) for m, v in zip(moves, scores, strict=False))
+    return SearchResult(to_move(moves[best]), found, result.depth, False, result.nodes)
 
 
 class FastSearch:
@@ -201,9 +242,13 @@ class FastSearch:
         nodes = 0
         for depth in range(1, min(max_depth, MAX_DEPTH) + 1):
             checking = depth > 1
-            scores, horizon, nodes = self._root(state, moves, depth, all_moves, seen, nodes,
-                                                limits if checking else None)  # fmt: skip
-            if scores is None:
+            limited = limits if checking else None
+            scores, horizon, nodes, stopped = self._root(
+                state, moves, depth, all_moves, seen, nodes, limited
+            )
+            if stopped:
+                if result is not None and not all_moves:
+                    result = improved(result, moves, scores, depth)
                 break
             by_move = dict(zip(moves, scores, strict=True))
             best = max(moves, key=lambda m: by_move[m])  # the first of the best
@@ -230,14 +275,14 @@ class FastSearch:
         seen: list[tuple[int, int, int, int]],
         nodes: int,
         limits: Limits | None,
-    ) -> tuple[list[int] | None, int, int]:
+    ) -> tuple[list[int], int, int, bool]:
         max_nodes = EVERYTHING
         stop: Callable[[], bool] | None = None
         if limits is not None:
             if limits.max_nodes is not None:
                 max_nodes = limits.max_nodes
             stop = limits.should_stop
-        answer: tuple[list[int] | None, int, int] = self.core.root(
+        answer: tuple[list[int], int, int, bool] = self.core.root(
             self.table, self.spec, state, moves, depth, all_moves, seen,
             max_nodes, nodes, stop, self.check_every,
         )  # fmt: skip
