@@ -412,6 +412,20 @@ static int child_value(Search *s, const State *st, int move, int depth, int alph
     return value;
 }
 
+/* a move's value; a later move is first only tested against alpha with a null
+ * window (principal variation search: with the best-looking move first, the
+ * others mostly fail to beat it, which that proves cheaply); one that beats
+ * it is searched again with the whole window */
+static int scout(Search *s, const State *st, int move, int depth, int alpha, int beta, int ply,
+                 int later) {
+    if (later && beta - alpha > 1) {
+        int value = child_value(s, st, move, depth, alpha, alpha + 1, ply);
+        if (s->poll.stopped || !(alpha < value && value < beta))
+            return value;
+    }
+    return child_value(s, st, move, depth, alpha, beta, ply);
+}
+
 /* order `moves` best-looking first; a win at once: 1 (and nothing else) */
 static int threat_order(Search *s, const State *st, int *moves, int n, int keep_first) {
     const Model *m = s->m;
@@ -506,7 +520,7 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
     s->repeated = 0;
     int original_alpha = alpha, best_value = -INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
-        int value = child_value(s, st, moves[i], depth - 1, alpha, beta, ply + 1);
+        int value = scout(s, st, moves[i], depth - 1, alpha, beta, ply + 1, i > 0);
         if (s->poll.stopped)
             return 0;
         if (value > best_value) {
@@ -710,7 +724,8 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     int alpha = -INF;
     Py_ssize_t searched = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int value = child_value(&s, &st, moves[i], depth - 1, all_moves ? -INF : alpha, INF, 1);
+        int value = all_moves ? child_value(&s, &st, moves[i], depth - 1, -INF, INF, 1)
+                              : scout(&s, &st, moves[i], depth - 1, alpha, INF, 1, alpha > -INF);
         if (s.poll.stopped)
             break;
         scores[searched++] = value;
