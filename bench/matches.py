@@ -11,12 +11,15 @@ as Red.
 process's CPU time, so a loaded machine (waiting for a core) does not
 weaken it and the figures mean the same under load; ``--clock wall`` puts
 it on the wall clock, as the daemon does. Both times are printed either
-way. ``--each`` prints a line per game (result, plies, depth, time, and
-with ``--records`` the moves, to replay with ``popref replay``). Run from
-the repository root::
+way. ``--opening 2`` begins each game with two random moves, the same for
+both colours, so that games against a nearly deterministic level differ
+(without it a few lines repeat and decide the figures). ``--each`` prints
+a line per game (result, plies, depth, time, and with ``--records`` the
+moves, to replay with ``popref replay``). Run from the repository root::
 
     .venv/bin/python bench/matches.py [--games 10] [--movetime 250] [--levels 1,5,9]
-        [--rules popout,pop10] [--size 6x5] [--clock cpu|wall] [--each] [--records]
+        [--rules popout,pop10] [--size 6x5] [--clock cpu|wall] [--colour red|yellow]
+        [--no-simple] [--opening PLIES] [--each] [--records]
 """
 
 from __future__ import annotations
@@ -123,11 +126,21 @@ def past(deadline: float, clock: Callable[[], float] = time.perf_counter) -> Cal
     return lambda: clock() >= deadline
 
 
+def opening(rules: Rules, plies: int, number: int) -> Game:
+    """A game begun by ``plies`` random moves, the same for both colours of game ``number``."""
+    rng = random.Random(f"opening/{number}")
+    game = new_game(rules)
+    while len(game.moves) < plies:
+        game.play(rng.choice(list(game.legal_moves())))
+        if game.is_over():
+            game = new_game(rules)  # a line in the opening: begin again
+    return game
+
+
 def play_game(rules: Rules, strong_colour: Colour, other: Opponent | None, seed: str,
-              movetime: float, clock: Callable[[], float]) -> Played:  # fmt: skip
+              movetime: float, clock: Callable[[], float], game: Game) -> Played:  # fmt: skip
     strong = Opponent(rules)
     rng = random.Random(seed)
-    game = new_game(rules)
     figures = Played("", 0)
     while not game.is_over() and len(game.moves) < MAX_PLIES:
         if game.to_move == strong_colour:
@@ -166,6 +179,11 @@ def main() -> None:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="the clock of full strength's deadline (default cpu)")  # fmt: skip
     parser.add_argument("--no-simple", action="store_true", help="skip the simple opponent")
+    parser.add_argument(
+        "--colour", choices=["red", "yellow"], help="full strength's (default both)"
+    )
+    parser.add_argument("--opening", type=int, default=0, metavar="PLIES",
+                        help="begin each game with PLIES random moves (varied lines)")  # fmt: skip
     parser.add_argument("--each", action="store_true", help="a line per game")
     parser.add_argument("--records", action="store_true", help="with --each: the moves too")
     args = parser.parse_args()
@@ -183,12 +201,15 @@ def main() -> None:
         title = f"{name} {rules.width}x{rules.height}"
         for label, level in opponents:
             for colour in Colour:
+                if args.colour not in (None, colour.value):
+                    continue
                 tally = Tally()
                 for number in range(args.games):
                     other = None if level is None else Opponent(rules, level, number)
                     seed = f"{name}/{label}/{colour.value}/{number}"
+                    begun = opening(rules, args.opening, number)
                     one = play_game(rules, colour, other, seed, args.movetime / 1000,
-                                    CLOCKS[args.clock])  # fmt: skip
+                                    CLOCKS[args.clock], begun)  # fmt: skip
                     tally.games.append(one)
                     if args.each:
                         print(one.line(number, args.records), flush=True)
