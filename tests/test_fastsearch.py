@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from engine import Colour, Game, new_game, rules_named
+from engine import Colour, Game, Move, new_game, rules_named
 from engine.rules import RULES_NAMES, Rules
 from engine.solver import _pysearch
 from engine.solver.fastsearch import (
@@ -339,8 +339,10 @@ def test_a_threat_lasts_on_its_own_rows_only(core: Any) -> None:
         state = (b0, b1, side, 0, -1, 0, 0)
         return int(core.evaluate(spec, state) - core.evaluate(plain, state))
 
-    assert bonus(2, side=0) == spec[-1] and bonus(1, side=0) == 0
-    assert bonus(1, side=1) == spec[-1] and bonus(2, side=1) == 0
+    # the only lasting threat: it holds the zugzwang too
+    lasting = (1 + _pysearch.ZUGZWANG) * spec[-1]
+    assert bonus(2, side=0) == lasting and bonus(1, side=0) == 0
+    assert bonus(1, side=1) == lasting and bonus(2, side=1) == 0
 
 
 @pytest.mark.parametrize("name", ["popout", "pop10", "five+popout"])
@@ -364,3 +366,22 @@ def test_a_stopped_iteration_that_refutes_the_move_changes_it() -> None:
     # a win claimed from beyond the iteration's depth (the table, round a cycle) is not taken
     assert improved(before, [3, 2, 4], [-200, WIN - 9], depth=6) == before
     assert improved(before, [3, 2, 4], [-200, WIN - 5], depth=6).move == to_move(2)
+
+
+@pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=needs_compiled)])
+def test_a_circle_back_to_the_games_past_is_judged_a_draw(core: str) -> None:
+    # after 4 3 5 6 p5, Yellow's p6 brings back the position after 4 3: no
+    # rule ends the game there, but going round makes no progress
+    rules = rules_named("popout")
+    game = new_game(rules)
+    for move in ["4", "3", "5", "6", "p5"]:
+        game.play(move)
+    back, other = Move.pop(6), Move.drop(3)
+    for depth in (1, 3):
+        search = FastSearch(rules, core=core, slots=1 << 12)  # type: ignore[arg-type]
+        result = search.search(game, max_depth=depth, all_moves=True)
+        assert result.scores[back] == 0 and result.scores[other] != 0 and not result.exact
+    # the judgement, not the rule: with the repetition rule its own count decides
+    assert model_spec(rules)[-3] == 1
+    assert model_spec(dataclasses.replace(rules, repetition=3))[-3] == 0
+    assert model_spec(rules_named("five"))[-3] == 0  # no pops: no circles

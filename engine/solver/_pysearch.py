@@ -19,6 +19,7 @@ WIN = 100_000
 INF = WIN + 1
 EVAL_CAP = 40_000
 THREAT_PENALTY = 50_000
+ZUGZWANG = 4  # lasting threats of one side only: that many times a lasting threat
 MASK64 = (1 << 64) - 1
 PLAY, FILL, POP, RETURN = 0, 1, 2, 3
 ONGOING, DRAW = -1, 2
@@ -42,6 +43,7 @@ ModelSpec = tuple[
     Sequence[int],
     int,
     int,
+    int,
 ]
 
 
@@ -52,7 +54,7 @@ class Model:
         (
             self.width, self.height, self.line, self.pops, self.pop10, self.repetition,
             self.popper_wins, self.target, order, self.playable, self.playable_bottom,
-            windows, weights, self.red_rows, self.parity,
+            windows, weights, self.cycles, self.red_rows, self.parity,
         ) = spec  # fmt: skip
         self.stride = self.height + 1
         if self.width * self.stride > 64:
@@ -206,6 +208,8 @@ class Model:
             good = (self.winning_cells(mine, occupied) & rows).bit_count()
             bad = (self.winning_cells(theirs, occupied) & self.playable & ~rows).bit_count()
             score += self.parity * (good - bad)
+            if bool(good) != bool(bad):  # one side alone holds the zugzwang
+                score += ZUGZWANG * self.parity * (1 if good else -1)
         if self.pop10:
             own, other = (s[6], s[5]) if side else (s[5], s[6])
             score += 400 * (own - other)
@@ -278,10 +282,15 @@ class _Search:
         return h % self.slots
 
     def repeats(self, s: State) -> bool:
-        if not self.m.repetition:
+        """Whether ``s`` is met often enough to be a draw: by the rule, or a circle."""
+        threshold = self.m.repetition or 2 * self.m.cycles
+        if not threshold:
             return False
         key = (s[0], s[1], key_extra(s))
-        return self.seen.get(key, 0) + 1 + self.path.count(key) >= self.m.repetition
+        if self.seen.get(key, 0) + 1 + self.path.count(key) < threshold:
+            return False
+        self.horizon |= not self.m.repetition  # a circle's draw is a judgement, not the rules'
+        return True
 
     def child_value(self, s: State, move: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         me = s[2]

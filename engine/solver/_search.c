@@ -35,6 +35,7 @@ typedef uint64_t board;
 #define INF (WIN + 1)
 #define EVAL_CAP 40000
 #define THREAT_PENALTY 50000
+#define ZUGZWANG 4 /* lasting threats of one side only: that many times a lasting threat */
 #define MAX_COLS 64
 #define MAX_MOVES 128
 #define MAX_PATH 256
@@ -58,6 +59,7 @@ typedef struct {
     int nwindows;
     board windows[MAX_WINDOWS];
     int64_t weights[MAX_LINE + 1];
+    int cycles;          /* without the rule, a position met again is judged a draw */
     board red_rows;      /* the odd rows (from 1 at the bottom), where Red's threats last */
     int64_t parity;      /* a lasting threat's bonus; 0 where pops break the parity */
 } Model;
@@ -78,6 +80,7 @@ typedef struct {
     int extend_below; /* plies: a forced reply is searched one ply deeper until here */
     Seen *seen;
     Py_ssize_t nseen;
+    uint64_t seen_filter[64]; /* a bit per seen_bit of each seen position: most are not */
     int depth_path;
     board path0[MAX_PATH], path1[MAX_PATH];
     uint64_t pathx[MAX_PATH];
@@ -304,6 +307,8 @@ static int evaluate(const Model *m, const State *s) {
         int good = popcount(winning_cells(m, mine, occupied) & rows);
         int bad = popcount(winning_cells(m, theirs, occupied) & m->playable & ~rows);
         score += m->parity * (int64_t)(good - bad);
+        if (!good != !bad) /* one side alone holds the zugzwang */
+            score += ZUGZWANG * m->parity * (good ? 1 : -1);
     }
     if (m->pop10) {
         score += 400 * (int64_t)(s->score[side] - s->score[side ^ 1]);
@@ -361,19 +366,31 @@ static int terminal(int result, int me, int ply) {
     return result == me ? WIN - ply : -(WIN - ply);
 }
 
-/* whether the position after a move repeats often enough to be drawn */
-static int repeats(const Search *s, const State *st) {
-    if (!s->m->repetition)
+static uint64_t seen_bit(board b0, board b1, uint64_t extra) {
+    return (b0 * 0x9E3779B97F4A7C15ULL ^ b1 * 0xC2B2AE3D27D4EB4FULL ^ extra) >> 52; /* 0-4095 */
+}
+
+/* whether the position after a move is met often enough to be drawn: by the
+ * rule, or (cycles) a circle, whose draw is a judgement, never exact */
+static int repeats(Search *s, const State *st) {
+    long threshold = s->m->repetition ? s->m->repetition : 2 * s->m->cycles;
+    if (!threshold)
         return 0;
     uint64_t extra = key_extra(st);
     long count = 1;
-    for (Py_ssize_t i = 0; i < s->nseen; i++)
+    uint64_t bit = seen_bit(st->b[0], st->b[1], extra);
+    int maybe_seen = (int)(s->seen_filter[bit >> 6] >> (bit & 63) & 1);
+    for (Py_ssize_t i = 0; maybe_seen && i < s->nseen; i++)
         if (s->seen[i].b0 == st->b[0] && s->seen[i].b1 == st->b[1] && s->seen[i].extra == extra)
             count += s->seen[i].count;
     for (int i = 0; i < s->depth_path; i++)
         if (s->path0[i] == st->b[0] && s->path1[i] == st->b[1] && s->pathx[i] == extra)
             count++;
-    return count >= s->m->repetition;
+    if (count < threshold)
+        return 0;
+    if (!s->m->repetition)
+        s->horizon = 1;
+    return 1;
 }
 
 static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply);
@@ -547,14 +564,15 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
 
 static int parse_model(PyObject *spec, Model *m) {
     /* (width, height, line, pops, pop10, repetition, popper_wins, target,
-     *  order, playable, playable_bottom, windows, weights, red_rows, parity) */
+     *  order, playable, playable_bottom, windows, weights, cycles, red_rows, parity) */
     PyObject *order, *windows, *weights;
     unsigned long long playable, playable_bottom, red_rows;
     long long parity;
     memset(m, 0, sizeof *m);
-    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOOKL", &m->width, &m->height, &m->line, &m->pops,
+    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOOiKL", &m->width, &m->height, &m->line, &m->pops,
                           &m->pop10, &m->repetition, &m->popper_wins, &m->target, &order,
-                          &playable, &playable_bottom, &windows, &weights, &red_rows, &parity))
+                          &playable, &playable_bottom, &windows, &weights, &m->cycles, &red_rows,
+                          &parity))
         return -1;
     m->red_rows = red_rows;
     m->parity = parity;
@@ -668,6 +686,8 @@ static int parse_seen(PyObject *seen, Search *s) {
             return -1;
         }
         s->seen[i] = (Seen){b0, b1, extra, count};
+        uint64_t bit = seen_bit(b0, b1, extra);
+        s->seen_filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
     }
     Py_DECREF(fast);
     if (s->seen == NULL) {

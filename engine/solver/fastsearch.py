@@ -102,8 +102,21 @@ def model_spec(rules: Rules) -> ModelSpec:
         rules.width, rules.height, k, int(rules.pops), int(rules.pop10),
         rules.repetition or 0, int(rules.both_lines == "popper"), rules.target,
         tuple(order), playable, bottom, tuple(windows_of(rules)), tuple(weights),
-        *parity_of(rules, playable, weights[k - 1]),
+        int(cycles(rules)), *parity_of(rules, playable, weights[k - 1]),
     )  # fmt: skip
+
+
+def cycles(rules: Rules) -> bool:
+    """Whether the search judges a position met again as a draw, without the rule.
+
+    Pops let a game go round in circles (in Pop 10's pop phase, a full grid
+    lets a player only pop and return into the same column, for ever). A
+    circle makes no progress: judged a draw (0, never exact), full strength
+    leaves it when it is ahead and seeks it when it is behind, instead of
+    going round until someone stops the game. With the repetition rule on,
+    the rule's own count decides instead.
+    """
+    return (rules.pops or rules.pop10) and not rules.repetition
 
 
 def parity_of(rules: Rules, playable: int, threat: int) -> tuple[int, int]:
@@ -145,6 +158,24 @@ def seen_of(game: Game) -> list[tuple[int, int, int, int]]:
             state = _state(b0, b1, side, phase, pending, (s0, s1))
             seen.append((b0, b1, _pysearch.key_extra(state), count))
     return seen
+
+
+def past_of(game: Game) -> list[tuple[int, int, int, int]]:
+    """Every position the game has met, with its count, for judging circles.
+
+    The engine counts positions only under the repetition rule; its history
+    of snapshots (one before each move) holds them all.
+    """
+    counts: dict[tuple[int, int, int], int] = {}
+    states = [state_of(game)] + [
+        _state(red, yellow, side, phase, pending, (red_score, yellow_score))
+        for red, yellow, _heights, side, _result, phase, red_score, yellow_score, _passed, pending
+        in game._history
+    ]  # fmt: skip
+    for state in states:
+        key = (state[0], state[1], _pysearch.key_extra(state))
+        counts[key] = counts.get(key, 0) + 1
+    return [(b0, b1, extra, count) for (b0, b1, extra), count in counts.items()]
 
 
 def settled(scores: Sequence[int], depth: int, horizon: int) -> bool:
@@ -237,6 +268,8 @@ class FastSearch:
         if self.rules.repetition:
             seen = seen_of(game)
             self.clear()  # values stored under another history may miss a repetition
+        elif cycles(self.rules):
+            seen = past_of(game)
         moves = self.core.moves(self.spec, state)
         result: SearchResult | None = None
         nodes = 0
