@@ -76,20 +76,20 @@ class Model:
         return bitboard.line_cells(b, self.line, self.dirs) & MASK64
 
     def winning_cells(self, b: int, occupied: int) -> int:
-        """Empty playable cells that would complete a line for ``b``."""
+        """Empty playable cells that would complete a line for ``b``: cells
+        with ``a`` of its discs just before them and ``k - 1 - a`` just after."""
         k = self.line
-        free = self.playable & ~occupied
         cells = 0
         for d in self.dirs:
-            for gap in range(k):
-                r = free
-                for j in range(k):
-                    if j == gap or not r:
-                        continue
-                    off = (j - gap) * d
-                    r &= b >> off if off > 0 else b << -off
-                cells |= r
-        return cells & free
+            before = [MASK64]  # before[a]: the a cells before are b's
+            for a in range(1, k):
+                before.append(before[-1] & b << a * d)
+            after = MASK64  # the j cells after are b's
+            for j in range(k):
+                if j:
+                    after &= b >> j * d
+                cells |= after & before[k - 1 - j]
+        return cells & self.playable & ~occupied
 
     # -- moves ---------------------------------------------------------------
 

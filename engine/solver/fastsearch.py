@@ -20,21 +20,28 @@ the same results, the same repetition draws. A board whose
 ``width * (height + 1)`` exceeds 64 bits does not fit: :func:`fits` says so
 and the caller uses ``GameSearch``.
 
-The search: iterative deepening alpha-beta; a transposition table of fixed
-size (24 bytes a slot, :data:`DEFAULT_SLOTS`), wins and losses stored
-relative to the position; threat-aware move order (the table's move, an
-immediate win taken at once, the rest by the evaluation after the move,
-moves that let the opponent complete a line by a drop last); a reply to a
-threat to win by a drop searched one ply deeper (up to twice the
-iteration's depth from the root: forced lines are where a shallow search
-misses a loss); an evaluation
-of open lines (a disc short of a line weighs double), in Pop 10 also the
+The search: iterative deepening alpha-beta with principal variation search
+(after the first, moves are only tested against a null window, searched
+again if they beat it); a transposition table of fixed size (24 bytes a
+slot, :data:`DEFAULT_SLOTS`), wins and losses stored relative to the
+position; threat-aware move order (the table's move, an immediate win
+taken at once, the rest by the evaluation after the move, moves that let
+the opponent complete a line by a drop last); a reply to a threat to win by
+a drop searched one ply deeper (up to twice the iteration's depth from the
+root: forced lines are where a shallow search misses a loss). When the time
+runs out in an iteration, a move it already found better than the last
+iteration's choice is kept (:func:`improved`). The evaluation: open lines
+(a disc short of a line weighs double); where only drops fill the grid,
+the parity of the threats (:func:`parity_of`: who will be forced to drop
+under the other's winning cell when the grid fills); in Pop 10 also the
 points, the discs ready to score in the bottom row and the race to the
 target. The repetition draw is judged on the game's own history plus the
 search path; a value that depended on it is never reused from the table
 for a cutoff (it depends on the path), and with the rule on the table
-starts empty at each search (the history has changed). An iteration that meets no horizon
-has solved the remaining game: the search stops with exact scores.
+starts empty at each search (the history has changed). Without the rule,
+a game with pops judges a position met again as a draw (:func:`cycles`).
+An iteration that meets no horizon has solved the remaining game: the
+search stops with exact scores.
 
 >>> from engine import new_game
 >>> game = new_game("popout")
