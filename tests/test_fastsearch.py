@@ -385,3 +385,25 @@ def test_a_circle_back_to_the_games_past_is_judged_a_draw(core: str) -> None:
     assert model_spec(rules)[-3] == 1
     assert model_spec(dataclasses.replace(rules, repetition=3))[-3] == 0
     assert model_spec(rules_named("five"))[-3] == 0  # no pops: no circles
+
+
+@pytest.mark.parametrize("core", CORES, ids=lambda core: core.__name__.rsplit(".", 1)[-1])
+def test_the_lowest_lasting_threat_in_a_column_decides_it(core: Any) -> None:
+    # 5-in-a-Row as it ended in a game full strength lost as Red: its threat
+    # on the third row of column 4 counted, but Yellow's on the second row,
+    # below it, was what the filled grid gave, and Red had to drop under it
+    rules = rules_named("five")
+    spec = model_spec(rules)
+    lasting = (1 + _pysearch.ZUGZWANG) * spec[-1]
+    game = new_game(rules)
+    record = "5 5 5 3 5 5 5 3 3 3 3 8 8 8 7 7 7 8 8 8 3 7 6 6 6 7 7 6 2 2 2 2 2 6 6 2"
+    for move in record.split():
+        game.play(move)
+    state = state_of(game)  # Red to move: column 4 is the only one left
+    plain = (*spec[:-1], 0)
+    judged = core.evaluate(spec, state) - core.evaluate(plain, state)
+    assert judged == -lasting
+    # without Yellow's discs that made the threat below, the column is Red's
+    yellow = state[1] & ~cells(rules, (0, 1), (1, 1), (2, 1))
+    without = (state[0], yellow, 0, 0, -1, 0, 0)
+    assert core.evaluate(spec, without) - core.evaluate(plain, without) == lasting

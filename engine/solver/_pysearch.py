@@ -191,6 +191,29 @@ class Model:
 
     # -- judgement -----------------------------------------------------------
 
+    def lasting_threats(self, red: int, yellow: int) -> int:
+        """Red's view of the threats that last until the grid fills.
+
+        In each column the lowest threat on its owner's rows (odd for Red,
+        even for Yellow) decides who gets the column's zugzwang; a threat
+        on the other's rows is blocked in time. A column of Red's beats
+        Yellow's claim to the even rows; without one, a column of Yellow's
+        wins the filled grid for Yellow.
+        """
+        occupied = red | yellow
+        red_good = self.winning_cells(red, occupied) & self.red_rows
+        yellow_good = self.winning_cells(yellow, occupied) & self.playable & ~self.red_rows
+        lasting = red_good | yellow_good
+        columns = [0, 0]
+        for c in self.order:
+            cells = lasting & self.column[c]
+            if cells:
+                columns[not cells & -cells & red_good] += 1
+        score = self.parity * (columns[0] - columns[1])
+        if columns[0] or columns[1]:
+            score += ZUGZWANG * self.parity * (1 if columns[0] else -1)
+        return score
+
     def evaluate(self, s: State) -> int:
         b0, b1, side = s[:3]
         mine, theirs = (b1, b0) if side else (b0, b1)
@@ -203,13 +226,8 @@ class Model:
             elif c and not a:
                 score -= weights[c.bit_count()]
         if self.parity:
-            occupied = mine | theirs
-            rows = self.red_rows if side == 0 else self.playable & ~self.red_rows
-            good = (self.winning_cells(mine, occupied) & rows).bit_count()
-            bad = (self.winning_cells(theirs, occupied) & self.playable & ~rows).bit_count()
-            score += self.parity * (good - bad)
-            if bool(good) != bool(bad):  # one side alone holds the zugzwang
-                score += ZUGZWANG * self.parity * (1 if good else -1)
+            red = self.lasting_threats(b0, b1)
+            score += red if side == 0 else -red
         if self.pop10:
             own, other = (s[6], s[5]) if side else (s[5], s[6])
             score += 400 * (own - other)

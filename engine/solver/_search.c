@@ -290,6 +290,28 @@ static uint64_t key_extra(const State *s) {
 
 /* ----------------------------------------------------------- the evaluation */
 
+/* Red's view of the threats that last until the grid fills: in each column
+ * the lowest threat on its owner's rows (odd for Red, even for Yellow)
+ * decides who gets the column's zugzwang (a threat on the other's rows is
+ * blocked in time); a column of Red's beats Yellow's claim to the even rows,
+ * and without one a column of Yellow's wins the filled grid for Yellow */
+static int64_t lasting_threats(const Model *m, board red, board yellow) {
+    board occupied = red | yellow;
+    board red_good = winning_cells(m, red, occupied) & m->red_rows;
+    board yellow_good = winning_cells(m, yellow, occupied) & m->playable & ~m->red_rows;
+    board lasting = red_good | yellow_good;
+    int columns[2] = {0, 0};
+    for (int i = 0; lasting && i < m->ncols; i++) {
+        board cells = lasting & column_mask(m, m->order[i]);
+        if (cells)
+            columns[!(cells & (~cells + 1) & red_good)]++;
+    }
+    int64_t score = m->parity * (columns[0] - columns[1]);
+    if (columns[0] || columns[1])
+        score += ZUGZWANG * m->parity * (columns[0] ? 1 : -1);
+    return score;
+}
+
 static int evaluate(const Model *m, const State *s) {
     int side = s->side;
     board mine = s->b[side], theirs = s->b[side ^ 1];
@@ -302,13 +324,8 @@ static int evaluate(const Model *m, const State *s) {
             score -= m->weights[popcount(c)];
     }
     if (m->parity) {
-        board occupied = mine | theirs;
-        board rows = side == 0 ? m->red_rows : m->playable & ~m->red_rows;
-        int good = popcount(winning_cells(m, mine, occupied) & rows);
-        int bad = popcount(winning_cells(m, theirs, occupied) & m->playable & ~rows);
-        score += m->parity * (int64_t)(good - bad);
-        if (!good != !bad) /* one side alone holds the zugzwang */
-            score += ZUGZWANG * m->parity * (good ? 1 : -1);
+        int64_t red = lasting_threats(m, s->b[0], s->b[1]);
+        score += side == 0 ? red : -red;
     }
     if (m->pop10) {
         score += 400 * (int64_t)(s->score[side] - s->score[side ^ 1]);
