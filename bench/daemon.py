@@ -720,7 +720,9 @@ SERIES = ["plain", "paged", "popout-process", "classic-process", "popout-thread"
 SERIES_TEXT = {
     "plain": "no opponent, no page",
     "paged": f"{PAGE_CLIENTS} page clients following /api/events",
-    "popout-process": "the computer thinking: Pop Out, the fast search (compiled where built), in its process",
+    "popout-process": (
+        "the computer thinking: Pop Out, the fast search (compiled where built), in its process"
+    ),
     "classic-process": "the computer thinking: Classic, the compiled exact solver, in its process",
     "popout-thread": "the computer thinking: Pop Out on a thread of the daemon (GIL shared)",
 }

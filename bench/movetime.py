@@ -38,7 +38,7 @@ from bench.matches import simple_move
 from engine import Game, Move, new_game, rules_named
 from engine.solver.book import packaged_book
 from engine.solver.classic import COMPILED, ClassicSolver, Position
-from engine.solver.limits import Limits
+from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, Opponent
 
 GOAL = 0.250  # seconds: every move of a game on this machine (issue 12)
@@ -86,7 +86,8 @@ def play(number: int, seed: int, movetime: float, clock: Callable[[], float]) ->
             continue
         before = "".join(str(m.column) for m in game.moves)
         start, cpu = time.perf_counter(), time.process_time()
-        choice = strong.choose(game, Limits(should_stop=until(clock() + movetime, clock)))
+        stop = until(clock() + search_seconds(movetime), clock)
+        choice = strong.choose(game, Limits(should_stop=stop))
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         score = choice.scores.get(choice.move, 0)
         move = choice.move

@@ -38,7 +38,7 @@ from engine.solver.book import Book, packaged_book
 from engine.solver.classic import COMPILED, ClassicSolver, Position
 from engine.solver.fastsearch import COMPILED as FAST_COMPILED
 from engine.solver.fastsearch import FastSearch
-from engine.solver.limits import Limits
+from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, Opponent
 from engine.solver.search import GameSearch
 
@@ -122,7 +122,7 @@ def bench_games(args: argparse.Namespace) -> None:
         game = new_game(rules)
         while not game.is_over():
             if len(game.moves) % 2 == strong_colour:
-                deadline = time.perf_counter() + budget
+                deadline = time.perf_counter() + search_seconds(budget)
                 start = time.perf_counter()
                 stop = Limits(should_stop=past(deadline))
                 choice = strong.choose(game, stop)

@@ -1,6 +1,7 @@
 """Command-line parsing shared by every ``popref`` command: one line of error
-with exit status 2, as for any other bad input, the ``--rules`` type, and
-standard input that reads any bytes.
+with exit status 2, as for any other bad input, the ``--rules`` type (and the
+option itself for the commands that run the daemon), and standard input that
+reads any bytes.
 
 >>> parser = OneLineParser(prog="popref simulate")
 >>> _ = parser.add_argument("--rules", type=rules_name)
@@ -15,7 +16,7 @@ import io
 import sys
 from typing import NoReturn, TextIO
 
-from engine import RulesError, rules_named
+from engine import RULES_NAMES, RulesError, rules_named
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -34,6 +35,17 @@ def rules_name(text: str) -> str:
         return rules_named(text).name
     except RulesError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_new_game_rules(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME``: the rules of a new game, for ``popref run`` and
+    ``popref simulate`` (a game in progress keeps its own: they apply from the next)."""
+    parser.add_argument(
+        "--rules",
+        type=rules_name,
+        metavar="NAME",
+        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
+    )
 
 
 def lenient_stdin() -> TextIO:

@@ -63,8 +63,10 @@ def assemble(
     config: Config | None = None,
     physics: Any | None = None,
     thinker: Thinker | None = None,
+    ponder: bool | None = None,
 ) -> Assembled:
-    """A daemon resumed from its journal and ready to ``open()``."""
+    """A daemon resumed from its journal and ready to ``open()``; ``ponder``
+    overrides ``[opponent] ponder``."""
     try:
         if config is None:
             config = load_config(config_path)
@@ -82,6 +84,7 @@ def assemble(
             notifier=Notifier.from_environment(os.environ),
             computer=config.opponent.plays,
             thinker=thinker or ProcessThinker(clock, config.opponent.think),
+            ponder=config.opponent.ponder if ponder is None else ponder,
         )
         daemon.resume()
         if rules is None:

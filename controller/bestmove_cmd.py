@@ -19,7 +19,7 @@ from collections.abc import Callable
 from controller.positions import PositionInputError, read_position
 from controller.solve_cmd import add_common, rules_from, warn_if_slow
 from engine.solver.classic import COMPILED
-from engine.solver.limits import Limits
+from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, Opponent
 
 HELP = "print the computer's move for positions read from standard input"
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     warn_if_slow(rules, args.core, PROG)
     opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core)
     for number, line in enumerate(sys.stdin, start=1):
-        deadline = time.monotonic() + args.movetime / 1000
+        deadline = time.monotonic() + search_seconds(args.movetime / 1000)
         try:
             game = read_position(line, rules, number)
         except PositionInputError as error:

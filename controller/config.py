@@ -51,7 +51,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "daemon": ("state_dir",),
     "sim": ("seed", "link"),
     "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
-    "opponent": ("plays", "level", "think_ms", "seed"),
+    "opponent": ("plays", "level", "think_ms", "seed", "ponder"),
     "ui": ("language",),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
@@ -96,12 +96,14 @@ class WebConfig:
 class OpponentConfig:
     """The computer opponent: the colour it plays in a new game (``None``:
     nobody), its level (1 to 10: full strength), its thinking budget in
-    seconds, and the seed its games' seeds are derived from."""
+    seconds, the seed its games' seeds are derived from, and whether full
+    strength thinks on the other player's time too."""
 
     plays: Colour | None = None
     level: int = 5
-    think: float = 3.0
+    think: float = 1.0  # issue 12: full strength is perfect in Classic within 1 s on a Pi 4
     seed: int = 0
+    ponder: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,8 +260,9 @@ def _opponent(opponent: ConfigTable) -> OpponentConfig:
     return OpponentConfig(
         plays=None if plays == "none" else Colour(plays),
         level=opponent.integer("level", 5, low=1, high=10),
-        think=opponent.integer("think_ms", 3000, low=100, high=600_000) / 1000,
+        think=opponent.integer("think_ms", 1000, low=100, high=600_000) / 1000,
         seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
+        ponder=opponent.boolean("ponder", True),
     )
 
 

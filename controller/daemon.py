@@ -37,12 +37,13 @@ from controller.journal_entries import (
     read_entry,
 )
 from controller.persist import BoardChanged, restore, snapshot
-from controller.referee import Referee, Table, Verdict
+from controller.referee import Referee, Table
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
 from controller.state import state_of
 from controller.thinker import Thinker
 from controller.thinking import Thinking
+from controller.verdict import Verdict
 from controller.view import display as view
 from controller.view import with_hint
 from controller.wakeup import Wakeup
@@ -55,7 +56,7 @@ from hardware.display import Alert, Display
 
 log = logging.getLogger("popref")
 
-THINK_SECONDS = 3.0  # the computer's thinking budget unless configured
+THINK_SECONDS = 1.0  # the computer's thinking budget unless configured
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
 
@@ -83,6 +84,7 @@ class Daemon:
     on_display: Callable[[Display], None] | None = None
     computer: Colour | None = None  # whom the computer plays in a fresh journal's game
     thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
+    ponder: bool = False  # full strength thinks on the other player's time ([opponent] ponder)
     # the state object (controller.state) each time it changes, for the web page
     on_state: Callable[[dict[str, Any]], None] | None = None
     # a pairing request granted by the mode button
@@ -113,6 +115,7 @@ class Daemon:
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
             self._wakeup.set,
             self._computer_chose,
+            ponder=self.ponder,
         )
 
     # -- start-up ---------------------------------------------------------------

@@ -15,18 +15,12 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from controller.argtypes import rules_name
-    from engine import RULES_NAMES
+    from controller.argtypes import add_new_game_rules
 
     parser.add_argument(
         "--config", type=Path, help="TOML configuration (default /etc/popref/config.toml)"
     )
-    parser.add_argument(
-        "--rules",
-        type=rules_name,
-        metavar="NAME",
-        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
-    )
+    add_new_game_rules(parser)
     parser.add_argument("--state-dir", type=Path, help="where the journal and finished games live")
 
 

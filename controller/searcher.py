@@ -162,7 +162,7 @@ class ProcessThinker:
         with self._lock:
             self._number += 1
             self._job, self._wake = job, wake
-            self._deadline = self.clock() + self.budget
+            self._deadline = self.clock() + job.seconds(self.budget)
             number = self._number
         self._wanted.value = number
         conn = self._ensure_child()

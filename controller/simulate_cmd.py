@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from controller.argtypes import lenient_stdin, rules_name
+from controller.argtypes import add_new_game_rules, lenient_stdin
 from controller.assembly import StartupError
 from controller.config import Config, load_config, parse_config
 from controller.i18n import from_locale
@@ -20,7 +20,6 @@ from controller.logs import setup_logging
 from controller.places import simulate_state_dir
 from controller.script import Action, ScriptError, excerpt, read_script
 from controller.simulation import Simulation
-from engine import RULES_NAMES
 from hardware.errors import ConfigError
 from hardware.sim.grid import SimGridError
 
@@ -31,12 +30,7 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per action")
-    parser.add_argument(
-        "--rules",
-        type=rules_name,
-        metavar="NAME",
-        help=f"the rules of a new game: {', '.join(RULES_NAMES)}",
-    )
+    add_new_game_rules(parser)
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
     parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
     parser.add_argument(

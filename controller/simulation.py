@@ -23,9 +23,9 @@ from controller.assembly import assemble
 from controller.commands import Command
 from controller.config import Config
 from controller.daemon import Reply
-from controller.referee import Verdict
 from controller.script import Action
 from controller.thinker import InlineThinker, Thinker
+from controller.verdict import Verdict
 from engine.colour import Colour
 from hardware.backend import Backend
 from hardware.clock import FakeClock
@@ -66,13 +66,23 @@ class Simulation:
         opponent: str | None = None,
         thinker: Thinker | None = None,
         clock: FakeClock | None = None,
+        ponder: bool = False,
     ) -> None:
         self.clock = clock or FakeClock()
         self.state_dir = state_dir
-        # time stands still between actions here, so the computer thinks at once
+        # time stands still between actions here, so the computer thinks at
+        # once, and not on the player's time (``ponder``: tests with a thinker
+        # of their own)
         thinker = thinker or InlineThinker(config.opponent.think)
         assembled = assemble(
-            None, rules, state_dir, self.clock, config=config, physics=physics, thinker=thinker
+            None,
+            rules,
+            state_dir,
+            self.clock,
+            config=config,
+            physics=physics,
+            thinker=thinker,
+            ponder=ponder,
         )
         self.daemon = assembled.daemon
         if opponent is not None:

@@ -25,7 +25,7 @@ from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules
 from engine.solver.classic import COMPILED, ClassicSolver
 from engine.solver.fastsearch import COMPILED as FAST_COMPILED
 from engine.solver.fastsearch import FastSearch, fits
-from engine.solver.limits import Limits, SearchStopped
+from engine.solver.limits import Limits, SearchStopped, search_seconds
 from engine.solver.opponent import classic_fits, classic_position
 from engine.solver.search import WIN, GameSearch
 
@@ -123,7 +123,7 @@ def _general(
     def score(game: Game, number: int) -> str:
         limits = Limits()
         if movetime is not None:
-            deadline = time.monotonic() + movetime / 1000
+            deadline = time.monotonic() + search_seconds(movetime / 1000)
             limits = Limits(should_stop=lambda: time.monotonic() >= deadline)
         try:
             result = search.search(game, limits, all_moves=every, max_depth=10_000, solve=True)

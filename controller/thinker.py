@@ -33,12 +33,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from engine import Game, Move
-from engine.solver.limits import Limits
+from engine.solver.limits import Limits, search_seconds
 from hardware.clock import Clock
 
 log = logging.getLogger("popref")
 
-Purpose = Literal["computer", "hint"]
+# "ponder": full strength thinking on the other player's time (its answer is
+# not used: what counts is the tables it leaves warm for the next move)
+Purpose = Literal["computer", "hint", "ponder"]
 # The loop must win the GIL from a search at once: a thread that wants it gets
 # it after this long instead of CPython's 5 ms. (The worker is not niced: a
 # low-priority thread preempted while it holds the GIL would hold up the loop.)
@@ -48,13 +50,19 @@ SWITCH_INTERVAL = 0.0005
 @dataclass(frozen=True)
 class Job:
     """One search: ``game`` is the searcher's own copy; ``key`` names the
-    position it was asked for, so a late answer for an old one is ignored."""
+    position it was asked for, so a late answer for an old one is ignored;
+    ``budget`` (seconds) replaces the thinker's own."""
 
     purpose: Purpose
     key: tuple[Any, ...]
     game: Game = field(compare=False)
     level: int
     seed: int
+    budget: float | None = None
+
+    def seconds(self, budget: float) -> float:
+        """How long this job may search, for a thinker whose budget is ``budget``."""
+        return search_seconds(budget if self.budget is None else self.budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,9 @@ class _Opponents:
                     self._cache.popitem(last=False)
             self._cache.move_to_end(key)
         assert isinstance(opponent, Opponent)
+        if job.purpose == "ponder":
+            opponent.ponder(job.game, limits)
+            return job.game.legal_moves()[0]  # an answer nobody plays
         return opponent.choose(job.game, limits).move
 
 
@@ -154,7 +165,7 @@ class ThreadedThinker:
     def start(self, job: Job, wake: Callable[[], None]) -> None:
         self.cancel()
         stop = threading.Event()
-        deadline = self.clock() + self.budget
+        deadline = self.clock() + job.seconds(self.budget)
         limits = Limits(should_stop=lambda: stop.is_set() or self.clock() >= deadline)
         thread = threading.Thread(
             target=self._run,
@@ -240,7 +251,7 @@ class InlineThinker:
         self._ready: list[Answer] = []
 
     def start(self, job: Job, wake: Callable[[], None]) -> None:
-        deadline = self.clock() + self.budget
+        deadline = self.clock() + job.seconds(self.budget)
         move = _safely(self.choose, job, Limits(should_stop=lambda: self.clock() >= deadline))
         self._ready = [Answer(job, move)]
         wake()

@@ -33,6 +33,9 @@ from engine import Move
 log = logging.getLogger("popref")
 
 HINT_SECONDS = 5.0  # how long a hint stays lit
+# Full strength thinks on the other player's time for at most this long a
+# turn; a person slower than that leaves the CPU at rest (a Pi in a case).
+PONDER_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,16 +53,30 @@ def position(referee: Referee) -> tuple[Any, ...]:
 
 
 class Thinking:
-    """The searches one daemon asks for, and the hint it lights."""
+    """The searches one daemon asks for, and the hint it lights.
+
+    With ``ponder``, a computer at full strength also thinks while the other
+    player considers their move (:meth:`engine.solver.Opponent.ponder`), once
+    a position and for at most :data:`PONDER_SECONDS`: its tables are then
+    warm when its turn comes. That search is cancelled by the player's move,
+    a hint asked for or anything else the computer must do, and its answer
+    is never played.
+    """
 
     def __init__(
-        self, thinker: Thinker, wake: Callable[[], None], chose: Callable[[Move], None]
+        self,
+        thinker: Thinker,
+        wake: Callable[[], None],
+        chose: Callable[[Move], None],
+        ponder: bool = False,
     ) -> None:
         self.thinker = thinker
         self._wake = wake
         self._chose = chose  # the computer's move, to journal before it is shown
+        self._ponder = ponder
         self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
         self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
+        self._pondered: tuple[Any, ...] | None = None  # the last position pondered to its end
         self.hint: Hint | None = None
 
     def hint_asked(self, referee: Referee) -> None:
@@ -74,6 +91,11 @@ class Thinking:
         playing = referee.in_step() and not referee.game.is_over()
         if self._hint_key == position(referee) and playing and not referee.computer_to_move():
             return ("hint", position(referee), MAX_LEVEL, 0)
+        seat = referee.computer
+        ponder = self._ponder and seat is not None and seat.level == MAX_LEVEL
+        if ponder and playing and seat is not None and not referee.computer_to_move():
+            wanted = ("ponder", position(referee), seat.level, seat.seed)
+            return wanted if wanted != self._pondered else None
         return None
 
     def step(self, referee: Referee, now: float) -> bool:
@@ -94,7 +116,8 @@ class Thinking:
             self._job = wanted
             if wanted is not None:
                 purpose, key, level, seed = wanted
-                job = Job(purpose, key, referee.game.copy(), level, seed)
+                budget = PONDER_SECONDS if purpose == "ponder" else None
+                job = Job(purpose, key, referee.game.copy(), level, seed, budget)
                 self.thinker.start(job, self._wake)
                 changed |= self._take_answers(now)  # an inline thinker answers at once
         return changed
@@ -106,6 +129,9 @@ class Thinking:
             if (job.purpose, job.key, job.level, job.seed) != self._job:
                 continue  # for a position the game has left
             self._job = None
+            if job.purpose == "ponder":  # done: its tables are what it was for
+                self._pondered = (job.purpose, job.key, job.level, job.seed)
+                continue
             changed = True
             if job.purpose == "hint":
                 self._hint_key = None

@@ -9,7 +9,7 @@ of any of them.
 
 from __future__ import annotations
 
-from controller import repair
+from controller import commentary, repair
 from controller.computer import describe
 from controller.i18n import Text, Value, _n, _t, sentences
 from controller.referee import SLIDER_OPENED, Referee
@@ -108,7 +108,7 @@ def _repairing(referee: Referee) -> Display:
         status = sentences(instruction, _t("Or open the slider for a new game."))
         if referee.problem is None:
             problem = sentences(
-                referee.result_sentence(), _t("The grid does not match the finished game.")
+                commentary.result(referee.game), _t("The grid does not match the finished game.")
             )
     fault = sentences(problem, status, more)
     return Display(
@@ -133,7 +133,7 @@ def _finished(referee: Referee) -> Display:
     winner = result if isinstance(result, Colour) else None
     for column, _row in winning:
         lights[column - 1] = ColumnLight(Lamp.WINNING, winner)
-    status = sentences(referee.result_sentence(), _t("Open the slider for a new game."))
+    status = sentences(commentary.result(referee.game), _t("Open the slider for a new game."))
     return Display(
         columns=tuple(lights),
         turn=winner,

@@ -59,7 +59,9 @@ if ! command -v chromedriver >/dev/null 2>&1; then
     fi
 fi
 
-echo "== ruff";  .venv/bin/ruff check . && .venv/bin/ruff format --check --quiet .
+# two commands, not an && list: set -e does not stop on a failure inside one
+echo "== ruff";  .venv/bin/ruff check .
+.venv/bin/ruff format --check --quiet .
 echo "== mypy";  .venv/bin/mypy
 echo "== import-linter"; .venv/bin/lint-imports --no-cache
 if compgen -G "firmware/*.py" >/dev/null; then

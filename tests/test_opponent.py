@@ -149,7 +149,7 @@ def test_short_of_time_full_strength_keeps_the_outcome() -> None:
     game = play("classic", " ".join("32751571231557"))
     solver = ClassicSolver()
     position = classic_position(game)
-    solver.best_move_for_outcome(position)
+    solver.outcome_move(position)
     outcome_nodes = solver.nodes
     short = Opponent(game.rules, book=False).choose(game, Limits(max_nodes=outcome_nodes + 1))
     whole = Opponent(game.rules, book=False).choose(game, Limits(max_nodes=10**9))
@@ -163,10 +163,41 @@ def test_a_drawn_position_needs_only_the_outcome_search() -> None:
     game = play("classic", " ".join("2737772244262123677516643354"))  # a test-set draw
     solver = ClassicSolver()
     position = classic_position(game)
-    solver.best_move_for_outcome(position)
+    solver.outcome_move(position)
     opponent = Opponent(game.rules, book=False)
     choice = opponent.choose(game)
     assert opponent.solver is not None and opponent.solver.nodes == solver.nodes  # no more
     scores = solver.move_scores(position)
     assert (choice.source, choice.exact, choice.scores) == ("solver", True, {choice.move: 0})
     assert scores[choice.move.column] == 0 == max(scores.values())
+
+
+def test_pondering_leaves_the_next_move_cheaper() -> None:
+    game = play("classic", "4 7 2 6 1 2 1 3 4 7 2 4")  # past the book, Red to move
+    reply = play("classic", "4 7 2 6 1 2 1 3 4 7 2 4 5")  # after Red's answer
+    cold = Opponent(game.rules, level=10)
+    cold.choose(reply, Limits(max_nodes=10**9))
+    warm = Opponent(game.rules, level=10)
+    warm.ponder(game, Limits(max_nodes=10**9))  # on the time of Red (a person)
+    assert warm.solver is not None and cold.solver is not None
+    before = warm.solver.nodes
+    assert warm.choose(reply, Limits(max_nodes=10**9)).move == cold.choose(reply).move
+    assert warm.solver.nodes - before < cold.solver.nodes / 4
+
+
+def test_lower_levels_and_finished_games_do_not_ponder() -> None:
+    game = play("classic", "4 7 2 6 1 2 1 3 4 7 2 4")
+    low = Opponent(game.rules, level=9)
+    low.ponder(game, Limits(max_nodes=10**9))
+    assert low.search.nodes == 0
+    over = play("classic", "4 5 4 5 4 5 4")
+    full = Opponent(over.rules, level=10)
+    full.ponder(over, Limits())
+    assert full.solver is not None and full.solver.nodes == 0
+
+
+def test_no_pondering_where_the_book_answers_every_reply() -> None:
+    game = play("classic", "4")  # the computer plays Red: the book has its next move
+    full = Opponent(game.rules, level=10)
+    full.ponder(game, Limits())
+    assert full.solver is not None and full.solver.nodes == 0

@@ -5,9 +5,11 @@ mid-thought, hints, and ``popref simulate --opponent``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from controller.journal import Journal
 from controller.script import Action, parse_line
 from controller.simulation import Simulation
 from controller.thinker import Job, ThreadedThinker
+from controller.thinking import PONDER_SECONDS
 from engine import Move, MoveKind
 from engine.colour import Colour
 from engine.solver.limits import Limits
@@ -67,17 +70,28 @@ class Gate:
         return Opponent(job.game.rules, 1, job.seed).choose(job.game).move
 
 
-@pytest.fixture
-def gated(tmp_path: Path) -> Any:
+@contextlib.contextmanager
+def gated_simulation(
+    state: Path, plays: str, level: int, ponder: bool = False
+) -> Iterator[tuple[Simulation, Gate, ThreadedThinker]]:
+    """A simulation whose searches wait for the test's :class:`Gate`."""
     clock = FakeClock()
     gate = Gate()
     thinker = ThreadedThinker(clock, budget=BUDGET, choose=gate)
     simulation = Simulation(
-        config(plays="yellow", level=2), tmp_path / "state", thinker=thinker, clock=clock
+        config(plays=plays, level=level), state, thinker=thinker, clock=clock, ponder=ponder
     )
-    yield simulation, gate, thinker
-    gate.release.set()
-    simulation.close()
+    try:
+        yield simulation, gate, thinker
+    finally:
+        gate.release.set()
+        simulation.close()
+
+
+@pytest.fixture
+def gated(tmp_path: Path) -> Any:
+    with gated_simulation(tmp_path / "state", "yellow", 2) as parts:
+        yield parts
 
 
 def test_the_loop_serves_the_grid_while_the_computer_thinks(gated: Any) -> None:
@@ -369,3 +383,69 @@ def test_a_changed_plays_applies_at_the_next_start_and_the_button_stands_till_th
     third = Simulation(config(plays="yellow", level=1), state)  # unchanged: the button stands
     assert third.state("")["opponent"] == "red"
     third.close()
+
+
+@pytest.fixture
+def pondering(tmp_path: Path) -> Any:
+    with gated_simulation(tmp_path / "state", "yellow", 10, ponder=True) as parts:
+        yield parts
+
+
+def test_full_strength_thinks_on_the_players_time_and_the_move_cancels_it(
+    pondering: Any,
+) -> None:
+    simulation, gate, _ = pondering
+    ponder = gate.jobs.get(timeout=WAIT)  # Red, a person, is to move
+    assert (ponder.purpose, ponder.budget, ponder.level) == ("ponder", PONDER_SECONDS, 10)
+    assert simulation.display().status != "The computer (Yellow) is thinking."
+    act(simulation, "drop 4")
+    assert gate.stopped.get(timeout=WAIT) is ponder
+    job = gate.jobs.get(timeout=WAIT)
+    assert (job.purpose, job.level, job.seed) == ("computer", 10, ponder.seed)
+    assert simulation.display().status == "The computer (Yellow) is thinking."
+
+
+def test_a_pondered_answer_is_never_played_and_a_position_is_pondered_once(
+    pondering: Any,
+) -> None:
+    simulation, gate, thinker = pondering
+    ponder = gate.jobs.get(timeout=WAIT)
+    simulation.advance(PONDER_SECONDS)  # its budget runs out: it answers
+    assert gate.stopped.get(timeout=WAIT) is ponder
+    assert thinker.wait(WAIT)
+    simulation.advance(0.01)
+    state = simulation.state("after")
+    assert (state["computer"], state["moves"], chosen(simulation)) == (None, [], [])
+    simulation.advance(1.0)
+    assert gate.jobs.empty()  # not again for the same position
+    act(simulation, "drop 4")
+    assert gate.jobs.get(timeout=WAIT).purpose == "computer"
+
+
+def test_a_hint_comes_before_pondering(tmp_path: Path) -> None:
+    with gated_simulation(tmp_path, "red", 10, ponder=True) as (simulation, gate, thinker):
+        assert gate.jobs.get(timeout=WAIT).purpose == "computer"
+        gate.release.set()
+        assert thinker.wait(WAIT)
+        gate.release.clear()
+        simulation.advance(0.01)
+        act(simulation, f"drop {simulation.state('chosen')['computer']} red")
+        ponder = gate.jobs.get(timeout=WAIT)  # Yellow, a person, is to move
+        assert ponder.purpose == "ponder"
+        act(simulation, "double")  # Yellow asks for a hint
+        assert gate.stopped.get(timeout=WAIT) is ponder
+        assert gate.jobs.get(timeout=WAIT).purpose == "hint"
+        gate.release.set()
+        assert thinker.wait(WAIT)
+        simulation.advance(0.01)
+        state = simulation.state("hint")
+        assert state["hint"] is not None and state["status"].startswith("Hint for Yellow")
+
+
+@pytest.mark.parametrize("level", [1, 9])
+def test_lower_levels_do_not_ponder(tmp_path: Path, level: int) -> None:
+    with gated_simulation(tmp_path, "yellow", level, ponder=True) as (simulation, gate, _):
+        simulation.advance(1.0)
+        assert gate.jobs.empty()
+        act(simulation, "drop 4")
+        assert gate.jobs.get(timeout=WAIT).purpose == "computer"

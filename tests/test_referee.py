@@ -8,7 +8,8 @@ import pytest
 
 from controller import repair
 from controller.persist import restore, snapshot
-from controller.referee import Referee, Table, Verdict
+from controller.referee import Referee, Table
+from controller.verdict import Verdict
 from controller.view import display
 from engine import Colour, Move, Phase, game_from_position
 from hardware.display import Alert, Lamp

@@ -98,6 +98,35 @@ def test_best_move_keeps_the_score(compiled: ClassicSolver) -> None:
         assert compiled.move_scores(p)[column] == score
 
 
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"])
+def test_the_outcome_move_keeps_the_outcome(compiled: ClassicSolver, name: str) -> None:
+    pure = ClassicSolver(core="python")
+    for moves, score in read_set(DATA / name)[:40]:
+        p = position(moves)
+        column, outcome = compiled.outcome_move(p)
+        assert outcome == (score > 0) - (score < 0), moves
+        kept = 1 if p.wins_with(column) else -compiled.outcome(p.play(column))
+        assert kept == outcome, moves  # the move keeps it
+        if name in ("Test_L3_R1", "Test_L2_R1"):  # both cores choose the same column
+            assert pure.outcome_move(p) == (column, outcome), moves
+
+
+def test_the_outcome_move_blocks_and_wins_at_once(compiled: ClassicSolver) -> None:
+    assert compiled.outcome_move(position("445533")) == (2, 1)  # 2 or 6: left first
+    small = ClassicSolver(5, 4, core="compiled", slots=SMALL_SLOTS)
+    blocked = position("12121", 5, 4)  # Red has three in column 1: only a block holds on
+    column, outcome = small.outcome_move(blocked)
+    score = small.solve(blocked)
+    assert column == 1 and outcome == (score > 0) - (score < 0)
+
+
+def test_a_known_outcome_gives_the_same_exact_answer(compiled: ClassicSolver) -> None:
+    for moves, score in read_set(DATA / "Test_L2_R2")[:20]:
+        p = position(moves)
+        outcome = (score > 0) - (score < 0)
+        assert compiled.best_move_and_score(p, outcome=outcome) == compiled.best_move_and_score(p)
+
+
 def test_best_move_is_the_first_best_column_centre_first(compiled: ClassicSolver) -> None:
     p = position("445533")  # Red wins at once in column 2 or 6
     assert compiled.move_scores(p)[2] == compiled.move_scores(p)[6] == 18
@@ -195,7 +224,7 @@ def test_every_test_set_position(name: str) -> None:
         assert solver.solve(position(moves)) == score, moves
 
 
-def test_the_outcome_move_keeps_the_outcome(compiled: ClassicSolver) -> None:
+def test_the_centre_first_outcome_move_agrees_across_cores(compiled: ClassicSolver) -> None:
     pure = ClassicSolver(core="python")
     for moves, score in read_set(DATA / "Test_L2_R1")[:15]:
         p = position(moves)

@@ -7,7 +7,7 @@ import threading
 
 from controller.thinker import InlineThinker, Job, ThreadedThinker
 from engine import Move, new_game
-from engine.solver.limits import Limits
+from engine.solver.limits import Limits, search_seconds
 from hardware.clock import FakeClock
 
 WAIT = 10.0
@@ -98,7 +98,8 @@ def test_the_search_process_keeps_the_budget_on_the_daemons_clock() -> None:
     try:
         long = Job("computer", (1,), new_game("popout"), level=10, seed=0)
         thinker.start(long, done.set)
-        assert thinker.next_deadline() == 5.0
+        # the search stops early enough for its move to be ready within the budget
+        assert thinker.next_deadline() == search_seconds(5.0) == 4.94
         thinker.poll(4.9)
         assert not done.wait(0.5) and thinker.answers() == []  # still searching
         clock.set(5.0)
@@ -142,5 +143,27 @@ def test_a_search_process_that_dies_still_gives_a_move_and_is_replaced() -> None
         thinker.start(quick, second.set)
         assert second.wait(WAIT * 6)
         assert [a.job for a in thinker.answers()] == [quick]
+    finally:
+        thinker.close()
+
+
+def test_a_ponder_job_searches_in_the_process_on_its_own_budget() -> None:
+    from controller.searcher import ProcessThinker
+
+    clock = FakeClock()
+    thinker = ProcessThinker(clock, budget=5.0)
+    done = threading.Event()
+    game = new_game("classic")
+    for move in "472612134724":  # past the book: a real search
+        game.play(move)
+    try:
+        ponder = Job("ponder", (1,), game, level=10, seed=0, budget=30.0)
+        thinker.start(ponder, done.set)
+        assert thinker.next_deadline() == search_seconds(30.0)
+        clock.set(search_seconds(30.0))
+        thinker.poll(clock())
+        assert done.wait(WAIT * 6)
+        (answer,) = thinker.answers()
+        assert answer.job is ponder and game.is_legal(answer.move)
     finally:
         thinker.close()

@@ -35,9 +35,10 @@ from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
 from bench.soaklib.tally import Tally
 from controller.config import parse_config
-from controller.referee import Referee, Verdict
+from controller.referee import Referee
 from controller.script import Action
 from controller.simulation import SETTLE, Outcome, Simulation
+from controller.verdict import Verdict
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
 from hardware.sim.board import BoardTimeline

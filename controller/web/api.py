@@ -30,7 +30,7 @@ from controller.commands import (
 )
 from controller.computer import MAX_LEVEL, MIN_LEVEL
 from controller.i18n import _t, choose, known, render, sentences
-from controller.referee import Verdict
+from controller.verdict import Verdict
 from controller.web.page_text import page_catalog
 from controller.web.pairing import PENDING, Busy
 from controller.web.replay import replay

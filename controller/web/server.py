@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from controller.archive import GameArchive
 from controller.commands import Command
 from controller.config import WebConfig
-from controller.referee import Verdict
+from controller.verdict import Verdict
 from controller.web.api import Handler
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
@@ -153,8 +153,9 @@ class WebServer:
         )
         self._thread = threading.Thread(
             target=self._server.serve_forever,
-            # how soon close() is heard; a wake-up a second costs nothing measurable
-            kwargs={"poll_interval": 1.0},
+            # how soon close() is heard (Ctrl-C waits for it); four wake-ups a
+            # second cost nothing measurable
+            kwargs={"poll_interval": 0.25},
             name="popref-web",
             daemon=True,
         )

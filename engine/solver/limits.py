@@ -37,3 +37,17 @@ class Limits:
         if self.max_nodes is not None and nodes >= self.max_nodes:
             return True
         return self.should_stop is not None and bool(self.should_stop())
+
+
+def search_seconds(budget: float) -> float:
+    """How long a search may run for its move to be ready within ``budget`` seconds.
+
+    A search sees a stop only every few thousand positions, then still makes
+    its answer (a short look ahead where the exact solve ran out), and the
+    daemon's search process must send it: 6% of the budget, 15 to 60 ms, is
+    kept for that.
+
+    >>> round(search_seconds(1.0), 3), round(search_seconds(0.25), 3), search_seconds(0.01)
+    (0.94, 0.235, 0.0)
+    """
+    return max(0.0, budget - min(max(budget * 0.06, 0.015), 0.06))

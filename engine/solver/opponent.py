@@ -145,6 +145,68 @@ class Opponent:
             result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
 
+    def ponder(self, game: Game, limits: Limits) -> None:
+        """Think on the other player's time: ``game`` has them to move.
+
+        Full strength searches until ``limits`` stop it, so its tables
+        already hold what its next move needs: in Classic it solves, as its
+        own move would, the position after each of their replies, the
+        likeliest first (the next move then costs a hundredth or less, and
+        is exact far more often); in the other games it searches their
+        position. Nothing to do at lower levels (their searches start from
+        an empty table, to stay reproducible), in a finished game, or where
+        the book holds every position their answer can lead to.
+
+        >>> from engine import new_game
+        >>> game = new_game("classic")
+        >>> for move in "4 7 2 6 1 2 1 3 4 7 2 4".split():  # past the book
+        ...     game.play(move)
+        >>> opponent = Opponent(game.rules, core="python", book=False)
+        >>> opponent.ponder(game, Limits(max_nodes=2000))
+        >>> opponent.solver is not None and opponent.solver.nodes > 0
+        True
+        """
+        if self.level < MAX_LEVEL or game.is_over():
+            return
+        if self.solver is not None:
+            self._ponder_classic(classic_position(game), limits)
+        elif self.fast is not None:
+            self.fast.search(game, limits)
+
+    def _ponder_classic(self, position: Position, limits: Limits) -> None:
+        """Solve, as :meth:`choose` would, the position after each reply the
+        book does not answer, the likeliest replies first, until stopped."""
+        assert self.solver is not None
+        solver = self.solver
+        start = solver.nodes
+        stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        safe = solver.ordered_safe_moves(position)
+        for column in [*safe, *(c for c in position.centre_first if c not in safe)]:
+            if not position.can_play(column) or position.wins_with(column):
+                continue
+            after = position.play(column)
+            if after.moves == after.width * after.height:
+                continue
+            if self.book is not None and self.book.lookup(after) is not None:
+                continue
+            try:
+                _column, outcome = solver.outcome_move(after, stop)
+                solver.best_move_and_score(after, stop, outcome)
+            except SearchStopped:
+                return
+
+    def _book_answers_every_reply(self, position: Position) -> bool:
+        if self.book is None:
+            return False
+        cells = position.width * position.height
+        for column in range(1, position.width + 1):
+            if not position.can_play(column) or position.wins_with(column):
+                continue
+            after = position.play(column)
+            if after.moves < cells and self.book.lookup(after) is None:
+                return False
+        return True
+
     def _human_like(self, game: Game) -> Choice:
         depth, temperature, nodes = LEVELS[self.level]
         budget = Limits(max_nodes=nodes)
@@ -179,13 +241,13 @@ class Opponent:
         stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
         # the outcome first: far cheaper, and it already never throws a game away
         try:
-            column, outcome = solver.best_move_for_outcome(position, stop)
+            column, outcome = solver.outcome_move(position, stop)
         except SearchStopped:
             return floor or self._fallback(game)
         if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
             return Choice(Move.drop(column), {Move.drop(column): 0}, "solver", True)
         try:
-            column, score = solver.best_move_and_score(position, stop)
+            column, score = solver.best_move_and_score(position, stop, outcome)
         except SearchStopped:
             return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
         return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)

@@ -57,22 +57,9 @@ class MockWires:
             mock.drive_low()
 
     def beam(self, beam: Beam, column: int, blocked: bool, *, silent: bool = False) -> None:
-        if beam is Beam.ENTRY:
-            self._drive(
-                f"entry {column}",
-                self.pins.entry[column - 1],
-                blocked,
-                self.pins.entry_active,
-                silent=silent,
-            )
-        else:
-            self._drive(
-                f"exit {column}",
-                self.pins.exit[column - 1],
-                blocked,
-                self.pins.exit_active,
-                silent=silent,
-            )
+        p = self.pins
+        pins, active = (p.entry, p.entry_active) if beam is Beam.ENTRY else (p.exit, p.exit_active)
+        self._drive(f"{beam.value} {column}", pins[column - 1], blocked, active, silent=silent)
 
     def disc_colour(self, column: int, colour: Colour | None) -> None:
         if not self.pins.colour or colour is None:
