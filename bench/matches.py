@@ -15,17 +15,22 @@ way. ``--opening 2`` begins each game with two random moves, the same for
 both colours, so that games against a nearly deterministic level differ
 (without it a few lines repeat and decide the figures). ``--each`` prints
 a line per game (result, plies, depth, time, and with ``--records`` the
-moves, to replay with ``popref replay``). Run from the repository root::
+moves, to replay with ``popref replay``). ``--against CHECKOUT`` plays full
+strength of another checkout instead (say ``git worktree add /tmp/old REV``
+with the compiled cores of that revision copied into its ``engine/solver``;
+without them it warns and plays with the pure ones): the same budget, on
+its own process's CPU clock. Run from the repository root::
 
     .venv/bin/python bench/matches.py [--games 10] [--movetime 250] [--levels 1,5,9]
         [--rules popout,pop10] [--size 6x5] [--clock cpu|wall] [--colour red|yellow]
-        [--no-simple] [--opening PLIES] [--each] [--records]
+        [--no-simple] [--opening PLIES] [--against CHECKOUT] [--each] [--records]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -34,7 +39,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import RULES_NAMES, Colour, Game, Move, Rules, new_game, parse_size, rules_named
+from engine import (
+    RULES_NAMES,
+    Colour,
+    Game,
+    Move,
+    Rules,
+    new_game,
+    parse_move,
+    parse_size,
+    rules_named,
+)
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 
@@ -137,10 +152,42 @@ def opening(rules: Rules, plies: int, number: int) -> Game:
     return game
 
 
-def play_game(rules: Rules, strong_colour: Colour, other: Opponent | None, seed: str,
+class Former:
+    """Full strength of another popref checkout, in its own process (``bench/fullstrength.py``)."""
+
+    def __init__(self, checkout: str, rules: Rules, movetime: int) -> None:
+        script = Path(__file__).resolve().parent / "fullstrength.py"
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), checkout],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.prefix = f"{rules.name} {rules.width}x{rules.height} {movetime}"
+
+    def ask(self, words: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{self.prefix} {words}\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().strip()
+        if not answer:
+            raise SystemExit(f"matches.py: --against: {self.prefix}: no answer (see above)")
+        return answer
+
+    def new_game(self) -> None:
+        self.ask("new")
+
+    def move(self, game: Game) -> Move:
+        return parse_move(self.ask(" ".join(str(move) for move in game.moves)))
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+        self.process.wait()
+
+
+def play_game(rules: Rules, strong_colour: Colour, other: Callable[[Game], Move], seed: str,
               movetime: float, clock: Callable[[], float], game: Game) -> Played:  # fmt: skip
     strong = Opponent(rules)
-    rng = random.Random(seed)
     figures = Played("", 0)
     while not game.is_over() and len(game.moves) < MAX_PLIES:
         if game.to_move == strong_colour:
@@ -151,10 +198,8 @@ def play_game(rules: Rules, strong_colour: Colour, other: Opponent | None, seed:
             figures.wall.append(time.perf_counter() - wall)
             figures.cpu.append(time.process_time() - cpu)
             figures.depths.append(choice.depth)
-        elif other is None:
-            move = simple_move(game, rng)
         else:
-            move = other.choose(game).move
+            move = other(game)
         game.play(move)
     figures.plies = len(game.moves)
     figures.record = " ".join(str(move) for move in game.moves)
@@ -167,6 +212,18 @@ def play_game(rules: Rules, strong_colour: Colour, other: Opponent | None, seed:
     else:
         figures.outcome = "lost"
     return figures
+
+
+def reply(rules: Rules, level: int | None, number: int, rng: random.Random,
+          former: Former | None) -> Callable[[Game], Move]:  # fmt: skip
+    """How the other side of game ``number`` chooses its moves."""
+    if former is not None:
+        former.new_game()
+        return former.move
+    if level is None:
+        return lambda game: simple_move(game, rng)
+    lower = Opponent(rules, level, number)
+    return lambda game: lower.choose(game).move
 
 
 def main() -> None:
@@ -184,12 +241,17 @@ def main() -> None:
     )
     parser.add_argument("--opening", type=int, default=0, metavar="PLIES",
                         help="begin each game with PLIES random moves (varied lines)")  # fmt: skip
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="play full strength of another popref checkout (compiled cores "
+                        "built in place) instead of the simple opponent and levels")  # fmt: skip
     parser.add_argument("--each", action="store_true", help="a line per game")
     parser.add_argument("--records", action="store_true", help="with --each: the moves too")
     args = parser.parse_args()
     levels = [int(level) for level in args.levels.split(",") if level]
     opponents: list[tuple[str, int | None]] = [] if args.no_simple else [("simple", None)]
     opponents += [(f"level {n}", n) for n in levels]
+    if args.against:
+        opponents = [("former", None)]
     print(
         f"full strength, {args.movetime} ms of {args.clock} time a move; "
         "W/D/L from full strength's side (a game capped at "
@@ -199,14 +261,15 @@ def main() -> None:
     for name in args.rules.split(","):
         rules = rules_named(name, args.size)
         title = f"{name} {rules.width}x{rules.height}"
+        former = Former(args.against, rules, args.movetime) if args.against else None
         for label, level in opponents:
             for colour in Colour:
                 if args.colour not in (None, colour.value):
                     continue
                 tally = Tally()
                 for number in range(args.games):
-                    other = None if level is None else Opponent(rules, level, number)
                     seed = f"{name}/{label}/{colour.value}/{number}"
+                    other = reply(rules, level, number, random.Random(seed), former)
                     begun = opening(rules, args.opening, number)
                     one = play_game(rules, colour, other, seed, args.movetime / 1000,
                                     CLOCKS[args.clock], begun)  # fmt: skip
@@ -214,6 +277,8 @@ def main() -> None:
                     if args.each:
                         print(one.line(number, args.records), flush=True)
                 print(f"{title:16} vs {label:8} as {colour.title:6}: {tally.line()}", flush=True)
+        if former is not None:
+            former.close()
 
 
 if __name__ == "__main__":
