@@ -8,6 +8,8 @@ import json
 import os
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -143,10 +145,8 @@ def _serve(simulation: Simulation, config: Config) -> WebServer | None:
     return web
 
 
-def _linger(url: str) -> None:
+def _linger(url: str, nap: Callable[[float], None] = time.sleep) -> None:
     """After a script, keep the page up until Ctrl-C, to look at the end."""
-    import signal
-
     # Ctrl-C may come as soon as the line is out: already inside the suppression
     with contextlib.suppress(KeyboardInterrupt):
         print(
@@ -154,7 +154,11 @@ def _linger(url: str) -> None:
             file=sys.stderr,
             flush=True,
         )
-        signal.pause()
+        # short sleeps, not signal.pause(): a Ctrl-C that lands after the
+        # interpreter's last check and before pause(2) begins would leave
+        # it waiting for another signal (seen on a loaded machine)
+        while True:
+            nap(0.2)
 
 
 def _language(config: Config) -> str:

@@ -562,3 +562,21 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
         f"popref run: {config}: [web] cannot listen on 127.0.0.1 port {port}: "
         "Address already in use; choose another port, or set [web] enabled = false"
     ]
+
+
+def test_linger_ends_quietly_at_a_ctrl_c_however_late_it_lands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from controller import simulate_cmd
+
+    naps: list[float] = []
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 3:  # a Ctrl-C whose handler runs only once a nap ends
+            raise KeyboardInterrupt
+
+    simulate_cmd._linger("http://127.0.0.1:1/", nap)
+    # short naps: a signal that lands between two never waits for another one
+    assert naps == [0.2, 0.2, 0.2]
+    assert "stays up until Ctrl-C" in capsys.readouterr().err
