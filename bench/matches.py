@@ -3,19 +3,34 @@
 The simple opponent wins when it can, else blocks an immediate win of the
 other side, else plays a random move that does not hand over a win at once
 (seeded, so games vary but repeat). Every game, both colours: the win rate
-of full strength and its time per move. Goals: at least 95% won against the
-simple opponent in every game, and no Classic game lost as Red. A move's
-wall time includes waiting for a CPU on a loaded machine; its CPU time does
-not. Run from the repository root::
+of full strength, how deep it looked and its time per move. Goals: at least
+95% won against the simple opponent in every game, and no Classic game lost
+as Red.
+
+``--clock cpu`` (the default) puts full strength's deadline on the
+process's CPU time, so a loaded machine (waiting for a core) does not
+weaken it and the figures mean the same under load; ``--clock wall`` puts
+it on the wall clock, as the daemon does. Both times are printed either
+way. ``--opening 2`` begins each game with two random moves, the same for
+both colours, so that games against a nearly deterministic level differ
+(without it a few lines repeat and decide the figures). ``--each`` prints
+a line per game (result, plies, depth, time, and with ``--records`` the
+moves, to replay with ``popref replay``). ``--against CHECKOUT`` plays full
+strength of another checkout instead (say ``git worktree add /tmp/old REV``
+with the compiled cores of that revision copied into its ``engine/solver``;
+without them it warns and plays with the pure ones): the same budget, on
+its own process's CPU clock. Run from the repository root::
 
     .venv/bin/python bench/matches.py [--games 10] [--movetime 250] [--levels 1,5,9]
-        [--rules popout,pop10] [--size 6x5]
+        [--rules popout,pop10] [--size 6x5] [--clock cpu|wall] [--colour red|yellow]
+        [--no-simple] [--opening PLIES] [--against CHECKOUT] [--each] [--records]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -24,7 +39,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import RULES_NAMES, Colour, Game, Move, Rules, new_game, parse_size, rules_named
+from engine import (
+    RULES_NAMES,
+    Colour,
+    Game,
+    Move,
+    Rules,
+    new_game,
+    parse_move,
+    parse_size,
+    rules_named,
+)
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 
@@ -53,54 +78,152 @@ def simple_move(game: Game, rng: random.Random) -> Move:
     return rng.choice(safe or moves)
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value at ``fraction`` of the sorted ``values`` (nearest rank)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+@dataclass
+class Played:
+    """What one game tells: its result for full strength, and its moves' figures."""
+
+    outcome: str  # won, drawn, lost, capped (a draw at MAX_PLIES)
+    plies: int
+    depths: list[int] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    record: str = ""
+
+    def line(self, number: int, records: bool) -> str:
+        depth = sum(self.depths) / len(self.depths) if self.depths else 0.0
+        text = (
+            f"  game {number:2}: {self.outcome:6} in {self.plies:3} plies, depth mean "
+            f"{depth:4.1f} min {min(self.depths, default=0):2}, CPU max "
+            f"{max(self.cpu, default=0.0) * 1e3:5.1f} ms, wall max "
+            f"{max(self.wall, default=0.0) * 1e3:6.1f} ms"
+        )
+        return text + (f"\n    {self.record}" if records else "")
+
+
 @dataclass
 class Tally:
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-    times: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)  # the same in CPU time: load-proof
+    games: list[Played] = field(default_factory=list)
+
+    def count(self, outcome: str) -> int:
+        return sum(game.outcome == outcome for game in self.games)
 
     def line(self) -> str:
-        games = self.won + self.drawn + self.lost
-        rate = 100 * self.won / games if games else 0.0
-        mean = sum(self.times) / len(self.times) if self.times else 0.0
-        worst = max(self.times, default=0.0)
-        cpu = max(self.cpu, default=0.0)
+        won, lost = self.count("won"), self.count("lost")
+        drawn = len(self.games) - won - lost
+        rate = 100 * won / len(self.games) if self.games else 0.0
+        wall = [t for game in self.games for t in game.wall]
+        cpu = [t for game in self.games for t in game.cpu]
+        depths = [d for game in self.games for d in game.depths]
+        depth = sum(depths) / len(depths) if depths else 0.0
+        cpu_mean = sum(cpu) / max(len(cpu), 1)
+        wall_mean = sum(wall) / max(len(wall), 1)
         return (
-            f"{self.won:3}/{self.drawn:2}/{self.lost:2} won {rate:5.1f}%  "
-            f"move mean {mean * 1e3:6.1f} ms, max {worst * 1e3:6.1f} ms (CPU {cpu * 1e3:6.1f} ms)"
+            f"{won:3}/{drawn:2}/{lost:2} won {rate:5.1f}%  depth {depth:4.1f}  "
+            f"CPU mean {cpu_mean * 1e3:5.1f} p99 {percentile(cpu, 0.99) * 1e3:5.1f} "
+            f"max {max(cpu, default=0.0) * 1e3:5.1f} ms  "
+            f"wall mean {wall_mean * 1e3:5.1f} max {max(wall, default=0.0) * 1e3:6.1f} ms"
         )
 
 
-def past(deadline: float) -> Callable[[], bool]:
-    """A stop check that turns true at ``deadline`` (``time.perf_counter``)."""
-    return lambda: time.perf_counter() >= deadline
+def past(deadline: float, clock: Callable[[], float] = time.perf_counter) -> Callable[[], bool]:
+    """A stop check that turns true when ``clock`` reaches ``deadline``."""
+    return lambda: clock() >= deadline
 
 
-def play_game(rules: Rules, strong_colour: Colour, other: Opponent | None, seed: str,
-              movetime: float, tally: Tally) -> None:  # fmt: skip
-    strong = Opponent(rules)
-    rng = random.Random(seed)
+def opening(rules: Rules, plies: int, number: int) -> Game:
+    """A game begun by ``plies`` random moves, the same for both colours of game ``number``."""
+    rng = random.Random(f"opening/{number}")
     game = new_game(rules)
+    while len(game.moves) < plies:
+        game.play(rng.choice(list(game.legal_moves())))
+        if game.is_over():
+            game = new_game(rules)  # a line in the opening: begin again
+    return game
+
+
+class Former:
+    """Full strength of another popref checkout, in its own process (``bench/fullstrength.py``)."""
+
+    def __init__(self, checkout: str, rules: Rules, movetime: int) -> None:
+        script = Path(__file__).resolve().parent / "fullstrength.py"
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), checkout],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.prefix = f"{rules.name} {rules.width}x{rules.height} {movetime}"
+
+    def ask(self, words: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{self.prefix} {words}\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().strip()
+        if not answer:
+            raise SystemExit(f"matches.py: --against: {self.prefix}: no answer (see above)")
+        return answer
+
+    def new_game(self) -> None:
+        self.ask("new")
+
+    def move(self, game: Game) -> Move:
+        return parse_move(self.ask(" ".join(str(move) for move in game.moves)))
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+        self.process.wait()
+
+
+def play_game(rules: Rules, strong_colour: Colour, other: Callable[[Game], Move], seed: str,
+              movetime: float, clock: Callable[[], float], game: Game) -> Played:  # fmt: skip
+    strong = Opponent(rules)
+    figures = Played("", 0)
     while not game.is_over() and len(game.moves) < MAX_PLIES:
         if game.to_move == strong_colour:
-            start, cpu = time.perf_counter(), time.process_time()
-            limits = Limits(should_stop=past(start + movetime))
-            move = strong.choose(game, limits).move
-            tally.times.append(time.perf_counter() - start)
-            tally.cpu.append(time.process_time() - cpu)
-        elif other is None:
-            move = simple_move(game, rng)
+            wall, cpu = time.perf_counter(), time.process_time()
+            limits = Limits(should_stop=past(clock() + movetime, clock))
+            choice = strong.choose(game, limits)
+            move = choice.move
+            figures.wall.append(time.perf_counter() - wall)
+            figures.cpu.append(time.process_time() - cpu)
+            figures.depths.append(choice.depth)
         else:
-            move = other.choose(game).move
+            move = other(game)
         game.play(move)
+    figures.plies = len(game.moves)
+    figures.record = " ".join(str(move) for move in game.moves)
     if game.result == strong_colour:
-        tally.won += 1
-    elif game.result is None or game.result == "draw":
-        tally.drawn += 1
+        figures.outcome = "won"
+    elif game.result == "draw":
+        figures.outcome = "drawn"
+    elif game.result is None:
+        figures.outcome = "capped"
     else:
-        tally.lost += 1
+        figures.outcome = "lost"
+    return figures
+
+
+def reply(rules: Rules, level: int | None, number: int, rng: random.Random,
+          former: Former | None) -> Callable[[Game], Move]:  # fmt: skip
+    """How the other side of game ``number`` chooses its moves."""
+    if former is not None:
+        former.new_game()
+        return former.move
+    if level is None:
+        return lambda game: simple_move(game, rng)
+    lower = Opponent(rules, level, number)
+    return lambda game: lower.choose(game).move
 
 
 def main() -> None:
@@ -110,20 +233,52 @@ def main() -> None:
     parser.add_argument("--levels", default="1,5,9", help="lower levels to play against")
     parser.add_argument("--rules", default=",".join(RULES_NAMES))
     parser.add_argument("--size", type=parse_size, help="WxH, edge strips included")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="the clock of full strength's deadline (default cpu)")  # fmt: skip
+    parser.add_argument("--no-simple", action="store_true", help="skip the simple opponent")
+    parser.add_argument(
+        "--colour", choices=["red", "yellow"], help="full strength's (default both)"
+    )
+    parser.add_argument("--opening", type=int, default=0, metavar="PLIES",
+                        help="begin each game with PLIES random moves (varied lines)")  # fmt: skip
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="play full strength of another popref checkout (compiled cores "
+                        "built in place) instead of the simple opponent and levels")  # fmt: skip
+    parser.add_argument("--each", action="store_true", help="a line per game")
+    parser.add_argument("--records", action="store_true", help="with --each: the moves too")
     args = parser.parse_args()
     levels = [int(level) for level in args.levels.split(",") if level]
-    print(f"full strength, {args.movetime} ms a move; W/D/L from full strength's side")
+    opponents: list[tuple[str, int | None]] = [] if args.no_simple else [("simple", None)]
+    opponents += [(f"level {n}", n) for n in levels]
+    if args.against:
+        opponents = [("former", None)]
+    print(
+        f"full strength, {args.movetime} ms of {args.clock} time a move; "
+        "W/D/L from full strength's side (a game capped at "
+        f"{MAX_PLIES} plies counts as drawn); depth: the mean depth of its searches",
+        flush=True,
+    )
     for name in args.rules.split(","):
         rules = rules_named(name, args.size)
         title = f"{name} {rules.width}x{rules.height}"
-        for label, level in [("simple", None), *((f"level {n}", n) for n in levels)]:
+        former = Former(args.against, rules, args.movetime) if args.against else None
+        for label, level in opponents:
             for colour in Colour:
+                if args.colour not in (None, colour.value):
+                    continue
                 tally = Tally()
                 for number in range(args.games):
-                    other = None if level is None else Opponent(rules, level, number)
                     seed = f"{name}/{label}/{colour.value}/{number}"
-                    play_game(rules, colour, other, seed, args.movetime / 1000, tally)
+                    other = reply(rules, level, number, random.Random(seed), former)
+                    begun = opening(rules, args.opening, number)
+                    one = play_game(rules, colour, other, seed, args.movetime / 1000,
+                                    CLOCKS[args.clock], begun)  # fmt: skip
+                    tally.games.append(one)
+                    if args.each:
+                        print(one.line(number, args.records), flush=True)
                 print(f"{title:16} vs {label:8} as {colour.title:6}: {tally.line()}", flush=True)
+        if former is not None:
+            former.close()
 
 
 if __name__ == "__main__":

@@ -13,16 +13,18 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+from typing import Any
 
 import pytest
 
-from engine import Colour, Game, new_game, rules_named
+from engine import Colour, Game, Move, new_game, rules_named
 from engine.rules import RULES_NAMES, Rules
 from engine.solver import _pysearch
 from engine.solver.fastsearch import (
     COMPILED,
     FastSearch,
     fits,
+    improved,
     model_spec,
     seen_of,
     settled,
@@ -31,7 +33,7 @@ from engine.solver.fastsearch import (
 )
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
-from engine.solver.search import WIN, GameSearch
+from engine.solver.search import WIN, GameSearch, SearchResult
 
 CORES = [_pysearch]
 if COMPILED:
@@ -119,10 +121,8 @@ def test_the_model_plays_every_game_as_the_engine(rules: Rules, core: object) ->
             assert state == state_of(game), game.moves
 
 
-@pytest.mark.parametrize("rules", variants(), ids=rules_id)
+@pytest.mark.parametrize("rules", [r for r in variants() if r.repetition], ids=rules_id)
 def test_the_repetition_history_is_the_engines(rules: Rules) -> None:
-    if not rules.repetition:
-        pytest.skip("no repetition rule")
     game = random_game(rules, 3, 60, pops_first=True)
     if game.is_over():
         game.undo()
@@ -316,3 +316,94 @@ def test_a_win_counts_as_decided_once_the_iteration_looks_that_far() -> None:
     assert settled([WIN - 9], depth=9, horizon=1)
     assert settled([-(WIN - 3)], depth=4, horizon=1)
     assert settled([0], depth=2, horizon=0) and not settled([0], depth=2, horizon=1)
+
+
+def cells(rules: Rules, *where: tuple[int, int]) -> int:
+    """A bitboard of (column, row) cells, both from 0 at the bottom left."""
+    return sum(1 << (column * (rules.height + 1) + row) for column, row in where)
+
+
+@pytest.mark.parametrize("core", CORES, ids=lambda core: core.__name__.rsplit(".", 1)[-1])
+def test_a_threat_lasts_on_its_own_rows_only(core: Any) -> None:
+    # three in a row with the fourth cell open and not yet playable: on the
+    # third row Red's threat holds to the end of a filled grid (zugzwang), on
+    # the second it comes to nothing; Yellow's own rows are the even ones
+    rules = rules_named("classic")
+    spec = model_spec(rules)
+    assert spec[-1] > 0
+    plain = (*spec[:-1], 0)
+
+    def bonus(row: int, side: int) -> int:
+        three = cells(rules, (0, row), (1, row), (2, row))
+        b0, b1 = (three, 0) if side == 0 else (0, three)
+        state = (b0, b1, side, 0, -1, 0, 0)
+        return int(core.evaluate(spec, state) - core.evaluate(plain, state))
+
+    # the only lasting threat: it holds the zugzwang too
+    lasting = (1 + _pysearch.ZUGZWANG) * spec[-1]
+    assert bonus(2, side=0) == lasting and bonus(1, side=0) == 0
+    assert bonus(1, side=1) == lasting and bonus(2, side=1) == 0
+
+
+@pytest.mark.parametrize("name", ["popout", "pop10", "five+popout"])
+def test_pops_break_the_parity(name: str) -> None:
+    assert model_spec(rules_named(name))[-1] == 0
+    assert model_spec(rules_named("five"))[-1] > 0
+    assert model_spec(rules_named("five", (9, 5)))[-1] == 0  # odd columns: no zugzwang rule
+
+
+def result_of(scores: dict[int, int], best: int) -> SearchResult:
+    return SearchResult(to_move(best), {to_move(m): v for m, v in scores.items()}, 5, False, 9)
+
+
+def test_a_stopped_iteration_that_refutes_the_move_changes_it() -> None:
+    before = result_of({3: 40, 2: 10, 4: 5}, best=3)
+    # deeper, the old best (tried first) fell to -200 and the next move holds 30
+    after = improved(before, [3, 2, 4], [-200, 30], depth=6)
+    assert after.move == to_move(2) and after.scores[to_move(2)] == 30 and not after.exact
+    assert improved(before, [3, 2, 4], [50, 30], depth=6) == before  # the old move still best
+    assert improved(before, [3, 2, 4], [-200], depth=6) == before  # nothing to compare with
+    # a win claimed from beyond the iteration's depth (the table, round a cycle) is not taken
+    assert improved(before, [3, 2, 4], [-200, WIN - 9], depth=6) == before
+    assert improved(before, [3, 2, 4], [-200, WIN - 5], depth=6).move == to_move(2)
+
+
+@pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=needs_compiled)])
+def test_a_circle_back_to_the_games_past_is_judged_a_draw(core: str) -> None:
+    # after 4 3 5 6 p5, Yellow's p6 brings back the position after 4 3: no
+    # rule ends the game there, but going round makes no progress
+    rules = rules_named("popout")
+    game = new_game(rules)
+    for move in ["4", "3", "5", "6", "p5"]:
+        game.play(move)
+    back, other = Move.pop(6), Move.drop(3)
+    for depth in (1, 3):
+        search = FastSearch(rules, core=core, slots=1 << 12)  # type: ignore[arg-type]
+        result = search.search(game, max_depth=depth, all_moves=True)
+        assert result.scores[back] == 0 and result.scores[other] != 0 and not result.exact
+    # the judgement, not the rule: with the repetition rule its own count decides
+    assert model_spec(rules)[-3] == 1
+    assert model_spec(dataclasses.replace(rules, repetition=3))[-3] == 0
+    assert model_spec(rules_named("five"))[-3] == 0  # no pops: no circles
+
+
+@pytest.mark.parametrize("core", CORES, ids=lambda core: core.__name__.rsplit(".", 1)[-1])
+def test_the_lowest_lasting_threat_in_a_column_decides_it(core: Any) -> None:
+    # 5-in-a-Row as it ended in a game full strength lost as Red: its threat
+    # on the third row of column 4 counted, but Yellow's on the second row,
+    # below it, was what the filled grid gave, and Red had to drop under it
+    rules = rules_named("five")
+    spec = model_spec(rules)
+    lasting = (1 + _pysearch.ZUGZWANG) * spec[-1]
+    game = new_game(rules)
+    record = "5 5 5 3 5 5 5 3 3 3 3 8 8 8 7 7 7 8 8 8 3 7 6 6 6 7 7 6 2 2 2 2 2 6 6 2"
+    for move in record.split():
+        game.play(move)
+    state = state_of(game)  # Red to move: column 4 is the only one left
+    plain = (*spec[:-1], 0)
+    judged = core.evaluate(spec, state) - core.evaluate(plain, state)
+    assert judged == -lasting
+    # without Yellow's discs that made the threat below, the column is Red's
+    yellow = state[1] & ~cells(rules, (0, 1), (1, 1), (2, 1))
+    without = (state[0], yellow, 0, 0, -1, 0, 0)
+    assert core.evaluate(spec, without) - core.evaluate(plain, without) == lasting

@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_poll.h"
+
 typedef uint64_t board;
 
 typedef struct {
@@ -37,10 +39,7 @@ typedef struct {
     uint8_t *values;
     uint64_t slots;
     uint64_t nodes;
-    uint64_t next_check, check_every;
-    PyObject *should_stop;
-    PyThreadState *thread;
-    int stopped; /* 1: asked to stop, 2: should_stop raised */
+    Poll poll;
 } Search;
 
 static board winning_cells(const Search *s, board pos, board mask) {
@@ -74,22 +73,6 @@ static board non_losing_moves(const Search *s, board current, board mask) {
     return possible & ~(threats >> 1); /* never play under their winning cell */
 }
 
-static int poll_stop(Search *s) {
-    s->next_check = s->nodes + s->check_every;
-    if (s->should_stop == NULL)
-        return 0;
-    PyEval_RestoreThread(s->thread);
-    PyObject *answer = PyObject_CallNoArgs(s->should_stop);
-    int truth = answer == NULL ? -1 : PyObject_IsTrue(answer);
-    Py_XDECREF(answer);
-    s->thread = PyEval_SaveThread();
-    if (truth < 0)
-        s->stopped = 2;
-    else if (truth)
-        s->stopped = 1;
-    return s->stopped;
-}
-
 static void store(Search *s, board key, int value) {
     uint64_t slot = key % s->slots;
     s->keys[slot] = key;
@@ -99,7 +82,7 @@ static void store(Search *s, board key, int value) {
 static int negamax(Search *s, board current, board mask, int moves, int alpha, int beta) {
     /* the player to move cannot win at once (the caller made sure) */
     s->nodes++;
-    if (s->nodes >= s->next_check && poll_stop(s))
+    if (s->nodes >= s->poll.next_check && poll_stop(&s->poll, s->nodes))
         return 0;
     board next = non_losing_moves(s, current, mask);
     if (!next)
@@ -158,7 +141,7 @@ static int negamax(Search *s, board current, board mask, int moves, int alpha, i
     for (int i = 0; i < n; i++) {
         board child_mask = mask | order[i];
         int value = -negamax(s, current ^ mask, child_mask, moves + 1, -beta, -alpha);
-        if (s->stopped)
+        if (s->poll.stopped)
             return 0;
         if (value >= beta) {
             store(s, key, value - s->score_min + 1 + s->score_range);
@@ -201,16 +184,13 @@ static PyObject *core_negamax(PyObject *module, PyObject *args) {
     s.slots = (uint64_t)table.len / 9;
     s.keys = (uint64_t *)table.buf;
     s.values = (uint8_t *)table.buf + 8 * s.slots;
-    s.check_every = check_every ? check_every : 1;
-    s.next_check = s.check_every;
-    s.should_stop = should_stop == Py_None ? NULL : should_stop;
-    s.thread = PyEval_SaveThread();
+    poll_start(&s.poll, should_stop, check_every, 0);
     int value = negamax(&s, (board)current, (board)mask, moves, alpha, beta);
-    PyEval_RestoreThread(s.thread);
+    poll_end(&s.poll);
     PyBuffer_Release(&table);
-    if (s.stopped == 2)
+    if (s.poll.stopped == 2)
         return NULL;
-    if (s.stopped)
+    if (s.poll.stopped)
         return Py_BuildValue("OK", Py_None, (unsigned long long)s.nodes);
     return Py_BuildValue("iK", value, (unsigned long long)s.nodes);
 }

@@ -19,6 +19,7 @@ WIN = 100_000
 INF = WIN + 1
 EVAL_CAP = 40_000
 THREAT_PENALTY = 50_000
+ZUGZWANG = 4  # lasting threats of one side only: that many times a lasting threat
 MASK64 = (1 << 64) - 1
 PLAY, FILL, POP, RETURN = 0, 1, 2, 3
 ONGOING, DRAW = -1, 2
@@ -27,7 +28,22 @@ MAX_PATH = 256
 
 State = tuple[int, int, int, int, int, int, int]  # b0, b1, side, phase, pending, s0, s1
 ModelSpec = tuple[
-    int, int, int, int, int, int, int, int, Sequence[int], int, int, Sequence[int], Sequence[int]
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    Sequence[int],
+    int,
+    int,
+    Sequence[int],
+    Sequence[int],
+    int,
+    int,
+    int,
 ]
 
 
@@ -38,7 +54,7 @@ class Model:
         (
             self.width, self.height, self.line, self.pops, self.pop10, self.repetition,
             self.popper_wins, self.target, order, self.playable, self.playable_bottom,
-            windows, weights,
+            windows, weights, self.cycles, self.red_rows, self.parity,
         ) = spec  # fmt: skip
         self.stride = self.height + 1
         if self.width * self.stride > 64:
@@ -60,20 +76,20 @@ class Model:
         return bitboard.line_cells(b, self.line, self.dirs) & MASK64
 
     def winning_cells(self, b: int, occupied: int) -> int:
-        """Empty playable cells that would complete a line for ``b``."""
+        """Empty playable cells that would complete a line for ``b``: cells
+        with ``a`` of its discs just before them and ``k - 1 - a`` just after."""
         k = self.line
-        free = self.playable & ~occupied
         cells = 0
         for d in self.dirs:
-            for gap in range(k):
-                r = free
-                for j in range(k):
-                    if j == gap or not r:
-                        continue
-                    off = (j - gap) * d
-                    r &= b >> off if off > 0 else b << -off
-                cells |= r
-        return cells & free
+            before = [MASK64]  # before[a]: the a cells before are b's
+            for a in range(1, k):
+                before.append(before[-1] & b << a * d)
+            after = MASK64  # the j cells after are b's
+            for j in range(k):
+                if j:
+                    after &= b >> j * d
+                cells |= after & before[k - 1 - j]
+        return cells & self.playable & ~occupied
 
     # -- moves ---------------------------------------------------------------
 
@@ -175,6 +191,29 @@ class Model:
 
     # -- judgement -----------------------------------------------------------
 
+    def lasting_threats(self, red: int, yellow: int) -> int:
+        """Red's view of the threats that last until the grid fills.
+
+        In each column the lowest threat on its owner's rows (odd for Red,
+        even for Yellow) decides who gets the column's zugzwang; a threat
+        on the other's rows is blocked in time. A column of Red's beats
+        Yellow's claim to the even rows; without one, a column of Yellow's
+        wins the filled grid for Yellow.
+        """
+        occupied = red | yellow
+        red_good = self.winning_cells(red, occupied) & self.red_rows
+        yellow_good = self.winning_cells(yellow, occupied) & self.playable & ~self.red_rows
+        lasting = red_good | yellow_good
+        columns = [0, 0]
+        for c in self.order:
+            cells = lasting & self.column[c]
+            if cells:
+                columns[not cells & -cells & red_good] += 1
+        score = self.parity * (columns[0] - columns[1])
+        if columns[0] or columns[1]:
+            score += ZUGZWANG * self.parity * (1 if columns[0] else -1)
+        return score
+
     def evaluate(self, s: State) -> int:
         b0, b1, side = s[:3]
         mine, theirs = (b1, b0) if side else (b0, b1)
@@ -186,6 +225,9 @@ class Model:
                 score += weights[a.bit_count()]
             elif c and not a:
                 score -= weights[c.bit_count()]
+        if self.parity:
+            red = self.lasting_threats(b0, b1)
+            score += red if side == 0 else -red
         if self.pop10:
             own, other = (s[6], s[5]) if side else (s[5], s[6])
             score += 400 * (own - other)
@@ -258,10 +300,15 @@ class _Search:
         return h % self.slots
 
     def repeats(self, s: State) -> bool:
-        if not self.m.repetition:
+        """Whether ``s`` is met often enough to be a draw: by the rule, or a circle."""
+        threshold = self.m.repetition or 2 * self.m.cycles
+        if not threshold:
             return False
         key = (s[0], s[1], key_extra(s))
-        return self.seen.get(key, 0) + 1 + self.path.count(key) >= self.m.repetition
+        if self.seen.get(key, 0) + 1 + self.path.count(key) < threshold:
+            return False
+        self.horizon |= not self.m.repetition  # a circle's draw is a judgement, not the rules'
+        return True
 
     def child_value(self, s: State, move: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         me = s[2]
@@ -289,6 +336,22 @@ class _Search:
             value = -self.negamax(child, depth, -beta, -alpha, ply)
         self.path.pop()
         return value
+
+    def scout(
+        self, s: State, move: int, depth: int, alpha: int, beta: int, ply: int, later: bool
+    ) -> int:
+        """A move's value; a later move is first only tested against ``alpha``.
+
+        With the best-looking move searched first, the others mostly fail to
+        beat it, which a null window proves far more cheaply; one that does
+        beat it is searched again with the whole window (principal variation
+        search).
+        """
+        if later and beta - alpha > 1:
+            value = self.child_value(s, move, depth, alpha, alpha + 1, ply)
+            if not alpha < value < beta:
+                return value
+        return self.child_value(s, move, depth, alpha, beta, ply)
 
     def threat_order(self, s: State, moves: list[int], keep_first: bool) -> bool:
         """Order ``moves`` best-looking first; True: one of them wins at once."""
@@ -364,8 +427,8 @@ class _Search:
         horizon_before, repeated_before = self.horizon, self.repeated
         self.horizon = self.repeated = False
         original_alpha, best_value, best_move = alpha, -INF, moves[0]
-        for move in moves:
-            value = self.child_value(s, move, depth - 1, alpha, beta, ply + 1)
+        for index, move in enumerate(moves):
+            value = self.scout(s, move, depth - 1, alpha, beta, ply + 1, index > 0)
             if value > best_value:
                 best_value, best_move = value, move
             alpha = max(alpha, value)
@@ -401,9 +464,10 @@ def root(
     nodes: int,
     should_stop: Callable[[], bool] | None,
     check_every: int,
-) -> tuple[list[int] | None, int, int]:
-    """One iteration at ``depth``: every root move's score (None if stopped),
-    whether a horizon was met, and the node count."""
+) -> tuple[list[int], int, int, bool]:
+    """One iteration at ``depth``: every root move's score, whether a horizon
+    was met, the node count, and whether it was stopped (then the scores are
+    those of the moves searched before the stop, in order)."""
     if len(table) < 24 or not 1 <= depth <= 127:
         raise ValueError("bad arguments for the search core")
     counts: dict[tuple[int, int, int], int] = {}
@@ -417,11 +481,14 @@ def root(
     alpha = -INF
     try:
         for move in moves:
-            value = search.child_value(state, move, depth - 1, -INF if all_moves else alpha, INF, 1)
+            if all_moves:
+                value = search.child_value(state, move, depth - 1, -INF, INF, 1)
+            else:
+                value = search.scout(state, move, depth - 1, alpha, INF, 1, alpha > -INF)
             scores.append(value)
             alpha = max(alpha, value)
     except _Stopped:
-        return None, int(search.horizon), search.nodes
+        return scores, int(search.horizon), search.nodes, True
     finally:
         words.release()
-    return scores, int(search.horizon), search.nodes
+    return scores, int(search.horizon), search.nodes, False

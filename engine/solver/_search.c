@@ -27,12 +27,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_poll.h"
+
 typedef uint64_t board;
 
 #define WIN 100000
 #define INF (WIN + 1)
 #define EVAL_CAP 40000
 #define THREAT_PENALTY 50000
+#define ZUGZWANG 4 /* lasting threats of one side only: that many times a lasting threat */
 #define MAX_COLS 64
 #define MAX_MOVES 128
 #define MAX_PATH 256
@@ -56,6 +59,9 @@ typedef struct {
     int nwindows;
     board windows[MAX_WINDOWS];
     int64_t weights[MAX_LINE + 1];
+    int cycles;          /* without the rule, a position met again is judged a draw */
+    board red_rows;      /* the odd rows (from 1 at the bottom), where Red's threats last */
+    int64_t parity;      /* a lasting threat's bonus; 0 where pops break the parity */
 } Model;
 
 typedef struct {
@@ -67,15 +73,14 @@ typedef struct {
 typedef struct {
     const Model *m;
     board *table;
-    uint64_t slots;
-    uint64_t nodes, max_nodes, next_check, check_every;
-    PyObject *should_stop;
-    PyThreadState *thread;
-    int stopped; /* 1: asked to stop or out of nodes, 2: should_stop raised */
+    uint64_t slots, mask; /* mask: slots - 1 when slots is a power of two, else 0 */
+    uint64_t nodes, max_nodes;
+    Poll poll; /* poll.stopped is also 1 once max_nodes is reached */
     int horizon, repeated;
     int extend_below; /* plies: a forced reply is searched one ply deeper until here */
     Seen *seen;
     Py_ssize_t nseen;
+    uint64_t seen_filter[64]; /* a bit per seen_bit of each seen position: most are not */
     int depth_path;
     board path0[MAX_PATH], path1[MAX_PATH];
     uint64_t pathx[MAX_PATH];
@@ -129,22 +134,23 @@ static board line_cells(const Model *m, board b) {
     return cells;
 }
 
-/* empty playable cells that would complete a line for `b` */
+/* empty playable cells that would complete a line for `b`: cells with `a`
+ * of b's discs just before them and `k - 1 - a` just after, along a direction */
 static board winning_cells(const Model *m, board b, board occupied) {
     int dirs[4] = {1, m->stride, m->stride + 1, m->stride - 1};
     int k = m->line;
     board cells = 0;
     for (int i = 0; i < 4; i++) {
         int d = dirs[i];
-        for (int gap = 0; gap < k; gap++) {
-            board r = m->playable & ~occupied;
-            for (int j = 0; j < k && r; j++) {
-                if (j == gap)
-                    continue;
-                int off = (j - gap) * d;
-                r &= off > 0 ? shr(b, off) : shl(b, -off);
-            }
-            cells |= r;
+        board before[MAX_LINE]; /* before[a]: the a cells before are b's */
+        before[0] = ~(board)0;
+        for (int a = 1; a < k; a++)
+            before[a] = before[a - 1] & shl(b, a * d);
+        board after = ~(board)0; /* the j cells after are b's */
+        for (int j = 0; j < k; j++) {
+            if (j)
+                after &= shr(b, j * d);
+            cells |= after & before[k - 1 - j];
         }
     }
     return cells & m->playable & ~occupied;
@@ -284,17 +290,42 @@ static uint64_t key_extra(const State *s) {
 
 /* ----------------------------------------------------------- the evaluation */
 
+/* Red's view of the threats that last until the grid fills: in each column
+ * the lowest threat on its owner's rows (odd for Red, even for Yellow)
+ * decides who gets the column's zugzwang (a threat on the other's rows is
+ * blocked in time); a column of Red's beats Yellow's claim to the even rows,
+ * and without one a column of Yellow's wins the filled grid for Yellow */
+static int64_t lasting_threats(const Model *m, board red, board yellow) {
+    board occupied = red | yellow;
+    board red_good = winning_cells(m, red, occupied) & m->red_rows;
+    board yellow_good = winning_cells(m, yellow, occupied) & m->playable & ~m->red_rows;
+    board lasting = red_good | yellow_good;
+    int columns[2] = {0, 0};
+    for (int i = 0; lasting && i < m->ncols; i++) {
+        board cells = lasting & column_mask(m, m->order[i]);
+        if (cells)
+            columns[!(cells & (~cells + 1) & red_good)]++;
+    }
+    int64_t score = m->parity * (columns[0] - columns[1]);
+    if (columns[0] || columns[1])
+        score += ZUGZWANG * m->parity * (columns[0] ? 1 : -1);
+    return score;
+}
+
 static int evaluate(const Model *m, const State *s) {
     int side = s->side;
     board mine = s->b[side], theirs = s->b[side ^ 1];
     int64_t score = 0;
     for (int i = 0; i < m->nwindows; i++) {
-        board w = m->windows[i];
-        int a = popcount(mine & w), c = popcount(theirs & w);
+        board w = m->windows[i], a = mine & w, c = theirs & w;
         if (a && !c)
-            score += m->weights[a];
+            score += m->weights[popcount(a)];
         else if (c && !a)
-            score -= m->weights[c];
+            score -= m->weights[popcount(c)];
+    }
+    if (m->parity) {
+        int64_t red = lasting_threats(m, s->b[0], s->b[1]);
+        score += side == 0 ? red : -red;
     }
     if (m->pop10) {
         score += 400 * (int64_t)(s->score[side] - s->score[side ^ 1]);
@@ -315,27 +346,17 @@ static int evaluate(const Model *m, const State *s) {
 
 /* ---------------------------------------------------------------- the search */
 
-static int poll_stop(Search *s) {
-    s->next_check = s->nodes + s->check_every;
-    if (s->should_stop == NULL)
-        return 0;
-    PyEval_RestoreThread(s->thread);
-    PyObject *answer = PyObject_CallNoArgs(s->should_stop);
-    int truth = answer == NULL ? -1 : PyObject_IsTrue(answer);
-    Py_XDECREF(answer);
-    s->thread = PyEval_SaveThread();
-    if (truth < 0)
-        s->stopped = 2;
-    else if (truth)
-        s->stopped = 1;
-    return s->stopped;
-}
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
 
 static uint64_t slot_of(const Search *s, board b0, board b1, uint64_t extra) {
     uint64_t h = b0 * 0x9E3779B97F4A7C15ULL ^ b1 * 0xC2B2AE3D27D4EB4FULL ^
                  extra * 0x165667B19E3779F9ULL;
     h ^= h >> 32;
-    return h % s->slots;
+    return s->mask ? h & s->mask : h % s->slots; /* the same slot: no division */
 }
 
 /* info: extra (25 bits) | value + 2^17 (18) | depth (7) | bound (2) |
@@ -362,19 +383,31 @@ static int terminal(int result, int me, int ply) {
     return result == me ? WIN - ply : -(WIN - ply);
 }
 
-/* whether the position after a move repeats often enough to be drawn */
-static int repeats(const Search *s, const State *st) {
-    if (!s->m->repetition)
+static uint64_t seen_bit(board b0, board b1, uint64_t extra) {
+    return (b0 * 0x9E3779B97F4A7C15ULL ^ b1 * 0xC2B2AE3D27D4EB4FULL ^ extra) >> 52; /* 0-4095 */
+}
+
+/* whether the position after a move is met often enough to be drawn: by the
+ * rule, or (cycles) a circle, whose draw is a judgement, never exact */
+static int repeats(Search *s, const State *st) {
+    long threshold = s->m->repetition ? s->m->repetition : 2 * s->m->cycles;
+    if (!threshold)
         return 0;
     uint64_t extra = key_extra(st);
     long count = 1;
-    for (Py_ssize_t i = 0; i < s->nseen; i++)
+    uint64_t bit = seen_bit(st->b[0], st->b[1], extra);
+    int maybe_seen = (int)(s->seen_filter[bit >> 6] >> (bit & 63) & 1);
+    for (Py_ssize_t i = 0; maybe_seen && i < s->nseen; i++)
         if (s->seen[i].b0 == st->b[0] && s->seen[i].b1 == st->b[1] && s->seen[i].extra == extra)
             count += s->seen[i].count;
     for (int i = 0; i < s->depth_path; i++)
         if (s->path0[i] == st->b[0] && s->path1[i] == st->b[1] && s->pathx[i] == extra)
             count++;
-    return count >= s->m->repetition;
+    if (count < threshold)
+        return 0;
+    if (!s->m->repetition)
+        s->horizon = 1;
+    return 1;
 }
 
 static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply);
@@ -413,6 +446,20 @@ static int child_value(Search *s, const State *st, int move, int depth, int alph
     return value;
 }
 
+/* a move's value; a later move is first only tested against alpha with a null
+ * window (principal variation search: with the best-looking move first, the
+ * others mostly fail to beat it, which that proves cheaply); one that beats
+ * it is searched again with the whole window */
+static int scout(Search *s, const State *st, int move, int depth, int alpha, int beta, int ply,
+                 int later) {
+    if (later && beta - alpha > 1) {
+        int value = child_value(s, st, move, depth, alpha, alpha + 1, ply);
+        if (s->poll.stopped || !(alpha < value && value < beta))
+            return value;
+    }
+    return child_value(s, st, move, depth, alpha, beta, ply);
+}
+
 /* order `moves` best-looking first; a win at once: 1 (and nothing else) */
 static int threat_order(Search *s, const State *st, int *moves, int n, int keep_first) {
     const Model *m = s->m;
@@ -428,6 +475,11 @@ static int threat_order(Search *s, const State *st, int *moves, int n, int keep_
         if (result != ONGOING) {
             value = result == DRAW ? 0 : -WIN;
         } else {
+            /* the child's slot is read when it is searched: fetch it now,
+             * while the evaluation runs, not then, when the search waits */
+            board *entry = s->table + 3 * slot_of(s, child.b[0], child.b[1], key_extra(&child));
+            PREFETCH(entry);
+            PREFETCH(entry + 2);
             value = evaluate(m, &child);
             if (child.side != me) {
                 value = -value;
@@ -458,10 +510,10 @@ static int threat_order(Search *s, const State *st, int *moves, int n, int keep_
 static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply) {
     s->nodes++;
     if (s->nodes >= s->max_nodes) {
-        s->stopped = 1;
+        s->poll.stopped = 1;
         return 0;
     }
-    if (s->nodes >= s->next_check && poll_stop(s))
+    if (s->nodes >= s->poll.next_check && poll_stop(&s->poll, s->nodes))
         return 0;
     if (depth <= 0) {
         s->horizon = 1;
@@ -502,8 +554,8 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
     s->repeated = 0;
     int original_alpha = alpha, best_value = -INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
-        int value = child_value(s, st, moves[i], depth - 1, alpha, beta, ply + 1);
-        if (s->stopped)
+        int value = scout(s, st, moves[i], depth - 1, alpha, beta, ply + 1, i > 0);
+        if (s->poll.stopped)
             return 0;
         if (value > best_value) {
             best_value = value;
@@ -529,14 +581,18 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
 
 static int parse_model(PyObject *spec, Model *m) {
     /* (width, height, line, pops, pop10, repetition, popper_wins, target,
-     *  order, playable, playable_bottom, windows, weights) */
+     *  order, playable, playable_bottom, windows, weights, cycles, red_rows, parity) */
     PyObject *order, *windows, *weights;
-    unsigned long long playable, playable_bottom;
+    unsigned long long playable, playable_bottom, red_rows;
+    long long parity;
     memset(m, 0, sizeof *m);
-    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOO", &m->width, &m->height, &m->line, &m->pops,
+    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOOiKL", &m->width, &m->height, &m->line, &m->pops,
                           &m->pop10, &m->repetition, &m->popper_wins, &m->target, &order,
-                          &playable, &playable_bottom, &windows, &weights))
+                          &playable, &playable_bottom, &windows, &weights, &m->cycles, &red_rows,
+                          &parity))
         return -1;
+    m->red_rows = red_rows;
+    m->parity = parity;
     m->stride = m->height + 1;
     m->playable = playable;
     m->playable_bottom = playable_bottom;
@@ -647,6 +703,8 @@ static int parse_seen(PyObject *seen, Search *s) {
             return -1;
         }
         s->seen[i] = (Seen){b0, b1, extra, count};
+        uint64_t bit = seen_bit(b0, b1, extra);
+        s->seen_filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
     }
     Py_DECREF(fast);
     if (s->seen == NULL) {
@@ -658,7 +716,8 @@ static int parse_seen(PyObject *seen, Search *s) {
 
 static PyObject *core_root(PyObject *module, PyObject *args) {
     /* root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes,
-     *      should_stop, check_every) -> (scores or None, horizon, nodes) */
+     *      should_stop, check_every) -> (scores, horizon, nodes, stopped): when
+     * stopped, the scores of the moves searched before the stop, in order */
     Py_buffer table;
     PyObject *model_spec, *state_spec, *move_list, *seen, *should_stop;
     int depth, all_moves;
@@ -693,36 +752,36 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     s.m = &m;
     s.table = (board *)table.buf;
     s.slots = (uint64_t)table.len / 24;
+    s.mask = (s.slots & (s.slots - 1)) ? 0 : s.slots - 1;
     s.nodes = nodes;
     s.max_nodes = max_nodes;
-    s.check_every = check_every ? check_every : 1;
-    s.next_check = nodes + s.check_every;
-    s.should_stop = should_stop == Py_None ? NULL : should_stop;
     int scores[MAX_MOVES];
     s.extend_below = 2 * depth;
-    s.thread = PyEval_SaveThread();
+    poll_start(&s.poll, should_stop, check_every, nodes);
     int alpha = -INF;
+    Py_ssize_t searched = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int value = child_value(&s, &st, moves[i], depth - 1, all_moves ? -INF : alpha, INF, 1);
-        if (s.stopped)
+        int value = all_moves ? child_value(&s, &st, moves[i], depth - 1, -INF, INF, 1)
+                              : scout(&s, &st, moves[i], depth - 1, alpha, INF, 1, alpha > -INF);
+        if (s.poll.stopped)
             break;
-        scores[i] = value;
+        scores[searched++] = value;
         if (value > alpha)
             alpha = value;
     }
-    PyEval_RestoreThread(s.thread);
+    poll_end(&s.poll);
     PyMem_Free(s.seen);
     PyBuffer_Release(&table);
-    if (s.stopped == 2)
+    if (s.poll.stopped == 2)
         return NULL;
-    if (s.stopped)
-        return Py_BuildValue("OiK", Py_None, s.horizon, (unsigned long long)s.nodes);
-    PyObject *list = PyList_New(n);
-    for (Py_ssize_t i = 0; list && i < n; i++)
+    Py_ssize_t done = s.poll.stopped ? searched : n;
+    PyObject *list = PyList_New(done);
+    for (Py_ssize_t i = 0; list && i < done; i++)
         PyList_SET_ITEM(list, i, PyLong_FromLong(scores[i]));
     if (list == NULL)
         return NULL;
-    return Py_BuildValue("NiK", list, s.horizon, (unsigned long long)s.nodes);
+    return Py_BuildValue("NiKi", list, s.horizon, (unsigned long long)s.nodes,
+                         s.poll.stopped != 0);
 fail:
     PyMem_Free(s.seen);
     PyBuffer_Release(&table);
@@ -735,7 +794,7 @@ static PyMethodDef core_methods[] = {
     {"evaluate", core_evaluate, METH_VARARGS, "evaluate(model, state) -> judgement"},
     {"root", core_root, METH_VARARGS,
      "root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes, "
-     "should_stop, check_every) -> (scores or None, horizon, nodes)"},
+     "should_stop, check_every) -> (scores, horizon, nodes, stopped)"},
     {NULL, NULL, 0, NULL},
 };
 

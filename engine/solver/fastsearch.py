@@ -20,21 +20,28 @@ the same results, the same repetition draws. A board whose
 ``width * (height + 1)`` exceeds 64 bits does not fit: :func:`fits` says so
 and the caller uses ``GameSearch``.
 
-The search: iterative deepening alpha-beta; a transposition table of fixed
-size (24 bytes a slot, :data:`DEFAULT_SLOTS`), wins and losses stored
-relative to the position; threat-aware move order (the table's move, an
-immediate win taken at once, the rest by the evaluation after the move,
-moves that let the opponent complete a line by a drop last); a reply to a
-threat to win by a drop searched one ply deeper (up to twice the
-iteration's depth from the root: forced lines are where a shallow search
-misses a loss); an evaluation
-of open lines (a disc short of a line weighs double), in Pop 10 also the
+The search: iterative deepening alpha-beta with principal variation search
+(after the first, moves are only tested against a null window, searched
+again if they beat it); a transposition table of fixed size (24 bytes a
+slot, :data:`DEFAULT_SLOTS`), wins and losses stored relative to the
+position; threat-aware move order (the table's move, an immediate win
+taken at once, the rest by the evaluation after the move, moves that let
+the opponent complete a line by a drop last); a reply to a threat to win by
+a drop searched one ply deeper (up to twice the iteration's depth from the
+root: forced lines are where a shallow search misses a loss). When the time
+runs out in an iteration, a move it already found better than the last
+iteration's choice is kept (:func:`improved`). The evaluation: open lines
+(a disc short of a line weighs double); where only drops fill the grid,
+the parity of the threats (:func:`parity_of`: who will be forced to drop
+under the other's winning cell when the grid fills); in Pop 10 also the
 points, the discs ready to score in the bottom row and the race to the
 target. The repetition draw is judged on the game's own history plus the
 search path; a value that depended on it is never reused from the table
 for a cutoff (it depends on the path), and with the rule on the table
-starts empty at each search (the history has changed). An iteration that meets no horizon
-has solved the remaining game: the search stops with exact scores.
+starts empty at each search (the history has changed). Without the rule,
+a game with pops judges a position met again as a draw (:func:`cycles`).
+An iteration that meets no horizon has solved the remaining game: the
+search stops with exact scores.
 
 >>> from engine import new_game
 >>> game = new_game("popout")
@@ -102,7 +109,38 @@ def model_spec(rules: Rules) -> ModelSpec:
         rules.width, rules.height, k, int(rules.pops), int(rules.pop10),
         rules.repetition or 0, int(rules.both_lines == "popper"), rules.target,
         tuple(order), playable, bottom, tuple(windows_of(rules)), tuple(weights),
+        int(cycles(rules)), *parity_of(rules, playable, weights[k - 1]),
     )  # fmt: skip
+
+
+def cycles(rules: Rules) -> bool:
+    """Whether the search judges a position met again as a draw, without the rule.
+
+    Pops let a game go round in circles (in Pop 10's pop phase, a full grid
+    lets a player only pop and return into the same column, for ever). A
+    circle makes no progress: judged a draw (0, never exact), full strength
+    leaves it when it is ahead and seeks it when it is behind, instead of
+    going round until someone stops the game. With the repetition rule on,
+    the rule's own count decides instead.
+    """
+    return (rules.pops or rules.pop10) and not rules.repetition
+
+
+def parity_of(rules: Rules, playable: int, threat: int) -> tuple[int, int]:
+    """Red's rows (the odd ones, counted from 1 at the bottom) and a threat's bonus there.
+
+    Where every disc is dropped and the columns are of even height, a game
+    that fills the grid ends in zugzwang: the player who must drop under the
+    other's winning cell loses, and who must is decided by parity. Red can
+    hold a threat on an odd row, Yellow one on an even row, to the end (the
+    classic rule of Connect Four theory); a threat on the wrong row usually
+    comes to nothing. Pops and Pop 10's returns break the parity: no bonus.
+    """
+    if rules.pops or rules.pop10 or rules.height % 2:
+        return 0, 0
+    stride = rules.height + 1
+    rows = sum(1 << (c * stride + r) for c in range(rules.width) for r in range(0, rules.height, 2))
+    return rows & playable, threat
 
 
 def state_of(game: Game) -> State:
@@ -129,6 +167,24 @@ def seen_of(game: Game) -> list[tuple[int, int, int, int]]:
     return seen
 
 
+def past_of(game: Game) -> list[tuple[int, int, int, int]]:
+    """Every position the game has met, with its count, for judging circles.
+
+    The engine counts positions only under the repetition rule; its history
+    of snapshots (one before each move) holds them all.
+    """
+    counts: dict[tuple[int, int, int], int] = {}
+    states = [state_of(game)] + [
+        _state(red, yellow, side, phase, pending, (red_score, yellow_score))
+        for red, yellow, _heights, side, _result, phase, red_score, yellow_score, _passed, pending
+        in game._history
+    ]  # fmt: skip
+    for state in states:
+        key = (state[0], state[1], _pysearch.key_extra(state))
+        counts[key] = counts.get(key, 0) + 1
+    return [(b0, b1, extra, count) for (b0, b1, extra), count in counts.items()]
+
+
 def settled(scores: Sequence[int], depth: int, horizon: int) -> bool:
     """Whether an iteration at ``depth`` has decided ``scores``.
 
@@ -146,6 +202,29 @@ def to_move(code: int) -> Move:
     """A core's move code as a :class:`Move`."""
     column = (code & 31) + 1
     return Move.pop(column) if code & 32 else Move.drop(column)
+
+
+def improved(
+    result: SearchResult, moves: Sequence[int], scores: Sequence[int], depth: int
+) -> SearchResult:
+    """``result`` or, better, what a stopped iteration at ``depth`` found.
+
+    The iteration tried the moves best first, so its first score is the
+    deeper value of ``result``'s move. A later move that scored higher at
+    that depth (a score above the first is exact, not a bound) refutes it:
+    its value at the deeper depth beats the old move's, so it is the better
+    choice; the rest of that iteration is lost anyway. A win claimed from
+    beyond the depth is not trusted (see :func:`settled`).
+    """
+    if len(scores) < 2:
+        return result
+    best = max(range(len(scores)), key=lambda i: scores[i])  # the first of the best
+    far_win = scores[best] >= WIN // 2 and WIN - scores[best] > depth
+    if scores[best] <= scores[0] or far_win:
+        return result
+    found = dict(result.scores)
+    found.update((to_move(m), v) for m, v in zip(moves, scores, strict=False))
+    return SearchResult(to_move(moves[best]), found, result.depth, False, result.nodes)
 
 
 class FastSearch:
@@ -196,14 +275,20 @@ class FastSearch:
         if self.rules.repetition:
             seen = seen_of(game)
             self.clear()  # values stored under another history may miss a repetition
+        elif cycles(self.rules):
+            seen = past_of(game)
         moves = self.core.moves(self.spec, state)
         result: SearchResult | None = None
         nodes = 0
         for depth in range(1, min(max_depth, MAX_DEPTH) + 1):
             checking = depth > 1
-            scores, horizon, nodes = self._root(state, moves, depth, all_moves, seen, nodes,
-                                                limits if checking else None)  # fmt: skip
-            if scores is None:
+            limited = limits if checking else None
+            scores, horizon, nodes, stopped = self._root(
+                state, moves, depth, all_moves, seen, nodes, limited
+            )
+            if stopped:
+                if result is not None and not all_moves:
+                    result = improved(result, moves, scores, depth)
                 break
             by_move = dict(zip(moves, scores, strict=True))
             best = max(moves, key=lambda m: by_move[m])  # the first of the best
@@ -230,14 +315,14 @@ class FastSearch:
         seen: list[tuple[int, int, int, int]],
         nodes: int,
         limits: Limits | None,
-    ) -> tuple[list[int] | None, int, int]:
+    ) -> tuple[list[int], int, int, bool]:
         max_nodes = EVERYTHING
         stop: Callable[[], bool] | None = None
         if limits is not None:
             if limits.max_nodes is not None:
                 max_nodes = limits.max_nodes
             stop = limits.should_stop
-        answer: tuple[list[int] | None, int, int] = self.core.root(
+        answer: tuple[list[int], int, int, bool] = self.core.root(
             self.table, self.spec, state, moves, depth, all_moves, seen,
             max_nodes, nodes, stop, self.check_every,
         )  # fmt: skip
