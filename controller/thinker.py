@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from controller.computer import MAX_LEVEL
 from engine import Game, Move
 from engine.solver.limits import Limits, search_seconds
 from hardware.clock import Clock
@@ -88,7 +89,9 @@ class _Opponents:
     def __call__(self, job: Job, limits: Limits) -> Move:
         from engine.solver.opponent import Opponent
 
-        key = (job.game.rules, job.level, job.seed)
+        # full strength ignores the seed: the computer's moves, its pondering
+        # and the hints share one opponent, one solver's table (38 MB)
+        key = (job.game.rules, job.level, job.seed if job.level < MAX_LEVEL else 0)
         with self._lock:
             opponent = self._cache.get(key)
             if opponent is None:

@@ -167,3 +167,17 @@ def test_a_ponder_job_searches_in_the_process_on_its_own_budget() -> None:
         assert answer.job is ponder and game.is_legal(answer.move)
     finally:
         thinker.close()
+
+
+def test_full_strength_shares_one_opponent_for_moves_pondering_and_hints() -> None:
+    from controller.thinker import Purpose, _Opponents
+
+    game = new_game("classic")
+    game.play("4")
+    opponents = _Opponents()
+    jobs: list[tuple[Purpose, int]] = [("computer", 7), ("hint", 0), ("ponder", 7)]
+    for purpose, seed in jobs:
+        opponents(Job(purpose, (1,), game, level=10, seed=seed), Limits(max_nodes=1000))
+    assert len(opponents._cache) == 1  # one exact solver's table, not one a seed
+    opponents(Job("computer", (1,), game, level=5, seed=7), Limits())
+    assert len(opponents._cache) == 2  # a lower level's choice depends on its seed
