@@ -504,7 +504,12 @@ def test_simulate_web_serves_the_scripted_game_until_ctrl_c(tmp_path: Path) -> N
         assert state["moves"] == ["4", "5"]
     finally:
         process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=30)  # about 0.3 s
+        try:
+            out, _ = process.communicate(timeout=30)  # about 0.3 s
+        except subprocess.TimeoutExpired:
+            process.kill()  # no simulator left behind by a failing run
+            process.communicate()
+            raise
     assert process.returncode == 0
     assert json.loads(out.splitlines()[-1])["moves"] == state["moves"]
 
