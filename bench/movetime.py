@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.matches import simple_move
+from bench.matches import CLOCKS, past, simple_move
 from engine import Game, Move, new_game, rules_named
 from engine.solver.book import packaged_book
 from engine.solver.classic import COMPILED, ClassicSolver, Position
@@ -86,7 +86,7 @@ def play(number: int, seed: int, movetime: float, clock: Callable[[], float]) ->
             continue
         before = "".join(str(m.column) for m in game.moves)
         start, cpu = time.perf_counter(), time.process_time()
-        stop = until(clock() + search_seconds(movetime), clock)
+        stop = past(clock() + search_seconds(movetime), clock)
         choice = strong.choose(game, Limits(should_stop=stop))
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         score = choice.scores.get(choice.move, 0)
@@ -97,11 +97,6 @@ def play(number: int, seed: int, movetime: float, clock: Callable[[], float]) ->
         )  # fmt: skip
         game.play(choice.move)
     return played
-
-
-def until(deadline: float, clock: Callable[[], float]) -> Callable[[], bool]:
-    """A stop check that turns true at ``deadline`` on ``clock``."""
-    return lambda: clock() >= deadline
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -195,7 +190,7 @@ def main() -> None:
           f"load average {load} on {os.cpu_count()} cores")  # fmt: skip
     played: list[Played] = []
     for number in range(args.games):
-        clock = time.perf_counter if args.clock == "wall" else time.process_time
+        clock = CLOCKS[args.clock]
         played += play(number, args.seed, args.movetime / 1000, clock)
         if (number + 1) % 10 == 0:
             print(f"... {number + 1} games", file=sys.stderr, flush=True)

@@ -25,6 +25,7 @@ from typing import Any
 
 from controller.archive import ArchiveError, GameArchive
 from controller.commands import Command, Input, PairingEnded
+from controller.config import OpponentConfig
 from controller.eventcodec import encode
 from controller.i18n import Text, _n, _t, sentences
 from controller.journal import Journal, JournalDamaged, move_aside
@@ -56,7 +57,7 @@ from hardware.display import Alert, Display
 
 log = logging.getLogger("popref")
 
-THINK_SECONDS = 1.0  # the computer's thinking budget unless configured
+THINK_SECONDS = OpponentConfig().think  # the computer's budget: [opponent] think_ms's default
 STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
 

@@ -102,8 +102,9 @@ def _read_script(path: Path, config: Config) -> list[Action]:
 def _simulate(
     config: Config, state_dir: Path, args: argparse.Namespace, actions: list[Action] | None
 ) -> int:
+    language = _language(config)
     if not args.json:
-        setup_logging(language=_language(config))
+        setup_logging(language=language)
     simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
     web = None
     try:
@@ -114,7 +115,7 @@ def _simulate(
         if actions is None:
             from controller.terminal import interact
 
-            return interact(simulation, lenient_stdin(), sys.stdout, _language(config))
+            return interact(simulation, lenient_stdin(), sys.stdout, language)
         for action in actions:
             try:
                 simulation.act(action)
@@ -122,7 +123,7 @@ def _simulate(
                 where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
                 print(f"popref simulate: {where}: {error}", file=sys.stderr)
                 return 2
-            _report(simulation, action.text, args.json, sys.stdout, _language(config))
+            _report(simulation, action.text, args.json, sys.stdout, language)
         if web is not None:
             _linger(web.url)
     finally:

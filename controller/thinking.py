@@ -89,11 +89,12 @@ class Thinking:
         if seat is not None:
             return ("computer", position(referee), seat.level, seat.seed)
         playing = referee.in_step() and not referee.game.is_over()
-        if self._hint_key == position(referee) and playing and not referee.computer_to_move():
+        if not playing or referee.computer_to_move():
+            return None
+        if self._hint_key == position(referee):
             return ("hint", position(referee), MAX_LEVEL, 0)
         seat = referee.computer
-        ponder = self._ponder and seat is not None and seat.level == MAX_LEVEL
-        if ponder and playing and seat is not None and not referee.computer_to_move():
+        if self._ponder and seat is not None and seat.level == MAX_LEVEL:
             wanted = ("ponder", position(referee), seat.level, seat.seed)
             return wanted if wanted != self._pondered else None
         return None

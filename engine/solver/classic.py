@@ -224,10 +224,7 @@ class ClassicSolver:
         self._check(position)
         if self._immediate_win(position):
             return self.win_score(position)
-        cells = position.width * position.height
-        return self._narrow(
-            position, -(cells - position.moves) // 2, (cells + 1 - position.moves) // 2, should_stop
-        )
+        return self._narrow(position, *_score_range(position), should_stop)
 
     def _narrow(
         self, position: Position, low: int, high: int, should_stop: Callable[[], bool] | None
@@ -368,9 +365,8 @@ class ClassicSolver:
             score = self.solve(position, should_stop)
         else:
             self._check(position)
-            cells = _cells(position)
-            low = 1 if outcome > 0 else -(cells - position.moves) // 2
-            high = -1 if outcome < 0 else (cells + 1 - position.moves) // 2
+            low, high = _score_range(position)
+            low, high = (1 if outcome > 0 else low), (-1 if outcome < 0 else high)
             score = 0 if outcome == 0 else self._narrow(position, low, high, should_stop)
         column = self._first_keeping(
             position,
@@ -421,3 +417,9 @@ class ClassicSolver:
 
 def _cells(position: Position) -> int:
     return position.width * position.height
+
+
+def _score_range(position: Position) -> tuple[int, int]:
+    """The lowest and highest exact score a position's mover can have."""
+    cells = _cells(position)
+    return -(cells - position.moves) // 2, (cells + 1 - position.moves) // 2

@@ -178,8 +178,7 @@ class Opponent:
         book does not answer, the likeliest replies first, until stopped."""
         assert self.solver is not None
         solver = self.solver
-        start = solver.nodes
-        stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        stop = self._solver_stop(limits)
         safe = solver.ordered_safe_moves(position)
         for column in [*safe, *(c for c in position.centre_first if c not in safe)]:
             if not position.can_play(column) or position.wins_with(column):
@@ -194,18 +193,6 @@ class Opponent:
                 solver.best_move_and_score(after, stop, outcome)
             except SearchStopped:
                 return
-
-    def _book_answers_every_reply(self, position: Position) -> bool:
-        if self.book is None:
-            return False
-        cells = position.width * position.height
-        for column in range(1, position.width + 1):
-            if not position.can_play(column) or position.wins_with(column):
-                continue
-            after = position.play(column)
-            if after.moves < cells and self.book.lookup(after) is None:
-                return False
-        return True
 
     def _human_like(self, game: Game) -> Choice:
         depth, temperature, nodes = LEVELS[self.level]
@@ -237,8 +224,7 @@ class Opponent:
             budget = Limits(limits.should_stop, FLOOR_NODES)
             found = self.search.search(game, budget, max_depth=LEVELS[MAX_LEVEL - 1][0] + 2)
             floor = Choice(found.move, found.scores, "search", found.exact, found.depth)
-        start = solver.nodes
-        stop: Callable[[], bool] = lambda: limits.stopped(solver.nodes - start)  # noqa: E731
+        stop = self._solver_stop(limits)
         # the outcome first: far cheaper, and it already never throws a game away
         try:
             column, outcome = solver.outcome_move(position, stop)
@@ -251,6 +237,12 @@ class Opponent:
         except SearchStopped:
             return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
         return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
+
+    def _solver_stop(self, limits: Limits) -> Callable[[], bool]:
+        """``limits`` as the exact solver's stop check, its nodes counted from now."""
+        assert self.solver is not None
+        solver, start = self.solver, self.solver.nodes
+        return lambda: limits.stopped(solver.nodes - start)
 
     def _fallback(self, game: Game) -> Choice:
         """A move when the exact solver ran out of time: a short look ahead."""
