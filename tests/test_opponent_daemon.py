@@ -301,6 +301,7 @@ def test_simulate_json_says_what_the_computer_plays(
         ({"level": 11}, "[opponent] level: 11 is out of range; use 1 to 10"),
         ({"think_ms": "fast"}, "[opponent] think_ms: must be a whole number"),
         ({"depth": 3}, "[opponent] depth: unknown key"),
+        ({"ponder": "yes"}, "[opponent] ponder: must be true or false, not 'yes'"),
     ],
 )
 def test_opponent_configuration_errors_are_one_line(table: dict[str, Any], named: str) -> None:
@@ -318,7 +319,9 @@ def test_opponent_configuration() -> None:
         1.5,
         4,
     )
-    assert parse_config({}, "defaults").opponent.plays is None
+    defaults = parse_config({}, "defaults").opponent
+    assert (defaults.plays, defaults.think, defaults.ponder) == (None, 1.0, True)
+    assert not config(ponder=False).opponent.ponder
 
 
 def test_an_answer_waiting_when_the_game_is_abandoned_is_dropped(gated: Any) -> None:
