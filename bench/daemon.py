@@ -22,10 +22,10 @@
   no page; with 20 page clients following ``/api/events`` (issue 13); and
   while the computer thinks at full strength, the search restarted whenever
   it answers, in the daemon's search process
-  (:class:`controller.searcher.ProcessThinker`): Pop Out (the pure-Python
+  (:class:`controller.computer.process.ProcessThinker`): Pop Out (the pure-Python
   search) and Classic past the book (the compiled exact solver), and, for
   comparison, Pop Out on a worker thread of the daemon's process
-  (:class:`controller.thinker.ThreadedThinker`), sharing the GIL (issue 12).
+  (:class:`controller.computer.thinker.ThreadedThinker`), sharing the GIL (issue 12).
   The series are measured in alternating blocks of drops, their order
   rotating each round, so a machine whose load changes (other builds, a
   soak) weighs on each alike; each is printed with its ratio to the first.
@@ -75,11 +75,11 @@ sys.path.pop(0)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.soaklib.boardproc import serve_board
-from controller.config import WebConfig
-from controller.daemon import Daemon
-from controller.referee import Table
-from controller.searcher import ProcessThinker
-from controller.thinker import Job, Thinker, ThreadedThinker
+from controller.computer.process import ProcessThinker
+from controller.computer.thinker import Job, Thinker, ThreadedThinker
+from controller.daemon.config import WebConfig
+from controller.daemon.loop import Daemon
+from controller.referee.core import Table
 from controller.web.server import WebServer, serve_daemon
 from engine import new_game
 from hardware.clock import monotonic
@@ -244,8 +244,8 @@ class PageClients:
 
 class BackgroundSearch:
     """The computer thinking through a measurement: full strength through a
-    thinker (the daemon's :class:`~controller.searcher.ProcessThinker`, or a
-    :class:`~controller.thinker.ThreadedThinker` in the daemon's process, for
+    thinker (the daemon's :class:`~controller.computer.process.ProcessThinker`, or a
+    :class:`~controller.computer.thinker.ThreadedThinker` in the daemon's process, for
     comparison), started again whenever it answers; :meth:`pause` and
     :meth:`resume` switch it off and on (the search process stays).
 

@@ -1,5 +1,5 @@
 """The sensor board's serial settings, as the ``[serial]`` table of the
-configuration gives them (checked by :mod:`controller.config`).
+configuration gives them (checked by :mod:`controller.daemon.config`).
 
 >>> config = SerialConfig("/dev/ttyACM0")
 >>> config.baud, config.timeout

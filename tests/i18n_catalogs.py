@@ -1,4 +1,4 @@
-"""The catalogs under controller/locale, made with Babel (the test extra).
+"""The catalogs under controller/i18n/locale, made with Babel (the test extra).
 
 ``python -m tests.i18n_catalogs`` extracts every marked sentence of
 ``controller/`` into ``popref.pot``, merges it into each language's
@@ -22,13 +22,13 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from controller.i18n import DOMAIN, ENGLISH, LANGUAGES
+from controller.i18n.text import DOMAIN, ENGLISH, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "controller"
-LOCALE = SOURCE / "locale"
+LOCALE = SOURCE / "i18n" / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
-# controller.i18n's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
+# controller.i18n.text's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
 # N_(msgid), Nn_(singular, plural); the engine's reasons, Reason(template, ...), and
 # the simulated grid's refusals, SimGridError(template, ...), and the sensors'
 # faults, FaultSentence(template, ...)

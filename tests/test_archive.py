@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.archive import ArchivedGame, ArchiveError, GameArchive, NoSuchGame
+from controller.store.archive import ArchivedGame, ArchiveError, GameArchive, NoSuchGame
 
 FINISHED = datetime(2026, 11, 29, 17, 5, 42)
 RECORD = '[Rules "pop10"]\n[Result "red"]\n\n4 3 5 2 6 1 7 p4 3\n'

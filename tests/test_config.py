@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main
-from controller.config import Config, load_config
+from controller.daemon.config import Config, load_config
 from hardware.errors import ConfigError
 
 

@@ -22,8 +22,8 @@ CHILD = r"""
 import argparse, signal, sys, threading, types
 from pathlib import Path
 
-from controller import daemon as daemon_module
-from controller import run_cmd
+from controller.daemon import loop as daemon_module
+from controller.cli import run as run_cmd
 
 work = Path(sys.argv[1])
 config = work / "config.toml"
@@ -137,6 +137,6 @@ def test_sigterm_anywhere_in_the_loop_stops_it(tmp_path: Path) -> None:
 def test_the_wakeup_examples() -> None:
     import doctest
 
-    import controller.wakeup
+    import controller.daemon.wakeup
 
-    assert doctest.testmod(controller.wakeup).failed == 0
+    assert doctest.testmod(controller.daemon.wakeup).failed == 0

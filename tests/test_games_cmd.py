@@ -1,7 +1,7 @@
 """``popref games`` lists the archive and prints records.
 
 The commands go through a parser built with the module's own ``add_arguments``,
-as controller/cli.py builds it; switch ``popref`` to ``cli.main`` once the
+as controller/cli/__init__.py builds it; switch ``popref`` to ``cli.main`` once the
 command is registered there.
 """
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import games_cmd
-from controller.archive import GameArchive
 from controller.cli import COMMANDS
+from controller.cli import games as games_cmd
+from controller.store.archive import GameArchive
 
 RECORDS = [
     ("4 4 3 3 2 2 1\n", "classic", "red", datetime(2026, 11, 29, 17, 5), 7),
@@ -108,7 +108,7 @@ def test_the_state_directory_comes_from_systemd_when_not_given(
 
 def test_the_default_state_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     no_file = tmp_path / "absent.toml"
-    monkeypatch.setattr("controller.config.DEFAULT_PATH", no_file)
+    monkeypatch.setattr("controller.daemon.config.DEFAULT_PATH", no_file)
     monkeypatch.setattr("os.geteuid", lambda: 0)  # the service
     assert games_cmd.state_directory(None, {}) == Path("/var/lib/popref")
     assert games_cmd.state_directory(None, {"STATE_DIRECTORY": ""}) == Path("/var/lib/popref")

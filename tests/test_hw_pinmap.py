@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from controller.config import load_config
+from controller.daemon.config import load_config
 from engine.colour import Colour
 from hardware.errors import ConfigError
 from hardware.pinmap import DEFAULT_7, PinMap

@@ -222,7 +222,7 @@ def test_load_puts_discs_in_place_without_any_sensor_seeing_them(sim: Sim) -> No
 
 
 def test_the_configured_gpio_backend_builds_the_mapped_board(clock: FakeClock) -> None:
-    from controller.config import parse_config
+    from controller.daemon.config import parse_config
     from hardware.gpio_backend import gpio_backend
 
     config = parse_config({"board": {"backend": "gpio"}, "gpio": {"pin_factory": "mock"}}, "t")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from controller import wiring_cmd
+from controller.cli import wiring as wiring_cmd
 from engine.colour import Colour
 from hardware.clock import FakeClock
 from hardware.sim.grid import Physics, build_simulated_gpio

@@ -15,11 +15,11 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.plurals import get_plural
 
-from controller import i18n
-from controller.config import parse_config
-from controller.i18n import LANGUAGES, Text, _n, _t, choose, from_locale, sentences
-from controller.simulation import Simulation
-from controller.terminal import interact
+from controller.daemon.config import parse_config
+from controller.i18n import text as i18n
+from controller.i18n.text import LANGUAGES, Text, _n, _t, choose, from_locale, sentences
+from controller.simulator.simulation import Simulation
+from controller.simulator.terminal import interact
 from hardware.errors import ConfigError
 from tests import i18n_catalogs as catalogs
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from controller.journal import (
+from controller.store.journal import (
     Journal,
     JournalDamaged,
     JournalLoad,
@@ -342,7 +342,7 @@ CHILD = textwrap.dedent(
     import sys
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
-    from controller.journal import Journal
+    from controller.store.journal import Journal
 
     journal = Journal(Path(sys.argv[2]))
     journal.load()

@@ -17,13 +17,13 @@ from typing import Any, cast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.config import parse_config
-from controller.daemon import Daemon
-from controller.journal import Journal, JournalDamaged
-from controller.persist import snapshot
-from controller.referee import Table
-from controller.script import parse_script
-from controller.simulation import Simulation
+from controller.daemon.config import parse_config
+from controller.daemon.loop import Daemon
+from controller.referee.core import Table
+from controller.simulator.script import parse_script
+from controller.simulator.simulation import Simulation
+from controller.store.journal import Journal, JournalDamaged
+from controller.store.persist import snapshot
 from hardware.backend import Backend
 from hardware.clock import FakeClock
 

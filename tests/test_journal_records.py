@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.journal import decode
+from controller.store.journal import decode
 
 DEEP = "[" * 100_000 + "]" * 100_000
 

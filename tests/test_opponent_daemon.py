@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.config import Config, parse_config
-from controller.journal import Journal
-from controller.script import Action, parse_line
-from controller.simulation import Simulation
-from controller.thinker import Job, ThreadedThinker
-from controller.thinking import PONDER_SECONDS
+from controller.computer.thinker import Job, ThreadedThinker
+from controller.computer.thinking import PONDER_SECONDS
+from controller.daemon.config import Config, parse_config
+from controller.simulator.script import Action, parse_line
+from controller.simulator.simulation import Simulation
+from controller.store.journal import Journal
 from engine import Move, MoveKind
 from engine.colour import Colour
 from engine.solver.limits import Limits
@@ -357,7 +357,7 @@ def test_the_computers_move_on_the_lights_themselves(tmp_path: Path, link: str, 
 def test_a_computer_record_that_does_not_fit_is_damage_at_its_line(
     tmp_path: Path, record: dict[str, Any]
 ) -> None:
-    from controller.assembly import StartupError
+    from controller.daemon.assembly import StartupError
 
     first = Simulation(config(plays="yellow", level=2), tmp_path / "state")
     act(first, "drop 4")  # the computer has chosen: a second choice cannot fit

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller.computer import Seat
-from controller.persist import restore, snapshot
-from controller.referee import Referee, Table
-from controller.view import display
+from controller.referee.core import Referee, Table
+from controller.referee.seat import Seat
+from controller.referee.view import display
+from controller.store.persist import restore, snapshot
 from engine import Move
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Lamp

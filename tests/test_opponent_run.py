@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from controller.journal import Journal
+from controller.store.journal import Journal
 from engine import new_game, parse_move
 from tests.test_run import COMMAND, collect, environment
 

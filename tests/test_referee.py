@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
-from controller import repair
-from controller.persist import restore, snapshot
-from controller.referee import Referee, Table
-from controller.verdict import Verdict
-from controller.view import display
+from controller.referee import repair
+from controller.referee.core import Referee, Table
+from controller.referee.verdict import Verdict
+from controller.referee.view import display
+from controller.store.persist import restore, snapshot
 from engine import Colour, Move, Phase, game_from_position
 from hardware.display import Alert, Lamp
 from hardware.events import (

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main
-from controller.script import EXCERPT, ScriptError, decode_utf8, parse_line, parse_script
+from controller.simulator.script import EXCERPT, ScriptError, decode_utf8, parse_line, parse_script
 
 BOUND = 300  # no error line is longer than this, however long the script line
 

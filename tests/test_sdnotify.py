@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.sdnotify import Notifier
+from controller.daemon.sdnotify import Notifier
 
 
 class Listener:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.referee import Referee, Table
-from controller.view import display
+from controller.referee.core import Referee, Table
+from controller.referee.view import display
 from engine import Colour
 from hardware.events import DiscEntered, DiscLeft, SliderMoved
 
@@ -137,8 +137,8 @@ def test_a_scoring_pop_in_pop_10_is_logged_as_a_score() -> None:
 
 
 def test_run_says_which_board_and_where_the_game_is_kept(tmp_path: Path) -> None:
-    from controller.config import load_config, parse_config
-    from controller.run_cmd import started
+    from controller.cli.run import started
+    from controller.daemon.config import load_config, parse_config
 
     state = tmp_path / "state"
     bare = started(parse_config({}, "defaults"), state)
@@ -196,7 +196,9 @@ def test_run_logs_it_first(tmp_path: Path) -> None:
     assert first[1].startswith("Refereeing the simulated grid ([board] backend")
 
 
-@pytest.mark.parametrize("name", ["controller.script", "controller.argtypes", "controller.run_cmd"])
+@pytest.mark.parametrize(
+    "name", ["controller.simulator.script", "controller.cli.argtypes", "controller.cli.run"]
+)
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
@@ -221,9 +223,9 @@ def test_the_daemon_log_says_one_move_and_the_rules_title(
 ) -> None:
     import logging
 
-    from controller.config import parse_config
-    from controller.script import parse_script
-    from controller.simulation import Simulation
+    from controller.daemon.config import parse_config
+    from controller.simulator.script import parse_script
+    from controller.simulator.simulation import Simulation
 
     logger = logging.getLogger("popref")
     logger.addHandler(caplog.handler)

@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from controller.config import parse_serial
+from controller.daemon.config import parse_serial
 from hardware.errors import ConfigError
 from hardware.serial_config import SerialConfig
 
@@ -48,7 +48,7 @@ def test_bad_values_say_which_key_and_what_to_do(table: dict[str, object], start
 
 
 def test_the_config_module_hands_the_backend_ready_settings() -> None:
-    from controller.config import parse_config
+    from controller.daemon.config import parse_config
 
     table = {"board": {"backend": "serial", "columns": 9}, "serial": {"port": "loop://"}}
     config = parse_config(table, "popref.toml")

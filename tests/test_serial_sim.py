@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.config import parse_config
-from controller.daemon import Daemon
-from controller.journal import Journal
-from controller.script import Action
-from controller.simulation import Simulation
+from controller.daemon.config import parse_config
+from controller.daemon.loop import Daemon
+from controller.simulator.script import Action
+from controller.simulator.simulation import Simulation
+from controller.store.journal import Journal
 from engine.colour import Colour
 from hardware.errors import ConfigError
 from hardware.events import DiscEntered

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.config import parse_config
-from controller.script import Action
-from controller.simulation import Simulation
+from controller.daemon.config import parse_config
+from controller.simulator.script import Action
+from controller.simulator.simulation import Simulation
 from hardware import wire
 from hardware.events import (
     DiscEntered,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import parse_config
-from controller.script import parse_script
-from controller.simulation import Simulation
+from controller.daemon.config import parse_config
+from controller.simulator.script import parse_script
+from controller.simulator.simulation import Simulation
 from engine.colour import Colour
 from hardware.backend import Counting
 from hardware.clock import FakeClock

@@ -317,10 +317,10 @@ def test_a_journal_that_cannot_be_written_is_shown_and_caught_up(
     nothing."""
     import errno
 
-    from controller.config import parse_config
-    from controller.journal import Journal
-    from controller.script import parse_script
-    from controller.simulation import Simulation
+    from controller.daemon.config import parse_config
+    from controller.simulator.script import parse_script
+    from controller.simulator.simulation import Simulation
+    from controller.store.journal import Journal
 
     def act(text: str) -> None:
         (action,) = parse_script(text, "test")

@@ -192,7 +192,7 @@ def test_positions_that_do_not_fit_are_refused() -> None:
         "engine.solver.bookbuild",
         "engine.solver.search",
         "engine.solver.opponent",
-        "controller.positions",
+        "controller.cli.positions",
     ],
 )
 def test_docstring_examples(name: str) -> None:

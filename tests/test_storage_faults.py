@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 
 from bench.soaklib.diskfull import full_disk
-from controller.config import parse_config
-from controller.daemon import STORAGE_RETRY
-from controller.journal import Journal
-from controller.script import parse_script
-from controller.simulation import Simulation
+from controller.daemon.config import parse_config
+from controller.daemon.loop import STORAGE_RETRY
+from controller.simulator.script import parse_script
+from controller.simulator.simulation import Simulation
+from controller.store.journal import Journal
 
 WIN = ["drop 1", "drop 2"] * 3 + ["drop 1"]  # Red wins a Classic game
 
@@ -245,11 +245,11 @@ def test_the_soaks_storage_faults_run_clean(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        "controller.journal",
-        "controller.journal_entries",
-        "controller.fields",
-        "controller.archive",
-        "controller.persist",
+        "controller.store.journal",
+        "controller.store.entries",
+        "controller.store.fields",
+        "controller.store.archive",
+        "controller.store.persist",
         "bench.soaklib.diskfull",
     ],
 )

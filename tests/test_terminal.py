@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import parse_config
-from controller.script import ScriptError
-from controller.simulation import Simulation
-from controller.terminal import interact, parse_command
+from controller.daemon.config import parse_config
+from controller.simulator.script import ScriptError
+from controller.simulator.simulation import Simulation
+from controller.simulator.terminal import interact, parse_command
 from engine import Colour
 
 

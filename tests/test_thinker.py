@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from controller.thinker import InlineThinker, Job, ThreadedThinker
+from controller.computer.thinker import InlineThinker, Job, ThreadedThinker
 from engine import Move, new_game
 from engine.solver.limits import Limits, search_seconds
 from hardware.clock import FakeClock
@@ -56,7 +56,7 @@ def test_a_failing_search_still_gives_a_legal_move() -> None:
 
 
 def test_the_simulators_key_for_a_double_press() -> None:
-    from controller.terminal import parse_command
+    from controller.simulator.terminal import parse_command
 
     action = parse_command("d", 7)
     assert action is not None and action.verb == "double"
@@ -73,7 +73,7 @@ def pop10_job(level: int, number: int = 1) -> Job:
 
 
 def test_the_search_process_answers_as_the_solver_does() -> None:
-    from controller.searcher import ProcessThinker
+    from controller.computer.process import ProcessThinker
     from engine.solver.opponent import Opponent
 
     thinker = ProcessThinker(FakeClock(), budget=60.0)
@@ -90,7 +90,7 @@ def test_the_search_process_answers_as_the_solver_does() -> None:
 
 
 def test_the_search_process_keeps_the_budget_on_the_daemons_clock() -> None:
-    from controller.searcher import ProcessThinker
+    from controller.computer.process import ProcessThinker
 
     clock = FakeClock()
     thinker = ProcessThinker(clock, budget=5.0)
@@ -112,7 +112,7 @@ def test_the_search_process_keeps_the_budget_on_the_daemons_clock() -> None:
 
 
 def test_a_cancelled_search_gives_no_answer_and_the_next_one_does() -> None:
-    from controller.searcher import ProcessThinker
+    from controller.computer.process import ProcessThinker
 
     thinker = ProcessThinker(FakeClock(), budget=600.0)
     stale, done = threading.Event(), threading.Event()
@@ -128,7 +128,7 @@ def test_a_cancelled_search_gives_no_answer_and_the_next_one_does() -> None:
 
 
 def test_a_search_process_that_dies_still_gives_a_move_and_is_replaced() -> None:
-    from controller.searcher import ProcessThinker
+    from controller.computer.process import ProcessThinker
 
     thinker = ProcessThinker(FakeClock(), budget=600.0)
     first, second = threading.Event(), threading.Event()
@@ -148,7 +148,7 @@ def test_a_search_process_that_dies_still_gives_a_move_and_is_replaced() -> None
 
 
 def test_a_ponder_job_searches_in_the_process_on_its_own_budget() -> None:
-    from controller.searcher import ProcessThinker
+    from controller.computer.process import ProcessThinker
 
     clock = FakeClock()
     thinker = ProcessThinker(clock, budget=5.0)
@@ -170,7 +170,7 @@ def test_a_ponder_job_searches_in_the_process_on_its_own_budget() -> None:
 
 
 def test_full_strength_shares_one_opponent_for_moves_pondering_and_hints() -> None:
-    from controller.thinker import Purpose, _Opponents
+    from controller.computer.thinker import Purpose, _Opponents
 
     game = new_game("classic")
     game.play("4")

@@ -17,15 +17,15 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.commands import NewGameAsked, PairingEnded, PairingRequested, RulesChosen
-from controller.config import WebConfig, parse_config
-from controller.eventcodec import CodecError, decode, encode
-from controller.journal import Journal
-from controller.persist import restore, snapshot
-from controller.referee import Referee
-from controller.referee import Table as RefereeTable
-from controller.simulation import Simulation
-from controller.view import display
+from controller.daemon.config import WebConfig, parse_config
+from controller.referee.commands import NewGameAsked, PairingEnded, PairingRequested, RulesChosen
+from controller.referee.core import Referee
+from controller.referee.core import Table as RefereeTable
+from controller.referee.view import display
+from controller.simulator.simulation import Simulation
+from controller.store.eventcodec import CodecError, decode, encode
+from controller.store.journal import Journal
+from controller.store.persist import restore, snapshot
 from controller.web.hub import StateHub
 from controller.web.pairing import PENDING, Busy, Pairing
 from hardware.clock import FakeClock
@@ -575,7 +575,7 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
 def test_linger_ends_quietly_at_a_ctrl_c_however_late_it_lands(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from controller import simulate_cmd
+    from controller.cli import simulate as simulate_cmd
 
     naps: list[float] = []
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from controller.i18n import LANGUAGES, plural_rule
+from controller.i18n.text import LANGUAGES, plural_rule
 from tests.webclient import WIN, Table
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

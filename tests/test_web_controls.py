@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from controller.commands import HintAsked, LevelChosen, OpponentChosen
-from controller.config import parse_config
-from controller.eventcodec import CodecError, decode, encode
-from controller.journal import Journal
-from controller.referee import Referee
-from controller.referee import Table as RefereeTable
-from controller.simulation import Simulation
-from controller.terminal import interact
+from controller.daemon.config import parse_config
+from controller.referee.commands import HintAsked, LevelChosen, OpponentChosen
+from controller.referee.core import Referee
+from controller.referee.core import Table as RefereeTable
+from controller.simulator.simulation import Simulation
+from controller.simulator.terminal import interact
+from controller.store.eventcodec import CodecError, decode, encode
+from controller.store.journal import Journal
 from engine.colour import Colour
 from tests.webclient import WIN, Table
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import wiring_cmd
 from controller.cli import main
+from controller.cli import wiring as wiring_cmd
 
 
 def wiring_args(*argv: str) -> argparse.Namespace:
@@ -28,7 +28,7 @@ def test_check_wiring_reads_the_default_configuration(
         "exit = [8, 9, 10, 11]\nslider = 2\nbutton = 3\n"
         "column_rgb = [[20, 21, 22], [23, 24, 25], [26, 27, 12], [13, 14, 15]]\n"
     )
-    monkeypatch.setattr("controller.config.DEFAULT_PATH", default)
+    monkeypatch.setattr("controller.daemon.config.DEFAULT_PATH", default)
     out = io.StringIO()
     assert wiring_cmd.run(wiring_args("--sim"), stdout=out) == 0
     text = out.getvalue()
@@ -40,7 +40,7 @@ def test_check_wiring_names_the_default_file_in_an_error(
 ) -> None:
     default = tmp_path / "config.toml"
     default.write_text("[board]\ncolumns = 99\n")
-    monkeypatch.setattr("controller.config.DEFAULT_PATH", default)
+    monkeypatch.setattr("controller.daemon.config.DEFAULT_PATH", default)
     assert wiring_cmd.run(wiring_args("--sim")) == 2
     err = capsys.readouterr().err
     assert (
@@ -52,7 +52,7 @@ def test_games_points_to_where_simulate_keeps_its_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setattr("controller.config.DEFAULT_PATH", tmp_path / "none.toml")
+    monkeypatch.setattr("controller.daemon.config.DEFAULT_PATH", tmp_path / "none.toml")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "daemon"))
     kept = tmp_path / "xdg" / "popref-simulate"
     script = tmp_path / "win.txt"
@@ -71,7 +71,7 @@ def test_games_points_to_where_simulate_keeps_its_games(
 
 
 def test_the_docs_name_the_configuration_file_popref_reads() -> None:
-    from controller.config import DEFAULT_PATH
+    from controller.daemon.config import DEFAULT_PATH
 
     root = Path(__file__).resolve().parent.parent
     for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:

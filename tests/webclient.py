@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from controller.config import parse_config
-from controller.script import parse_line
-from controller.simulation import Simulation
+from controller.daemon.config import parse_config
+from controller.simulator.script import parse_line
+from controller.simulator.simulation import Simulation
 from controller.web.server import WebServer, serve_daemon
 
 # Red wins in column 1 (Yellow plays column 2 meanwhile)

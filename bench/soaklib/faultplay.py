@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bench.soaklib.expect import Expect
 from bench.soaklib.faults import ForgedHeartbeats, corrupt_some
 from bench.soaklib.lights import read_strip, strip_look
-from controller.simulation import SETTLE
+from controller.simulator.simulation import SETTLE
 from hardware.serial_backend import BOARD
 from hardware.serial_counts import LINK
 from hardware.sim.seam import Beam

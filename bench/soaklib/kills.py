@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bench.soaklib.table import SoakTable, TableSetup, believed
 from bench.soaklib.tally import Tally
-from controller.referee import Referee, Table
+from controller.referee.core import Referee, Table
 from engine import Move, MoveKind, new_game
 from engine.colour import Colour
 

@@ -34,11 +34,11 @@ from bench.soaklib.faultplay import inject_fault, serial_fault
 from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
 from bench.soaklib.tally import Tally
-from controller.config import parse_config
-from controller.referee import Referee
-from controller.script import Action
-from controller.simulation import SETTLE, Outcome, Simulation
-from controller.verdict import Verdict
+from controller.daemon.config import parse_config
+from controller.referee.core import Referee
+from controller.referee.verdict import Verdict
+from controller.simulator.script import Action
+from controller.simulator.simulation import SETTLE, Outcome, Simulation
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
 from hardware.sim.board import BoardTimeline

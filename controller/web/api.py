@@ -18,8 +18,8 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
-from controller.archive import ArchiveError, NoSuchGame
-from controller.commands import (
+from controller.i18n.text import _t, choose, known, render, sentences
+from controller.referee.commands import (
     Command,
     HintAsked,
     LevelChosen,
@@ -28,9 +28,9 @@ from controller.commands import (
     PairingRequested,
     RulesChosen,
 )
-from controller.computer import MAX_LEVEL, MIN_LEVEL
-from controller.i18n import _t, choose, known, render, sentences
-from controller.verdict import Verdict
+from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
+from controller.referee.verdict import Verdict
+from controller.store.archive import ArchiveError, NoSuchGame
 from controller.web.page_text import page_catalog
 from controller.web.pairing import PENDING, Busy
 from controller.web.replay import replay

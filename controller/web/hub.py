@@ -20,7 +20,7 @@ import json
 import threading
 from typing import Any
 
-from controller.i18n import ENGLISH, localized
+from controller.i18n.text import ENGLISH, localized
 
 
 class StateHub:

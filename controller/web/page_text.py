@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.i18n import LANGUAGES, N_, Nn_, catalog, plural_forms, plural_rule
+from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_forms, plural_rule
 
 PAGE: dict[str, str] = {
     "title": N_("popref"),

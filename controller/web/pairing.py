@@ -1,7 +1,7 @@
 """Who may control the board from a browser: pairing requests and tokens.
 
 A browser asks to pair; the board blinks (the referee's rule, see
-:mod:`controller.commands`), and a press of the mode button grants the one
+:mod:`controller.referee.commands`), and a press of the mode button grants the one
 pending request a token. The browser claims it with the request's id (in a
 request body, never a URL) and sends it in the ``Authorization`` header from
 then on. Only tokens' SHA-256 digests are kept, in ``web-tokens.json`` in the
@@ -34,8 +34,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.commands import PAIRING_WINDOW
-from controller.i18n import _n
+from controller.i18n.text import _n
+from controller.referee.commands import PAIRING_WINDOW
 from hardware.clock import Clock
 
 log = logging.getLogger("popref")

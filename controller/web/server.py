@@ -6,8 +6,8 @@ grants into :class:`Pairing`; the page's commands go back through
 ``controls.submit``, which queues them for the loop and wakes it.
 
 >>> import tempfile, pathlib
->>> from controller.archive import GameArchive
->>> from controller.config import WebConfig
+>>> from controller.store.archive import GameArchive
+>>> from controller.daemon.config import WebConfig
 >>> from hardware.clock import monotonic
 >>> class Nobody:
 ...     def submit(self, command: object, reply: object = None) -> None: ...
@@ -30,17 +30,17 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.archive import GameArchive
-from controller.commands import Command
-from controller.config import WebConfig
-from controller.verdict import Verdict
+from controller.daemon.config import WebConfig
+from controller.referee.commands import Command
+from controller.referee.verdict import Verdict
+from controller.store.archive import GameArchive
 from controller.web.api import Handler
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
 from hardware.clock import Clock
 
 if TYPE_CHECKING:
-    from controller.daemon import Daemon
+    from controller.daemon.loop import Daemon
 
 log = logging.getLogger("popref")
 

@@ -1,0 +1,68 @@
+"""The ``popref`` command: one entry point, one small module per subcommand.
+
+Each subcommand module exports ``add_arguments(parser)`` and ``run(args) ->
+int``; its one line of help is here, in :data:`COMMANDS`. Only the chosen
+subcommand's module is imported, so ``popref replay`` never loads the
+simulator, gpiozero or pyserial.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from controller.cli.argtypes import OneLineParser
+
+# subcommand -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": (
+        "controller.cli.simulate",
+        "play on a simulated grid in the terminal, or run a script of physical actions",
+    ),
+    "run": ("controller.cli.run", "run the referee daemon on the configured board"),
+    "replay": ("controller.cli.replay", "play moves through the rules engine and print the result"),
+    "games": ("controller.cli.games", "list the finished games, or print one game's record"),
+    "check-wiring": (
+        "controller.cli.wiring",
+        "check a new board's wiring: light each output, ask for each sensor",
+    ),
+    "solve": ("controller.cli.solve", "print the exact score of positions read from stdin"),
+    "bestmove": ("controller.cli.bestmove", "print the computer's move for positions from stdin"),
+    "book": ("controller.cli.book", "build the Classic opening book (resumable, reproducible)"),
+}
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line for ``argv``: every subcommand's name and help, and
+    the arguments of the one ``argv`` chooses (of all of them without
+    ``argv``), importing only the modules it needs."""
+    parser = OneLineParser(
+        prog="popref",
+        description="Referee for a pop-out Connect Four grid.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    # the top level has no options but -h: the first word is the subcommand
+    chosen = next((a for a in argv if not a.startswith("-")), None) if argv is not None else None
+    for name, (module_name, help_text) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        command_parser.set_defaults(_module=module_name)
+        if argv is None or name == chosen:
+            importlib.import_module(module_name).add_arguments(command_parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser(arguments).parse_args(arguments)
+    except SystemExit as done:  # --help, or one line of error (controller.cli.argtypes)
+        return done.code if isinstance(done.code, int) else 2
+    module = importlib.import_module(args._module)
+    try:
+        status: int = module.run(args)
+    except KeyboardInterrupt:
+        return 130
+    return status

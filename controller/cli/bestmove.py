@@ -1,0 +1,78 @@
+"""``popref bestmove``: the computer's move for positions read from standard input.
+
+One position a line (see :mod:`controller.cli.positions`); for each it prints the
+move the computer plays, as soon as the line is read, and flushes, so another
+program can play a whole game through one running process. ``--level``
+chooses the strength (1 to 10, default 10: full strength); ``--seed`` makes
+the lower levels' choices reproducible; ``--movetime`` bounds the thinking
+(full strength only: lower levels look a fixed depth ahead). Bad input: one
+line naming the input line, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+
+from controller.cli.positions import PositionInputError, read_position
+from controller.cli.solve import add_common, rules_from, warn_if_slow
+from engine.solver.classic import COMPILED
+from engine.solver.limits import Limits, search_seconds
+from engine.solver.opponent import MAX_LEVEL, Opponent
+
+HELP = "print the computer's move for positions read from standard input"
+PROG = "popref bestmove"
+DEFAULT_MOVETIME = 1000  # ms: the budget on a Raspberry Pi 4
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register ``popref bestmove``'s options on ``parser``."""
+    add_common(parser)
+    parser.add_argument(
+        "--level",
+        type=int,
+        default=MAX_LEVEL,
+        metavar="N",
+        help=f"strength, 1 (a child can beat it) to {MAX_LEVEL} (full strength, the default)",
+    )
+    parser.add_argument(
+        "--movetime",
+        type=int,
+        default=DEFAULT_MOVETIME,
+        metavar="MS",
+        help=f"thinking time per move in milliseconds (default {DEFAULT_MOVETIME})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the lower levels' choices")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer every line and return the exit status (2 for bad input)."""
+    rules = rules_from(args, PROG)
+    if rules is None:
+        return 2
+    if not 1 <= args.level <= MAX_LEVEL:
+        print(f"{PROG}: --level {args.level}: levels are 1 to {MAX_LEVEL}", file=sys.stderr)
+        return 2
+    if args.movetime < 1:
+        print(f"{PROG}: --movetime {args.movetime}: give at least 1 ms", file=sys.stderr)
+        return 2
+    if args.core == "compiled" and not COMPILED:
+        print(f"{PROG}: --core compiled: the compiled core is not installed", file=sys.stderr)
+        return 2
+    warn_if_slow(rules, args.core, PROG)
+    opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core)
+    for number, line in enumerate(sys.stdin, start=1):
+        deadline = time.monotonic() + search_seconds(args.movetime / 1000)
+        try:
+            game = read_position(line, rules, number)
+        except PositionInputError as error:
+            print(f"{PROG}: {error}", file=sys.stderr)
+            return 2
+        print(opponent.choose(game, Limits(should_stop=_past(deadline))).move, flush=True)
+    return 0
+
+
+def _past(deadline: float) -> Callable[[], bool]:
+    return lambda: time.monotonic() >= deadline

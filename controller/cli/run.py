@@ -1,0 +1,98 @@
+"""``popref run``: the daemon, as systemd starts it on the Pi."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from controller.daemon.config import Config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from controller.cli.argtypes import add_new_game_rules
+
+    parser.add_argument(
+        "--config", type=Path, help="TOML configuration (default /etc/popref/config.toml)"
+    )
+    add_new_game_rules(parser)
+    parser.add_argument("--state-dir", type=Path, help="where the journal and finished games live")
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.daemon.assembly import StartupError, assemble
+    from controller.daemon.logs import setup_logging
+    from hardware.clock import monotonic
+    from hardware.errors import HardwareError
+
+    setup_logging()
+    try:
+        assembled = assemble(args.config, args.rules, args.state_dir, monotonic)
+    except StartupError as error:
+        print(f"popref run: {error}", file=sys.stderr)
+        return 2
+    daemon = assembled.daemon
+    logging.getLogger("popref").info(
+        "%s", started(assembled.config, args.state_dir or assembled.config.state_dir)
+    )
+    web = None
+    try:
+        if assembled.config.web.enabled:
+            from controller.web.server import WebError, serve_daemon
+
+            try:
+                web = serve_daemon(daemon, assembled.config.web, monotonic)
+            except WebError as error:
+                print(f"popref run: {assembled.config.source}: {error}", file=sys.stderr)
+                return 2
+        with daemon.stop_on(signal.SIGTERM, signal.SIGINT):
+            daemon.open()
+            daemon.run()
+    except HardwareError as error:
+        print(f"popref run: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if web is not None:
+            web.close()
+        daemon.close()
+    return 0
+
+
+def started(config: Config, state_dir: Path) -> str:
+    """The first line ``popref run`` logs: which board, from which
+    configuration, and where the game is kept.
+
+    >>> from controller.daemon.config import parse_config
+    >>> print(started(parse_config({}, "defaults"), Path("/tmp/state")))
+    Refereeing the simulated grid: there is no /etc/popref/config.toml (see the README's \
+Configuration for a real board). The game is kept in /tmp/state. To play by hand: popref simulate.
+    """
+    from controller.daemon.config import DEFAULT_PATH
+
+    kept = f"The game is kept in {state_dir}."
+    backend = config.board.backend
+    if config.source == "defaults":
+        return (
+            f"Refereeing the simulated grid: there is no {DEFAULT_PATH} (see the README's "
+            f"Configuration for a real board). {kept} To play by hand: popref simulate."
+        )
+    if backend == "sim":
+        board = f'the simulated grid ([board] backend = "sim" in {config.source})'
+    elif backend == "serial":
+        port = config.serial.port if config.serial is not None else "?"
+        board = f"the sensor board on {port} ({config.source})"
+        host = urlsplit(port).hostname if "://" in port else None
+        if host not in (None, "localhost", "127.0.0.1", "::1"):
+            # the unit's IPAddressDeny= would block it without a word
+            kept += (
+                f" Under systemd, allow {host} with IPAddressAllow= in a drop-in "
+                "(docs/install-pi.md, step 6)."
+            )
+    else:
+        board = f"the board's GPIO pins ({config.source})"
+    return f"Refereeing {board}. {kept}"

@@ -1,0 +1,178 @@
+"""``popref simulate``: the daemon on a simulated grid, by hand or by script."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from controller.cli.argtypes import add_new_game_rules, lenient_stdin
+from controller.daemon.assembly import StartupError
+from controller.daemon.config import Config, load_config, parse_config
+from controller.daemon.logs import setup_logging
+from controller.i18n.text import from_locale
+from controller.simulator.script import Action, ScriptError, excerpt, read_script
+from controller.simulator.simulation import Simulation
+from controller.store.places import simulate_state_dir
+from hardware.errors import ConfigError
+from hardware.sim.grid import SimGridError
+
+if TYPE_CHECKING:
+    from controller.web.server import WebServer
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per action")
+    add_new_game_rules(parser)
+    parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
+    parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
+    parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the live board on this address (e.g. 127.0.0.1:8080), as [web] does",
+    )
+    parser.add_argument(
+        "--opponent",
+        choices=("red", "yellow", "none"),
+        help="the colour the computer plays (none: two players), from the next game",
+    )
+    parser.add_argument(
+        "--level", type=int, choices=range(1, 11), metavar="N", help="the computer's level, 1-10"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config) if args.config else parse_config({}, "defaults")
+        if config.board.backend != "sim":
+            config = _as_simulated(config)
+        if args.level is not None:
+            config = replace(config, opponent=replace(config.opponent, level=args.level))
+        if args.web is not None:
+            config = _with_web(config, args.web)
+        actions = _read_script(args.script, config) if args.script is not None else None
+    except (ConfigError, ScriptError) as error:
+        print(f"popref simulate: {error}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="popref-sim-") as scratch:
+        # by hand, the game is kept for next time; a script starts afresh
+        state_dir = args.state_dir or (
+            Path(scratch) if actions is not None else simulate_state_dir()
+        )
+        try:
+            return _simulate(config, state_dir, args, actions)
+        except StartupError as error:
+            print(f"popref simulate: {error}", file=sys.stderr)
+            return 2
+
+
+def _as_simulated(config: Config) -> Config:
+    """The same table on the simulated grid (simulate never drives hardware)."""
+    return replace(config, board=replace(config.board, backend="sim"))
+
+
+def _with_web(config: Config, address: str) -> Config:
+    """``config`` serving the page on ``address`` (``HOST:PORT``)."""
+    from dataclasses import replace
+
+    host, colon, port = address.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not port.isdigit() or not host:
+        raise ConfigError(f"--web {address}: write HOST:PORT, e.g. 127.0.0.1:8080")
+    table = {"enabled": True, "host": host, "port": int(port)}
+    checked = parse_config({"board": {"backend": "sim"}, "web": table}, "--web").web
+    return replace(
+        config, web=replace(config.web, enabled=True, host=checked.host, port=checked.port)
+    )
+
+
+def _read_script(path: Path, config: Config) -> list[Action]:
+    return read_script(path, config.board.columns)
+
+
+def _simulate(
+    config: Config, state_dir: Path, args: argparse.Namespace, actions: list[Action] | None
+) -> int:
+    language = _language(config)
+    if not args.json:
+        setup_logging(language=language)
+    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
+    web = None
+    try:
+        if config.web.enabled:
+            web = _serve(simulation, config)
+            if web is None:
+                return 2
+        if actions is None:
+            from controller.simulator.terminal import interact
+
+            return interact(simulation, lenient_stdin(), sys.stdout, language)
+        for action in actions:
+            try:
+                simulation.act(action)
+            except SimGridError as error:
+                where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
+                print(f"popref simulate: {where}: {error}", file=sys.stderr)
+                return 2
+            _report(simulation, action.text, args.json, sys.stdout, language)
+        if web is not None:
+            _linger(web.url)
+    finally:
+        if web is not None:
+            web.close()
+        simulation.close()
+    return 0
+
+
+def _serve(simulation: Simulation, config: Config) -> WebServer | None:
+    """The page for ``simulation``; ``None`` after saying why it cannot listen."""
+    from controller.web.server import WebError, serve_daemon
+
+    try:
+        web = serve_daemon(simulation.daemon, config.web, simulation.clock, simulation)
+    except WebError as error:
+        print(f"popref simulate: {error}", file=sys.stderr)
+        return None
+    print(f"popref simulate: the live board is at {web.url}", file=sys.stderr)
+    return web
+
+
+def _linger(url: str, nap: Callable[[float], None] = time.sleep) -> None:
+    """After a script, keep the page up until Ctrl-C, to look at the end."""
+    # Ctrl-C may come as soon as the line is out: already inside the suppression
+    with contextlib.suppress(KeyboardInterrupt):
+        print(
+            f"popref simulate: the script is done; {url} stays up until Ctrl-C",
+            file=sys.stderr,
+            flush=True,
+        )
+        # short sleeps, not signal.pause(): a Ctrl-C that lands after the
+        # interpreter's last check and before pause(2) begins would leave
+        # it waiting for another signal (seen on a loaded machine)
+        while True:
+            nap(0.2)
+
+
+def _language(config: Config) -> str:
+    """The terminal's language: ``[ui] language``, else the locale's."""
+    return config.ui.language or from_locale(os.environ)
+
+
+def _report(simulation: Simulation, action: str, as_json: bool, out: TextIO, language: str) -> None:
+    from controller.simulator.terminal import render
+
+    if as_json:
+        # the contract of --json (docs/web.md): its sentences are English
+        out.write(json.dumps(simulation.state(action)) + "\n")
+    else:
+        out.write(f"> {action}\n{render(simulation, language)}\n")
+    out.flush()

@@ -1,0 +1,179 @@
+"""Putting a daemon together from the configuration: the one place that knows
+every backend. Everything that can go wrong here becomes a
+:class:`StartupError` with one line that says what to fix."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from controller.computer.process import ProcessThinker
+from controller.computer.thinker import Thinker
+from controller.daemon.config import Config, load_config
+from controller.daemon.loop import Daemon
+from controller.daemon.sdnotify import Notifier
+from controller.referee.core import Table
+from controller.store.journal import JournalError
+from hardware.backend import Backend
+from hardware.clock import Clock
+from hardware.errors import ConfigError, HardwareError
+
+if TYPE_CHECKING:
+    from hardware.sim.backend import SimulatedTable
+
+log = logging.getLogger("popref")
+CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
+CONFIGURED_OPPONENT = "configured-opponent"  # the [opponent] plays applied at the last start
+CONFIGURED_LEVEL = "configured-level"  # the [opponent] level applied at the last start
+
+
+class StartupError(RuntimeError):
+    """The daemon cannot start; the message is one line for the user."""
+
+
+@dataclass
+class Assembled:
+    config: Config
+    daemon: Daemon
+    sim: SimulatedTable | None = None  # the simulated table, for the sim backend
+
+
+def table_of(config: Config) -> Table:
+    return Table(
+        columns=config.board.columns,
+        rows=config.board.rows,
+        colour_sensing=config.board.colour_sensing,
+        simultaneous=config.game.simultaneous,
+        repetition=config.game.repetition,
+        both_lines=config.game.both_lines,
+        computer_level=config.opponent.level,
+        computer_seed=config.opponent.seed,
+    )
+
+
+def assemble(
+    config_path: Path | None,
+    rules: str | None,
+    state_dir: Path | None,
+    clock: Clock,
+    *,
+    config: Config | None = None,
+    physics: Any | None = None,
+    thinker: Thinker | None = None,
+    ponder: bool | None = None,
+) -> Assembled:
+    """A daemon resumed from its journal and ready to ``open()``; ``ponder``
+    overrides ``[opponent] ponder``."""
+    try:
+        if config is None:
+            config = load_config(config_path)
+        backend, sim = build_backend(config, clock, physics)
+    except (ConfigError, HardwareError) as error:
+        raise StartupError(str(error)) from None
+    directory = state_dir or config.state_dir
+    try:
+        daemon = Daemon(
+            table=table_of(config),
+            rules=rules or config.game.rules,
+            backend=backend,
+            clock=clock,
+            state_dir=directory,
+            notifier=Notifier.from_environment(os.environ),
+            computer=config.opponent.plays,
+            thinker=thinker or ProcessThinker(clock, config.opponent.think),
+            ponder=config.opponent.ponder if ponder is None else ponder,
+        )
+        daemon.resume()
+        if rules is None:
+            configure_rules(daemon, directory, config)
+        else:
+            daemon.choose_rules(rules)
+        configure_opponent(daemon, directory, config)
+    except PermissionError:
+        raise StartupError(
+            f"{directory}: permission denied; give the popref user write access or pass --state-dir"
+        ) from None
+    except JournalError as error:
+        raise StartupError(str(error)) from None
+    except (FileExistsError, NotADirectoryError):
+        raise StartupError(
+            f"{directory}: not a directory; pass --state-dir with a directory for the game"
+        ) from None
+    except OSError as error:
+        raise StartupError(f"{directory}: {error.strerror}") from None
+    return Assembled(config, daemon, sim)
+
+
+def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[game] rules`` applies from the next game on (or to this one, before
+    its first move) whenever it names other rules than at the last start.
+    Rules chosen with the mode button since then stand until it changes."""
+    name = config.game.rules
+    if _configured(directory / CONFIGURED_RULES, name) and daemon.choose_rules(name):
+        log.info("(%s says [game] rules = %s.)", config.source, name)
+
+
+def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[opponent] plays`` likewise: from the next game on (or this one,
+    before its first move) whenever it changed since the last start; an
+    opponent chosen with the mode button stands until then."""
+    plays = config.opponent.plays
+    name = plays.value if plays is not None else "none"
+    if _configured(directory / CONFIGURED_OPPONENT, name) and daemon.choose_computer(plays):
+        log.info("(%s says [opponent] plays = %s.)", config.source, name)
+    # the level likewise: one chosen on the page stands until the configuration changes
+    level = config.opponent.level
+    if _configured(directory / CONFIGURED_LEVEL, str(level)) and daemon.choose_level(level):
+        log.info("(%s says [opponent] level = %d.)", config.source, level)
+
+
+def _configured(marker: Path, name: str) -> bool:
+    """Whether the configuration names ``name`` afresh since the last start
+    (``marker`` remembers it from now on)."""
+    try:
+        last = marker.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        last = None
+    if last == name:
+        return False
+    try:
+        fresh = marker.with_name(marker.name + ".new")
+        fresh.write_text(name + "\n", encoding="utf-8")
+        fresh.replace(marker)
+    except OSError as error:
+        # not worth refusing to start: it is applied again at the next start
+        log.warning("%s: cannot be written (%s)", marker, error.strerror)
+    return True
+
+
+def build_backend(
+    config: Config, clock: Clock, physics: Any | None = None
+) -> tuple[Backend, SimulatedTable | None]:
+    """The configured backend; for the ``sim`` backend, the whole simulated
+    table too (its backend is the one returned)."""
+    board = config.board
+    if board.backend == "sim":
+        from hardware.sim.backend import build_simulated
+
+        sim = build_simulated(
+            board.columns,
+            board.rows,
+            clock,
+            link=config.sim_link,
+            physics=physics,
+            seed=config.seed,
+            colour_sensing=board.colour_sensing,
+            serial=config.serial,
+        )
+        return sim.backend, sim
+    if board.backend == "gpio":
+        from hardware.gpio_backend import gpio_backend
+
+        return gpio_backend(config.pin_map(), board.rows, clock), None
+    from hardware.serial_backend import SerialBackend
+
+    assert config.serial is not None  # the config module requires [serial] for this backend
+    return SerialBackend(config.serial, board.columns, board.rows), None

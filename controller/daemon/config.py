@@ -1,0 +1,369 @@
+"""The configuration: one TOML file, read with tomllib and checked here,
+every table, before anything starts, so every mistake is one line that names
+the file and the key. The hardware gets ready objects: a :class:`PinMap` for
+``[gpio]``, a :class:`SerialConfig` for ``[serial]``.
+
+>>> config = parse_config({"board": {"backend": "sim", "columns": 7}}, "example.toml")
+>>> config.board.backend, config.game.rules, config.pin_map().slider
+('sim', 'classic', 'GPIO2')
+>>> try:
+...     parse_config({"board": {"rows": 40}}, "example.toml")
+... except ConfigError as error:
+...     print(error)
+example.toml: [board] rows: 40 is out of range; use 4 to 16
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import os
+import stat
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from controller.i18n.text import LANGUAGES
+from engine import RULES_NAMES
+from engine.colour import Colour
+from hardware.configtable import ConfigTable
+from hardware.errors import ConfigError
+from hardware.pinmap import PinMap
+from hardware.serial_config import SerialConfig
+
+T = TypeVar("T")
+
+DEFAULT_PATH = Path("/etc/popref/config.toml")
+DEFAULT_STATE_DIR = Path("/var/lib/popref")
+BACKENDS = ("sim", "gpio", "serial")
+BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
+# The board's size, physical columns and rows: the sensor board's wire format
+# carries 16 columns and a 16-bit mask of rows; rules.md asks for 4x4 to 12x10.
+MIN_SIZE = 4
+MAX_SIZE = 16
+MAX_BYTES = 1 << 20  # a configuration is a few hundred bytes; refuse to read a huge file
+
+_KNOWN: dict[str, tuple[str, ...]] = {
+    "game": ("rules", "repetition", "both_lines", "simultaneous_ms"),
+    "board": ("backend", "columns", "rows", "colour_sensing"),
+    "daemon": ("state_dir",),
+    "sim": ("seed", "link"),
+    "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
+    "opponent": ("plays", "level", "think_ms", "seed", "ponder"),
+    "ui": ("language",),
+}
+_BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
+SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
+_HARDWARE = ("gpio", "serial")  # [gpio] is resolved by PinMap.parse, through ConfigTable
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    rules: str = "classic"
+    repetition: int | None = None
+    both_lines: Literal["popper", "opponent"] = "popper"
+    simultaneous: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    backend: str = "sim"
+    columns: int = 7
+    rows: int = 6
+    colour_sensing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The live web view (docs/web.md). ``enabled`` defaults to on for a
+    real board (a Pi at the table) and off for the simulated grid; ``watch``
+    lets anyone who reaches the page watch; ``token`` is a fixed control
+    token for headless use (empty: none); a paired browser's token lasts
+    ``pair_days``."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    watch: bool = True
+    token: str = ""
+    max_clients: int = 32
+    pair_days: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentConfig:
+    """The computer opponent: the colour it plays in a new game (``None``:
+    nobody), its level (1 to 10: full strength), its thinking budget in
+    seconds, the seed its games' seeds are derived from, and whether full
+    strength thinks on the other player's time too."""
+
+    plays: Colour | None = None
+    level: int = 5
+    think: float = 1.0  # issue 12: full strength is perfect in Classic within 1 s on a Pi 4
+    seed: int = 0
+    ponder: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UiConfig:
+    """What the terminal simulator speaks: ``language`` (``"fi"``), or
+    ``None`` to follow the locale (:func:`controller.i18n.text.from_locale`)."""
+
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration, checked. ``pins`` is the pin map of
+    ``[gpio]`` (``None`` when the board is not wired to GPIO and the file
+    has no ``[gpio]`` table: see :meth:`pin_map`); ``serial`` the ``[serial]`` settings
+    (``None`` unless the sensor board, real or simulated, is used)."""
+
+    source: str = "defaults"
+    game: GameConfig = GameConfig()
+    board: BoardConfig = BoardConfig()
+    state_dir: Path = DEFAULT_STATE_DIR
+    seed: int = 0
+    sim_link: Literal["gpio", "serial"] = "gpio"  # what the simulated grid drives
+    pins: PinMap | None = None
+    serial: SerialConfig | None = None
+    opponent: OpponentConfig = OpponentConfig()
+    web: WebConfig = WebConfig()
+    ui: UiConfig = UiConfig()
+
+    def pin_map(self) -> PinMap:
+        """The pin map, or a one-line error naming the file: for commands
+        that need the GPIO wiring whatever the backend (check-wiring)."""
+        if self.pins is not None:
+            return self.pins
+        return _named(self.source, lambda: PinMap.parse({}, self.board.columns))
+
+
+def load_config(path: Path | None, env: Mapping[str, str] = os.environ) -> Config:
+    """Read ``path``; with ``None``, read the default file if it exists, or use
+    the defaults (the simulated grid) when it does not."""
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return parse_config({}, "defaults", env)
+        path = DEFAULT_PATH
+    return parse_config(_read(path), str(path), env)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The parsed document, or a :class:`ConfigError` naming ``path``."""
+    try:
+        text = _text(path)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file; pass --config with an existing file") from None
+    except PermissionError:
+        raise ConfigError(
+            f"{path}: permission denied; make it readable by the popref user"
+        ) from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ConfigError(f"{path}: cannot be read: {reason}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
+
+
+def _text(path: Path) -> str:
+    """The file's text; only a regular file is read (a FIFO or a device would
+    hang start-up or never end), and it must be UTF-8 without a byte-order mark."""
+    # O_NONBLOCK: opening a FIFO with no writer must not wait for one
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file; give the path of a TOML file")
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES // 1024} KiB; is it the configuration?")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError("starts with a byte-order mark; save it as UTF-8 without BOM")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ValueError(f"line {line} is not UTF-8 text; save the file as UTF-8") from None
+
+
+def parse_config(
+    data: Mapping[str, Any], source: str, env: Mapping[str, str] = os.environ
+) -> Config:
+    """Check a parsed TOML document; errors start with ``source``."""
+    config = _named(source, lambda: _parse(data, env))
+    return dataclasses.replace(config, source=source)
+
+
+def _named(source: str, check: Callable[[], T]) -> T:
+    try:
+        return check()
+    except ConfigError as error:
+        raise ConfigError(f"{source}: {error}") from None
+
+
+def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
+    for name in data:
+        if name not in _KNOWN and name not in _HARDWARE:
+            names = ", ".join(f"[{k}]" for k in (*_KNOWN, *_HARDWARE))
+            raise ConfigError(f"[{name}]: unknown table; the tables are {names}")
+    tables = {name: ConfigTable(name, data.get(name, {})) for name in (*_KNOWN, *_HARDWARE)}
+    for name, known in _KNOWN.items():
+        tables[name].only(known)
+    game = _game(tables["game"])
+    board = _board(tables["board"])
+    daemon, sim = tables["daemon"], tables["sim"]
+    state_dir = Path(daemon.string("state_dir", str(default_state_dir(env))))
+    seed = sim.integer("seed", 0, low=0, high=2**32 - 1)
+    why = '"gpio" for pins, "serial" for the sensor board'
+    link = SIM_LINKS[sim.choice("link", "gpio", tuple(SIM_LINKS), "a link", why)]
+    if link == "serial" and board.colour_sensing:
+        raise sim.error(
+            "link",
+            'the sensor board does not sense colour; use link = "gpio" '
+            "or set [board] colour_sensing = false",
+        )
+    gpio = data.get("gpio")
+    wired = board.backend == "gpio" or gpio is not None
+    pins = PinMap.parse(tables["gpio"].table, board.columns) if wired else None
+    serial = None
+    if board.backend == "serial":
+        serial = parse_serial(tables["serial"].table)
+    elif board.backend == "sim" and link == "serial":
+        # the simulated board names its own port
+        serial = parse_serial({"port": "simulated", **tables["serial"].table})
+    opponent = _opponent(tables["opponent"])
+    web = _web(tables["web"], on_a_board=board.backend != "sim")
+    ui = _ui(tables["ui"])
+    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web, ui)
+
+
+def _game(game: ConfigTable) -> GameConfig:
+    rules = game.choice("rules", "classic", RULES_NAMES, "a game")
+    repetition = game.integer("repetition", 0, low=0, high=100)
+    if repetition == 1:
+        raise game.error("repetition", "1 would end every game at once; use 0 (off) or 2 or more")
+    both_lines = _BOTH_LINES[game.choice("both_lines", "popper", tuple(_BOTH_LINES), "a side")]
+    simultaneous = game.integer("simultaneous_ms", 500, low=0, high=5000) / 1000
+    return GameConfig(rules, repetition or None, both_lines, simultaneous)
+
+
+def _opponent(opponent: ConfigTable) -> OpponentConfig:
+    plays = opponent.choice(
+        "plays", "none", ("red", "yellow", "none"), "a colour", "none: two players"
+    )
+    return OpponentConfig(
+        plays=None if plays == "none" else Colour(plays),
+        level=opponent.integer("level", 5, low=1, high=10),
+        think=opponent.integer("think_ms", 1000, low=100, high=600_000) / 1000,
+        seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
+        ponder=opponent.boolean("ponder", True),
+    )
+
+
+def _ui(ui: ConfigTable) -> UiConfig:
+    why = '"auto": the locale\'s'
+    language = ui.choice("language", "auto", ("auto", *LANGUAGES), "a language", why)
+    return UiConfig(None if language == "auto" else language)
+
+
+def _board(board: ConfigTable) -> BoardConfig:
+    return BoardConfig(
+        backend=board.choice("backend", "sim", BACKENDS, "a backend"),
+        columns=board.integer("columns", 7, low=MIN_SIZE, high=MAX_SIZE),
+        rows=board.integer("rows", 6, low=MIN_SIZE, high=MAX_SIZE),
+        colour_sensing=board.boolean("colour_sensing", False),
+    )
+
+
+def _web(web: ConfigTable, *, on_a_board: bool) -> WebConfig:
+    host = web.string("host", "0.0.0.0")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise web.error(
+            "host",
+            f'{host!r} is not an IP address; use "0.0.0.0" (every network), '
+            '"127.0.0.1" (this machine only) or one address of this machine',
+        ) from None
+    token = web.get("token", "")
+    if not isinstance(token, str) or (token and len(token) < 16):
+        raise web.error(
+            "token",
+            "must be a string of 16 characters or more in quotes (or left out); "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe())'",
+        )
+    if any(not (c.isascii() and c.isprintable()) or c.isspace() for c in token):
+        raise web.error("token", "use printable ASCII characters without spaces")
+    return WebConfig(
+        enabled=web.boolean("enabled", on_a_board),
+        host=host,
+        port=web.integer("port", 8080, low=0, high=65535),
+        watch=web.boolean("watch", True),
+        token=token,
+        max_clients=web.integer("max_clients", 32, low=1, high=1000),
+        pair_days=web.integer("pair_days", 30, low=1, high=3650),
+    )
+
+
+_SERIAL_SECONDS = ("timeout", "resend", "keepalive", "reconnect_min", "reconnect_max")
+_SERIAL_KEYS = ("port", "baud", *_SERIAL_SECONDS)
+
+
+def parse_serial(table: Mapping[str, object]) -> SerialConfig:
+    """Check the ``[serial]`` table; raise :class:`ConfigError` with one line.
+
+    >>> parse_serial({"port": "/dev/ttyACM0", "timeout": 3}).timeout
+    3.0
+    """
+    serial = ConfigTable("serial", table)
+    serial.only(_SERIAL_KEYS)
+    port = serial.get("port")
+    if not isinstance(port, str) or not port.strip() or "\0" in port:
+        raise serial.error(
+            "port",
+            'set it to the board\'s device or a pyserial URL, for example port = "/dev/ttyACM0"',
+        )
+    baud = serial.get("baud", 115200)
+    if isinstance(baud, bool) or not isinstance(baud, int):
+        raise serial.error(
+            "baud", f"expected a whole number of bits per second such as 115200, got {baud!r}"
+        )
+    if baud not in BAUDS:
+        rates = ", ".join(map(str, BAUDS))
+        raise serial.error("baud", f"{baud} is not a standard rate; use one of {rates}")
+    seconds = {key: serial.seconds(key, 1.0, high=3600) for key in _SERIAL_SECONDS if key in serial}
+    config = SerialConfig(port=port.strip(), baud=baud, **seconds)
+    if config.reconnect_min > config.reconnect_max:
+        raise serial.error(
+            "reconnect_min",
+            f"{config.reconnect_min} is more than reconnect_max ({config.reconnect_max}); "
+            "make it smaller",
+        )
+    if config.keepalive >= 2.0:
+        raise serial.error(
+            "keepalive",
+            f"{config.keepalive} s is too slow; the board goes dark after 2 s without the "
+            "host, so use less than 2",
+        )
+    return config
+
+
+def default_state_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """systemd's ``$STATE_DIRECTORY``; else ``/var/lib/popref`` for root (a
+    Pi service); else the user's own state directory (a laptop)."""
+    # with several StateDirectory= entries systemd joins them with colons; ours is first
+    systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
+    if systemd:
+        return Path(systemd)
+    if os.geteuid() == 0:
+        return DEFAULT_STATE_DIR
+    base = env.get("XDG_STATE_HOME") or str(
+        Path(env.get("HOME", "~")).expanduser() / ".local" / "state"
+    )
+    return Path(base) / "popref"

@@ -1,0 +1,511 @@
+"""The daemon: the referee in a loop over a backend, with the journal, the
+game archive, the log and systemd around it.
+
+Nothing the players did is lost: every event that changes the referee's state
+is journalled (and synced) before the new display is shown, and start-up
+replays the journal through the same pure referee.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import hashlib
+import logging
+import os
+import queue
+import secrets
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from controller.computer.process import ProcessThinker
+from controller.computer.thinker import Thinker
+from controller.computer.thinking import Thinking
+from controller.daemon.config import OpponentConfig
+from controller.daemon.sdnotify import Notifier
+from controller.daemon.wakeup import Wakeup
+from controller.i18n.text import Text, _n, _t, sentences
+from controller.i18n.words import rules_title
+from controller.referee.commands import Command, Input, PairingEnded
+from controller.referee.core import Referee, Table
+from controller.referee.state import state_of
+from controller.referee.verdict import Verdict
+from controller.referee.view import display as view
+from controller.referee.view import with_hint
+from controller.store.archive import ArchiveError, GameArchive
+from controller.store.entries import (
+    Archived,
+    ComputerMove,
+    EventEntry,
+    Resumed,
+    Snapshot,
+    read_entry,
+)
+from controller.store.eventcodec import encode
+from controller.store.journal import Journal, JournalDamaged, move_aside
+from controller.store.persist import BoardChanged, restore, snapshot
+from engine import Game, Move, write_record
+from engine.colour import Colour
+from hardware.backend import Backend, Counting
+from hardware.clock import Clock
+from hardware.display import Alert, Display
+
+log = logging.getLogger("popref")
+
+THINK_SECONDS = OpponentConfig().think  # the computer's budget: [opponent] think_ms's default
+STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
+Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
+
+
+@dataclass(frozen=True)
+class Unarchived:
+    """A finished game not yet in the archive. ``key`` names it for the
+    archive, so saving it again after a crash does not save it twice."""
+
+    game: Game
+    finished: datetime
+    key: str
+
+
+@dataclass
+class Daemon:
+    """One referee, its backend and its durable state."""
+
+    table: Table
+    rules: str
+    backend: Backend
+    clock: Clock
+    state_dir: Path
+    notifier: Notifier = field(default_factory=lambda: Notifier.from_environment({}))
+    on_display: Callable[[Display], None] | None = None
+    computer: Colour | None = None  # whom the computer plays in a fresh journal's game
+    thinker: Thinker | None = None  # default: a search process with THINK_SECONDS
+    ponder: bool = False  # full strength thinks on the other player's time ([opponent] ponder)
+    # the state object (controller.referee.state) each time it changes, for the web page
+    on_state: Callable[[dict[str, Any]], None] | None = None
+    # a pairing request granted by the mode button
+    on_paired: Callable[[], None] | None = None
+    # the physical grid's rows when something knows them better than the referee
+    grid_view: Callable[[], list[str]] | None = None
+
+    def __post_init__(self) -> None:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal(self.state_dir / "journal")
+        self.archive = GameArchive(self.state_dir / "games")
+        self.referee = Referee(self.table, self.rules, self.computer)
+        self.shown: Display | None = None
+        self._wakeup = Wakeup()
+        self._status = ""
+        self.storage_fault: Text | None = None
+        self._retry_at: float | None = None
+        self._unarchived: list[Unarchived] = []
+        # names this journal's games for the archive; a new one with each fresh journal
+        self.journal_id = ""
+        # the sensor board's counters consumed so far (see hardware.backend.Counting)
+        self.board_mark: dict[str, Any] | None = None
+        # requests from other threads (the web page), taken in by the loop
+        self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
+        self._published: dict[str, Any] | None = None
+        # the computer's moves and hints (controller.computer.thinking)
+        self.thinking = Thinking(
+            self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
+            self._wakeup.set,
+            self._computer_chose,
+            ponder=self.ponder,
+        )
+
+    # -- start-up ---------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Rebuild the referee from the journal, or start a fresh journal.
+
+        A journal that cannot be read raises :class:`JournalDamaged` (moved
+        aside); one saved for another board size is kept aside and a new game
+        begins; a journal or archive that cannot be written is a storage
+        fault, shown on the board while the daemon referees on."""
+        loaded = self.journal.load()
+        if loaded.torn:
+            log.warning(
+                "%s", _t("The last journal record was incomplete (a power cut?) and was dropped.")
+            )
+        if loaded.records:
+            try:
+                self._replay_all(loaded.records)
+            except BoardChanged as change:
+                kept = move_aside(self.journal.path, f"saved-{change.saved}")
+                log.warning(
+                    "%s",
+                    _t(
+                        "The saved game was for a {saved} board; the board is now {now}. "
+                        "It was kept in {place} and a new game begins.",
+                        saved=change.saved,
+                        now=change.now,
+                        place=str(kept),
+                    ),
+                )
+                self.referee = Referee(self.table, self.rules)
+                self.board_mark = None
+            else:
+                # the clock starts again after a restart: replay must forget
+                # the old time base at this same point
+                self.referee.restarted()
+                with self._storing(fatal=(PermissionError,)):
+                    self._archive_unarchived()
+                    if self.storage_fault is None:
+                        self.journal.append({"resumed": True})
+                moves = len(self.referee.game.moves)
+                log.info(
+                    "%s",
+                    _n(
+                        "Resumed the game from the journal ({n} move).",
+                        "Resumed the game from the journal ({n} moves).",
+                        moves,
+                    ),
+                )
+                return
+        self.journal_id = secrets.token_hex(8)
+        with self._storing(fatal=(PermissionError,)):
+            self.journal.replace([self._snapshot()])
+        log.info("%s", _t("New game: {title}.", title=rules_title(self.referee.game.rules)))
+
+    def choose_rules(self, name: str) -> bool:
+        """The rules asked for on the command line or in the configuration:
+        for the next game, or for this one if it has not begun. True when
+        that changed anything."""
+        return self._chosen(self.referee.choose_rules(name))
+
+    def choose_computer(self, colour: Colour | None) -> bool:
+        """Whom the computer plays, asked for on the command line: for the next
+        game, or for this one if it has not begun. True when that changed
+        anything."""
+        return self._chosen(self.referee.choose_computer(colour))
+
+    def choose_level(self, level: int) -> bool:
+        """The computer's level asked for in the configuration, likewise."""
+        return self._chosen(self.referee.choose_level(level))
+
+    def _chosen(self, verdict: Verdict) -> bool:
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        if verdict.changed:
+            with self._storing():
+                self._write_whole_state()
+        return verdict.changed
+
+    def _replay_all(self, records: list[dict[str, Any]]) -> None:
+        """Replay the journal; :class:`JournalDamaged` (the file moved aside)
+        at the first record that is not what the daemon writes or does not
+        fit this board, :class:`BoardChanged` if it was for another size."""
+        for line, record in enumerate(records, start=1):
+            try:
+                self._replay(line, record)
+            except BoardChanged:
+                raise
+            except Exception as error:
+                # replay is pure code over the daemon's own records: whatever
+                # fails, this record does not describe a state of this board
+                moved = move_aside(self.journal.path)
+                reason = str(error) or type(error).__name__
+                raise JournalDamaged(self.journal.path, line, reason, moved) from None
+
+    def _replay(self, line: int, record: dict[str, Any]) -> None:
+        """Apply one journal record."""
+        entry = read_entry(line, record)
+        if isinstance(entry, Snapshot):
+            self.referee = restore(self.table, entry.state)
+            self.journal_id = entry.journal_id
+            self.board_mark = entry.board
+        elif isinstance(entry, EventEntry):
+            if entry.board is not None:
+                self.board_mark = entry.board
+            verdict = self.referee.handle(entry.event)
+            if verdict.finished is not None:
+                self._finished(verdict.finished)
+        elif isinstance(entry, Archived):
+            self._unarchived.clear()
+        elif isinstance(entry, Resumed):
+            self.referee.restarted()
+        elif isinstance(entry, ComputerMove):
+            self.referee.computer_chose(entry.move)
+
+    def open(self) -> None:
+        if self.board_mark is not None and isinstance(self.backend, Counting):
+            self.backend.resume(self.board_mark)
+        self.backend.open(self._wakeup.set)
+        self._show()
+        self.notifier.ready()
+        self._notify_status()
+
+    # -- the loop -----------------------------------------------------------------
+
+    def submit(self, command: Command, reply: Reply | None = None) -> None:
+        """Hand ``command`` to the loop; safe from any thread. The loop dates
+        it with its own clock, feeds it like a sensor event, then calls
+        ``reply`` (if given) with the verdict."""
+        self._commands.put((command, reply))
+        self._wakeup.set()
+
+    def feed(self, event: Input, mark: dict[str, Any] | None = None) -> Verdict:
+        """Hand one event to the referee and make its outcome durable.
+
+        ``mark`` is the sensor board's counters consumed up to this event; an
+        event with a mark is journalled even when it changed nothing, so a
+        restart neither counts it again nor misses what followed."""
+        verdict = self.referee.handle(event)
+        if mark is not None:
+            self.board_mark = mark
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        if verdict.paired and self.on_paired is not None:
+            self.on_paired()
+        if verdict.hint:
+            self.thinking.hint_asked(self.referee)
+        if verdict.finished is not None:
+            self._finished(verdict.finished)
+        with self._storing():
+            self._record(event, verdict, mark)
+        return verdict
+
+    def _record(self, event: Input, verdict: Verdict, mark: dict[str, Any] | None) -> None:
+        """Make the verdict durable. After a failed write, the next one writes
+        the whole state again, so a full disk that is emptied loses nothing."""
+        if not (verdict.changed or verdict.new_game or mark is not None):
+            return
+        if verdict.new_game or self.storage_fault is not None:
+            self._write_whole_state()
+            return
+        record = encode(event)
+        if mark is not None:
+            record["board"] = mark
+        self.journal.append(record)
+        self._archive_unarchived()
+        if verdict.finished is not None:
+            self.journal.append({"archived": self.referee.game_number})
+
+    def _write_whole_state(self) -> None:
+        """Archive what is waiting, then make the referee's whole state the
+        journal: a new game, or catching up after a failed write."""
+        self._archive_unarchived()
+        self.journal.replace([self._snapshot()])
+        if self.storage_fault is not None:
+            self.storage_fault = None
+            self._retry_at = None
+            log.info("%s", _t("The game is being saved again."))
+
+    @contextmanager
+    def _storing(self, fatal: tuple[type[OSError], ...] = ()) -> Iterator[None]:
+        """Turn a failed write (journal or archive) into a storage fault: shown
+        on the board, logged once, retried every ``STORAGE_RETRY`` seconds.
+        Errors of the ``fatal`` kinds are raised instead (at start-up, a
+        state directory popref may not write to is a mistake to fix first)."""
+        try:
+            yield
+        except fatal:
+            raise
+        except (OSError, ArchiveError) as error:
+            full = False
+            if isinstance(error, OSError):
+                reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
+                full = error.errno in (errno.ENOSPC, errno.EDQUOT)
+            else:
+                reason = error.reason
+                full = reason == os.strerror(errno.ENOSPC)
+            if self.storage_fault is None:
+                log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
+            place = str(self.state_dir)
+            if full:
+                self.storage_fault = _t(
+                    "Cannot save the game ({reason}); play on, but free space in {place} "
+                    "so a restart does not lose it.",
+                    reason=reason,
+                    place=place,
+                )
+            else:
+                self.storage_fault = _t(
+                    "Cannot save the game ({reason}); play on, but let popref write to {place} "
+                    "so a restart does not lose it.",
+                    reason=reason,
+                    place=place,
+                )
+            self._retry_at = self.clock() + STORAGE_RETRY
+
+    def _retry_storage(self, now: float) -> bool:
+        """After a storage fault, try the whole state again when it is due;
+        True if the fault has cleared."""
+        if self.storage_fault is None or self._retry_at is None or now < self._retry_at:
+            return False
+        with self._storing():
+            self._write_whole_state()
+        return self.storage_fault is None
+
+    def step(self, now: float) -> list[Verdict]:
+        """Run everything due at ``now``: the backend, then the display."""
+        backend = self.backend
+        if isinstance(backend, Counting):
+            polled = backend.poll_marked(now)
+        else:
+            polled = [(event, None) for event in backend.poll(now)]
+        verdicts = [self.feed(event, mark) for event, mark in polled]
+        verdicts += self._take_commands(now)
+        thought = self.thinking.step(self.referee, now)
+        retried = self._retry_storage(now)
+        if verdicts or thought or retried or self.shown is None:
+            # only an event can change what the board shows (blinking is the
+            # backend's own business), so idle steps cost no display work
+            self._show()
+            self.publish()
+        return verdicts
+
+    def _take_commands(self, now: float) -> list[Verdict]:
+        verdicts = []
+        while True:
+            try:
+                command, reply = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            verdict = self.feed(dataclasses.replace(command, at=now))
+            verdicts.append(verdict)
+            if reply is not None:
+                reply(verdict)
+        if self.referee.pairing.expired(now):
+            verdicts.append(self.feed(PairingEnded(now)))
+        return verdicts
+
+    def next_deadline(self) -> float | None:
+        times = [
+            self.backend.next_deadline(),
+            *self.thinking.next_deadline(),
+            self.referee.pairing.deadline(),
+        ]
+        if self.storage_fault is not None:
+            times.append(self._retry_at)
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
+
+    def state(self) -> dict[str, Any]:
+        """The table's state, as ``popref simulate --json`` prints it."""
+        grid = self.grid_view() if self.grid_view is not None else None
+        shown = self.display()
+        state = state_of(self.referee, shown, grid)
+        # the hint the board is lighting, if any
+        hint = self.thinking.hint
+        lit = hint is not None and shown.status.startswith("Hint")
+        state["hint"] = str(hint.move) if hint is not None and lit else None
+        return state
+
+    def publish(self) -> None:
+        """Hand the state to ``on_state`` if it changed since last time."""
+        if self.on_state is None:
+            return
+        state = self.state()
+        if state != self._published:
+            self._published = state
+            self.on_state(state)
+
+    def run(self) -> None:
+        """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),
+        pinging the watchdog."""
+        interval = self.notifier.watchdog_interval()
+        next_ping = self.clock()
+        while not self._wakeup.stopping:
+            now = self.clock()
+            self.step(now)
+            if interval is not None and now >= next_ping:
+                self.notifier.watchdog()
+                next_ping = now + interval
+            due = (self.next_deadline(), next_ping if interval is not None else None)
+            wake_at = [t for t in due if t is not None]
+            timeout = max(0.0, min(wake_at) - self.clock()) if wake_at else 60.0
+            self._wakeup.wait(min(timeout, 60.0))
+        self.notifier.stopping()
+
+    def stop(self) -> None:
+        """End :meth:`run` soon; safe from any thread."""
+        self._wakeup.stop()
+
+    def stop_on(self, *signals: signal.Signals) -> AbstractContextManager[None]:
+        """Within the block, ``signals`` end :meth:`run`, whenever they come
+        (before it starts, or while it is busy between waits)."""
+        return self._wakeup.stop_on(*signals)
+
+    def close(self) -> None:
+        self.thinking.close()
+        self.backend.close()
+        self.journal.close()
+        self._wakeup.close()
+
+    # -- the computer opponent -------------------------------------------------------
+
+    def _computer_chose(self, move: Move) -> None:
+        """The computer's move, journalled before it is shown."""
+        verdict = self.referee.computer_chose(move)
+        for sentence in verdict.log:
+            log.info("%s", sentence)
+        with self._storing():
+            if self.storage_fault is not None:
+                self._write_whole_state()  # catching up includes the choice
+            else:
+                self.journal.append({"computer": str(move)})
+
+    # -- helpers -------------------------------------------------------------------
+
+    def display(self) -> Display:
+        shown = view(self.referee)
+        hint = self.thinking.lit(self.referee)
+        if hint is not None:
+            shown = with_hint(self.referee, shown, hint)
+        if self.storage_fault is None:
+            return shown
+        return dataclasses.replace(
+            shown, alert=Alert.ERROR, fault=sentences(self.storage_fault, shown.fault)
+        )
+
+    def _show(self) -> None:
+        shown = self.display()
+        if shown != self.shown:
+            self.backend.show(shown)
+            self.shown = shown
+            if self.on_display is not None:
+                self.on_display(shown)
+            self._notify_status()
+
+    def _notify_status(self) -> None:
+        status = self.shown.status if self.shown is not None else ""
+        if status != self._status:
+            self._status = status
+            self.notifier.status(status)
+
+    def _snapshot(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"snapshot": snapshot(self.referee), "id": self.journal_id}
+        if self.board_mark is not None:
+            record["board"] = self.board_mark
+        return record
+
+    def _finished(self, game: Game) -> None:
+        """Queue a game that just ended for the archive. Its key is the same
+        when the journal is replayed after a crash, so it is archived once."""
+        text = write_record(game)
+        name = f"{self.journal_id}\n{self.referee.game_number}\n{text}"
+        key = hashlib.sha256(name.encode()).hexdigest()[:32]
+        self._unarchived.append(Unarchived(game.copy(), datetime.now(UTC), key))
+
+    def _archive_unarchived(self) -> None:
+        """Save every finished game still waiting, oldest first."""
+        while self._unarchived:
+            waiting = self._unarchived[0]
+            game = waiting.game
+            saved = self.archive.save(
+                write_record(game),
+                rules=game.rules.name,
+                result="*" if game.result is None else str(game.result),
+                finished=waiting.finished,
+                moves=len(game.moves),
+                key=waiting.key,
+            )
+            self._unarchived.pop(0)
+            log.info("%s", _t("Saved the game as {name}.", name=saved.path.name))

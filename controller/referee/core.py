@@ -1,0 +1,465 @@
+"""The referee: follows a game from physical events, with no I/O and no clock.
+
+It holds the engine's game (what the rules say the grid should hold) and its belief of
+what is physically in the grid, built only from what the sensors proved. Each event
+returns a :class:`~controller.referee.verdict.Verdict`;
+:func:`controller.referee.view.display` turns the state into what the board shows. While
+the two grids agree, legal drops and pops become moves; anything else changes only the
+physical grid, and the board guides the players back until the grids agree again. It
+hands the mode button and the page's commands to :mod:`controller.referee.controls`, the
+computer's side to :mod:`controller.referee.computer_seat`, and takes its sentences
+about play from :mod:`controller.referee.commentary`.
+
+>>> from hardware.events import DiscEntered
+>>> referee = Referee(Table(columns=7, rows=6), "classic")
+>>> referee.handle(DiscEntered(4, at=1.0)).accepted
+Move.drop(4)
+>>> referee.game.to_move
+<Colour.YELLOW: 'yellow'>
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal
+
+from controller.i18n import words
+from controller.i18n.text import Text, _t
+from controller.i18n.words import player, reason
+from controller.referee import commentary, repair
+from controller.referee.commands import Command, Input
+from controller.referee.computer_seat import ComputerSeat
+from controller.referee.controls import Controls
+from controller.referee.pairing_window import PairingWindow
+from controller.referee.seat import Seat
+from controller.referee.verdict import Draft, Verdict
+from engine import Game, Move, Rules, game_from_position, new_game, rules_named
+from engine.colour import Colour, picture
+from hardware.events import (
+    ButtonHeld,
+    ButtonPressed,
+    DiscEntered,
+    DiscLeft,
+    SensorCleared,
+    SensorFault,
+    SliderMoved,
+)
+
+SLIDER_OPENED = _t("The slider was opened mid-game.")
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The physical set-up the referee works with.
+
+    ``simultaneous`` is the shortest time in seconds between two players'
+    drops: a second disc sooner than that after the first is two discs at once.
+    """
+
+    columns: int = 7
+    rows: int = 6
+    colour_sensing: bool = False
+    simultaneous: float = 0.5
+    repetition: int | None = None
+    both_lines: Literal["popper", "opponent"] = "popper"
+    computer_level: int = 5
+    computer_seed: int = 0
+
+
+Grid = list[list[Colour | None]]
+
+
+class Referee:
+    """The referee's whole state and its transitions."""
+
+    def __init__(
+        self, table: Table, rules: str = "classic", computer: Colour | None = None
+    ) -> None:
+        self.table = table
+        self.next_rules = rules
+        # the computer opponent (controller.referee.computer_seat)
+        self.seats = ComputerSeat(table.computer_level, table.computer_seed, computer)
+        # the mode button and the page's commands (controller.referee.controls)
+        self.controls = Controls()
+        self.grid: Grid = [[] for _ in range(table.columns)]
+        self.slider_open = False
+        self.rebuilding = False
+        self.problem: Text | None = None
+        self.faults: dict[str, str] = {}
+        self.last_entry_at: float | None = None
+        self.start_rows: list[str] | None = None
+        self.game_number = 1
+        # a browser's pending pairing request (controller.referee.pairing_window)
+        self.pairing = PairingWindow()
+        self.game = self.fresh_game(rules)
+
+    # -- rules and geometry -------------------------------------------------
+
+    def rules_for(self, name: str) -> Rules:
+        """The rules ``name`` sized to this table's grid, with its house rules."""
+        base = rules_named(name)
+        width = self.table.columns + (2 if base.strips else 0)
+        rules = rules_named(name, (width, self.table.rows))
+        return dataclasses.replace(
+            rules, repetition=self.table.repetition, both_lines=self.table.both_lines
+        )
+
+    @property
+    def offset(self) -> int:
+        """Engine column = physical column + offset (the left edge strip)."""
+        return 1 if self.game.rules.strips else 0
+
+    def label(self, column: int) -> int:
+        """How sentences name physical ``column``: the grid's own number, as
+        its lights and the simulator show it. (Notation counts 5-in-a-Row's
+        left edge strip; it stays in records and ``popref replay``.)"""
+        return column
+
+    def model_grid(self) -> list[tuple[Colour, ...]]:
+        """What the game says each physical column holds, bottom up."""
+        return [self.game.column(c + self.offset) for c in range(1, self.table.columns + 1)]
+
+    def in_step(self) -> bool:
+        """Whether the physical grid is exactly what the game needs."""
+        if self.slider_open:
+            return False
+        return all(
+            tuple(have) == want for have, want in zip(self.grid, self.model_grid(), strict=True)
+        )
+
+    def repair_plan(self) -> list[repair.Step]:
+        return repair.plan(self.grid, self.model_grid())
+
+    def expected_colour(self, column: int) -> Colour | None:
+        """The colour the board is asking for in ``column`` right now."""
+        if self.in_step():
+            return self.game.to_move
+        steps = self.repair_plan()
+        if steps and isinstance(steps[0], repair.DropStep) and steps[0].column == column:
+            return steps[0].colour
+        return None
+
+    @property
+    def pairing_since(self) -> float | None:
+        """When a pending pairing request began (event time): the board blinks."""
+        return self.pairing.since
+
+    def restarted(self) -> None:
+        """The clock behind event times has started again (a restart): times
+        before and after cannot be compared."""
+        self.last_entry_at = None
+        self.pairing.since = None
+        self.controls.restarted()
+
+    @property
+    def selecting(self) -> bool:
+        """Whether presses of the mode button are choosing the next rules."""
+        return self.controls.selecting
+
+    @property
+    def abandon_armed(self) -> bool:
+        """Whether the next hold of the mode button abandons the game."""
+        return self.controls.abandon_armed
+
+    # -- events ---------------------------------------------------------------
+
+    def handle(self, event: Input) -> Verdict:
+        out = Draft()
+        if isinstance(event, ButtonPressed) and self.pairing.answered_by(event.at):
+            out.changed = out.paired = True
+            out.log.append(_t("The mode button paired a browser."))
+            return out.verdict()
+        if isinstance(event, Command):
+            self.controls.command(self, event, out)
+            return out.verdict()
+        self.controls.saw(event)
+        if isinstance(event, DiscEntered):
+            self._entered(event, out)
+        elif isinstance(event, DiscLeft):
+            self._left(event, out)
+        elif isinstance(event, SliderMoved):
+            self._slider(event, out)
+        elif isinstance(event, ButtonPressed):
+            self.controls.pressed(self, event, out)
+        elif isinstance(event, ButtonHeld):
+            self.controls.held(self, out)
+        elif isinstance(event, SensorFault):
+            self.faults[event.sensor] = reason(event.message)
+            out.log.append(
+                _t(
+                    "Sensor fault on {sensor}: {message}",
+                    sensor=event.sensor,
+                    message=reason(event.message),
+                )
+            )
+        elif isinstance(event, SensorCleared) and self.faults.pop(event.sensor, ""):
+            out.log.append(_t("The fault on {sensor} has cleared.", sensor=event.sensor))
+        if out.changed and self.in_step() and self.problem is not None:
+            self.problem = None
+            self.rebuilding = False
+            if self.game.is_over():
+                out.log.append(_t("The grid matches the finished game again."))
+            else:
+                out.log.append(_t("The grid matches the game again; play resumes."))
+        return out.verdict()
+
+    def _entered(self, event: DiscEntered, out: Draft) -> None:
+        column = event.column
+        if self.slider_open:
+            out.log.append(
+                _t(
+                    "A disc fell through column {column} while the slider was open.",
+                    column=self.label(column),
+                )
+            )
+            return
+        if not 1 <= column <= self.table.columns:
+            out.log.append(
+                _t(
+                    "Ignored a drop reported in column {column}: the grid has no such column.",
+                    column=column,
+                )
+            )
+            return
+        if len(self.grid[column - 1]) >= self.table.rows:
+            out.log.append(
+                _t(
+                    "Ignored a drop into column {column}, which the referee believes full.",
+                    column=self.label(column),
+                )
+            )
+            return
+        out.changed = True
+        playing = self.in_step() and not self.game.is_over()
+        simultaneous = (
+            self.last_entry_at is not None
+            and event.at - self.last_entry_at < self.table.simultaneous
+        )
+        if self.table.colour_sensing:
+            colour = event.colour
+        elif simultaneous:
+            # Nobody was asked for a disc that follows another this closely:
+            # its colour is unknown, so a repair must take it out of the grid
+            # rather than trust a guess (docs/soak.md, "Two discs at once").
+            colour = None
+        else:
+            colour = self.expected_colour(column)
+        self.last_entry_at = event.at
+        steps = 0 if playing else self._steps_left()
+        self.grid[column - 1].append(colour)
+        if not playing:
+            self._unasked(steps, "in", self.label(column), out)
+            return
+        mover = self.game.to_move
+        assert mover is not None
+        move = Move.drop(column + self.offset)
+        if simultaneous:
+            self._mistake(
+                out,
+                "two-discs",
+                _t(
+                    "Two discs went in at once; the one in column {column} is extra.",
+                    column=self.label(column),
+                ),
+            )
+        elif colour is not mover:
+            sentence = commentary.wrong_colour(colour, self.label(column), mover)
+            self._mistake(out, "wrong-colour", sentence)
+        else:
+            self._play(move, out)
+
+    def _left(self, event: DiscLeft, out: Draft) -> None:
+        column = event.column
+        if self.slider_open:
+            return
+        if not 1 <= column <= self.table.columns or not self.grid[column - 1]:
+            out.log.append(
+                _t(
+                    "Ignored a disc leaving column {column}, which the referee believes empty.",
+                    column=self.label(column),
+                )
+            )
+            return
+        out.changed = True
+        playing = self.in_step() and not self.game.is_over()
+        steps = 0 if playing else self._steps_left()
+        self.grid[column - 1].pop(0)
+        if playing:
+            self._play(Move.pop(column + self.offset), out)
+        else:
+            self._unasked(steps, "out", self.label(column), out)
+
+    def _steps_left(self) -> int:
+        """How many steps the board still asks for to bring the grid back."""
+        return 0 if self.in_step() else len(self.repair_plan())
+
+    def _unasked(self, before: int, way: str, column: int, out: Draft) -> None:
+        """Say so when a disc went ``way`` (in or out) of ``column`` while the board asked
+        for something else, and it brought the grid no closer to the game:
+        ``before`` steps were left before it. After a finished game (none
+        left), the board asks only for the slider."""
+        if before and self._steps_left() < before:
+            return
+        self.problem, said = commentary.unasked(way == "in", column, game_over=before == 0)
+        out.log.append(said)
+
+    def _play(self, move: Move, out: Draft) -> None:
+        mover = self.game.to_move
+        assert mover is not None
+        if self.computer_to_move() and move != self.computer_move:
+            self._not_computers(move, out)
+            return
+        reason = self.game.why_illegal(move, shift=self.offset)
+        if reason is not None:
+            what = _t(
+                "{colour}'s {move} is not allowed: {reason}.",
+                colour=player(mover),
+                move=self._physical(move),
+                reason=words.reason(reason),
+            )
+            self._mistake(out, f"illegal-{move.kind.value}", what)
+            return
+        scored = self.game.scores[mover]
+        self.game.play(move)
+        self.seats.move = None
+        out.accepted = move
+        column = self.label(move.column - self.offset)
+        out.log.extend(
+            commentary.played(self.game, mover, move, column, self.game.scores[mover] > scored)
+        )
+        if self.game.is_over():
+            out.finished = self.game
+
+    def _physical(self, move: Move) -> Text:
+        return commentary.physical(move, self.label(move.column - self.offset))
+
+    def _mistake(self, out: Draft, kind: str, sentence: Text) -> None:
+        out.mistake = kind
+        self.problem = sentence
+        out.log.append(sentence)
+
+    def _slider(self, event: SliderMoved, out: Draft) -> None:
+        if event.open == self.slider_open:
+            return
+        out.changed = True
+        asked = not self.in_step() and self.repair_plan()[:1] == [repair.SliderStep()]
+        self.slider_open = event.open
+        if not event.open:
+            out.log.append(_t("The slider is closed."))
+            return
+        self.grid = [[] for _ in range(self.table.columns)]
+        if self.game.is_over():
+            out.log.append(_t("The slider emptied the grid; a new game begins."))
+            self.start_next(out)
+        elif asked:
+            out.log.append(_t("The slider emptied the grid, as asked."))
+        elif self.game.moves:
+            self.rebuilding = True
+            self.problem = SLIDER_OPENED
+            out.mistake = "slider"
+            out.log.append(
+                _t(
+                    "The slider was opened mid-game: close it and rebuild the position, "
+                    "or hold the mode button to abandon the game."
+                )
+            )
+        else:
+            out.log.append(_t("The slider is open."))
+
+    # -- the games, one after another -------------------------------------------
+
+    def choose_rules(self, name: str) -> Verdict:
+        """Pick the rules of the next game; a game not yet begun takes them now."""
+        out = Draft()
+        self.controls.choose_rules(self, name, out)
+        return out.verdict()
+
+    def choose_computer(self, colour: Colour | None) -> Verdict:
+        """Who the computer plays in the next game (``None``: nobody); a game
+        not yet begun takes it now."""
+        out = Draft()
+        self.controls.choose_computer(self, colour, out)
+        return out.verdict()
+
+    def choose_level(self, level: int) -> Verdict:
+        """The computer's level in the next game; a game not yet begun takes it now."""
+        out = Draft()
+        self.controls.choose_level(self, level, out)
+        return out.verdict()
+
+    def not_begun(self) -> bool:
+        """Whether this game may still change its rules and players: no move,
+        no result, not begun from a full grid."""
+        return not self.game.moves and not self.game.is_over() and self.start_rows is None
+
+    def start_next(self, out: Draft) -> None:
+        """The next game begins, with the rules chosen for it."""
+        self.game_number += 1
+        self.game = self.fresh_game(self.next_rules)
+        self.problem = None
+        self.rebuilding = False
+        self.last_entry_at = None
+        out.new_game = True
+        out.log.append(_t("New game: {title}.", title=words.rules_title(self.game.rules)))
+
+    def fresh_game(self, name: str) -> Game:
+        """A new game of ``name``; Pop 10 starts in its pop phase when the grid
+        is already full of discs whose colours the referee knows."""
+        rules = self.rules_for(name)
+        self.start_rows = None
+        self.seats.sit(self.game_number)
+        full = all(len(c) == self.table.rows for c in self.grid)
+        if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
+            game = new_game(rules)
+            rows = self._rows_with_strips(game)
+            self.start_rows = rows
+            return game_from_position(rules, rows, Colour.RED)
+        return new_game(rules)
+
+    def _rows_with_strips(self, empty: Game) -> list[str]:
+        """The physical grid as engine rows (top first), edge strips included."""
+        known = [[d for d in column if d is not None] for column in self.grid]
+        strips = [empty.column(1)] if empty.rules.strips else []
+        right = [empty.column(empty.rules.width)] if empty.rules.strips else []
+        return picture([*strips, *known, *right], self.table.rows)
+
+    # -- the computer opponent (controller.referee.computer_seat) ----------------------
+
+    @property
+    def next_computer(self) -> Colour | None:
+        """The colour the computer plays in the next game (``None``: nobody)."""
+        return self.seats.next_colour
+
+    @property
+    def computer(self) -> Seat | None:
+        """The computer's seat in this game."""
+        return self.seats.seat
+
+    @property
+    def computer_move(self) -> Move | None:
+        """The move the computer chose that a person is to make for it."""
+        return self.seats.move
+
+    def computer_to_move(self) -> bool:
+        return self.seats.to_move(self.game)
+
+    def needs_computer(self) -> Seat | None:
+        """The computer's seat when it must choose a move now: its turn, no move
+        chosen yet, and the grid not emptied by the slider."""
+        return self.seats.needs(self.game, self.slider_open or self.rebuilding)
+
+    def computer_chose(self, move: Move) -> Verdict:
+        """The computer's choice: a person is to make ``move`` for it. Raises
+        ``ValueError`` when the computer is not to move or the move is illegal
+        (a journal that does not fit)."""
+        seat = self.seats.chose(self.game, move, self.slider_open or self.rebuilding)
+        what = _t(
+            "The computer ({colour}) plays a {move}.",
+            colour=player(seat.colour),
+            move=self._physical(move),
+        )
+        return Verdict(changed=True, log=(what,))
+
+    def _not_computers(self, move: Move, out: Draft) -> None:
+        self._mistake(out, *self.seats.refusal(move, self._physical))

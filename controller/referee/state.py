@@ -1,0 +1,80 @@
+"""The state of a table as one JSON-able object: what ``popref simulate
+--json`` prints after each action and what the web page shows, from one
+function, so the two can never tell different stories.
+
+>>> from controller.referee.core import Referee, Table
+>>> from controller.referee.view import display
+>>> referee = Referee(Table(columns=4, rows=4), "classic")
+>>> state = state_of(referee, display(referee))
+>>> state["board"], state["to_move"], state["lights"][0]
+(['....', '....', '....', '....'], 'red', 'drop')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.i18n.words import rules_title
+from controller.referee.core import Referee
+from engine.colour import Colour, picture
+from hardware.display import Display
+
+
+def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) -> dict[str, Any]:
+    """``referee``'s state with the display ``shown``.
+
+    ``grid`` is the physical grid's content, top row first; without it, the
+    referee's belief of it (a disc whose colour nobody saw is ``?``).
+
+    ``board`` is the game's grid without 5-in-a-Row's edge strips (they are
+    card beside the grid), ``winning`` the winning cells as physical
+    ``[column, row]`` pairs (row 1 at the bottom), ``colours`` each column
+    light's colour, ``turn`` the turn light; ``level`` the computer's level
+    in this game, ``next_opponent`` and ``next_level`` the computer's colour
+    and level in the next.
+    """
+    game = referee.game
+    return {
+        "board": picture(referee.model_grid(), referee.table.rows),
+        "grid": grid if grid is not None else believed_grid(referee),
+        "to_move": game.to_move.value if game.to_move else None,
+        "result": None if game.result is None else str(game.result),
+        "scores": {"red": game.scores[Colour.RED], "yellow": game.scores[Colour.YELLOW]},
+        "phase": game.phase.value,
+        "rules": game.rules.name,
+        "moves": [str(m) for m in game.moves],
+        "fault": shown.fault,
+        "status": shown.status,
+        "lights": [light.lamp.value for light in shown.columns],
+        "opponent": referee.computer.colour.value if referee.computer else None,
+        "level": referee.computer.level if referee.computer else None,
+        "computer": computer_move(referee),
+        "colours": [light.colour.value if light.colour else None for light in shown.columns],
+        "turn": shown.turn.value if shown.turn else None,
+        "winning": sorted([column, row] for column, row in shown.winning),
+        "title": rules_title(game.rules),
+        "next_rules": referee.next_rules,
+        "next_opponent": referee.next_computer.value if referee.next_computer else None,
+        "next_level": referee.seats.next_level,
+        "game_number": referee.game_number,
+        "pairing": referee.pairing_since is not None,
+    }
+
+
+def computer_move(referee: Referee) -> str | None:
+    """The computer's move the board is waiting for a person to make."""
+    waiting = referee.computer_to_move() and referee.computer_move is not None
+    return str(referee.computer_move) if waiting else None
+
+
+def believed_grid(referee: Referee) -> list[str]:
+    """What the referee believes the physical grid holds, top row first."""
+    rows = referee.table.rows
+    return [
+        "".join(
+            (d.letter if d is not None else "?") if r < len(column) else "."
+            for column in referee.grid
+            for d in [column[r] if r < len(column) else None]
+        )
+        for r in reversed(range(rows))
+    ]

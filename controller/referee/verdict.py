@@ -1,0 +1,63 @@
+"""What one input did to the referee: a :class:`Verdict`, and the
+:class:`Draft` it is collected in while the referee (:mod:`controller.referee.core`)
+and its controls (:mod:`controller.referee.controls`) handle the input.
+
+>>> draft = Draft(changed=True)
+>>> draft.log.append("Red played a drop into column 4.")
+>>> draft.verdict().log
+('Red played a drop into column 4.',)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Game, Move
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What one event did.
+
+    ``changed``: the state changed, so the event must be journalled before the
+    display is shown. ``new_game``: a new game began (the journal may be
+    compacted to a snapshot). ``finished``: a game that just ended, to archive.
+    ``mistake``: a short kind name when the event broke the rules. ``hint``:
+    the player to move asked for the best move (a double press).
+    ``paired``: the mode button granted a pending pairing request.
+    """
+
+    changed: bool = False
+    accepted: Move | None = None
+    mistake: str | None = None
+    new_game: bool = False
+    finished: Game | None = None
+    log: tuple[str, ...] = ()
+    hint: bool = False
+    paired: bool = False
+
+
+@dataclass
+class Draft:
+    """Collects the parts of a verdict while an event is handled."""
+
+    changed: bool = False
+    accepted: Move | None = None
+    mistake: str | None = None
+    new_game: bool = False
+    finished: Game | None = None
+    log: list[str] = field(default_factory=list)
+    hint: bool = False
+    paired: bool = False
+
+    def verdict(self) -> Verdict:
+        return Verdict(
+            self.changed,
+            self.accepted,
+            self.mistake,
+            self.new_game,
+            self.finished,
+            tuple(self.log),
+            self.hint,
+            self.paired,
+        )

@@ -1,0 +1,224 @@
+"""The daemon on the simulated grid in simulated time.
+
+Physical actions go to the simulated grid, which drives the same pins a real
+grid would (gpiozero's mock pins, or the simulated sensor board's with
+``[sim] link = "serial"``); time moves only when an action (or ``wait``)
+moves it, so a run is exactly repeatable. The grid's own content is saved next to the journal: a
+physical grid keeps its discs when the daemon stops, so a second run with the
+same state directory finds them again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.computer.thinker import InlineThinker, Thinker
+from controller.daemon.assembly import assemble
+from controller.daemon.config import Config
+from controller.daemon.loop import Reply
+from controller.referee.commands import Command
+from controller.referee.verdict import Verdict
+from controller.simulator.script import Action
+from engine.colour import Colour
+from hardware.backend import Backend
+from hardware.clock import FakeClock
+from hardware.display import Display
+from hardware.sim.board import BoardTimeline
+from hardware.sim.grid import Physics, SimGrid
+from hardware.sim.seam import LightReader
+
+log = logging.getLogger("popref")
+
+SETTLE = 1.5  # seconds after an action: discs land, players think
+HOLD = 2.5  # seconds the button is held for ``hold``
+PRESS = 0.2
+DOUBLE_GAP = 0.15  # between the two presses of ``double``
+
+
+@dataclass
+class Outcome:
+    """What one action led to."""
+
+    action: str
+    verdicts: list[Verdict]
+
+    @property
+    def mistakes(self) -> list[str]:
+        return [v.mistake for v in self.verdicts if v.mistake]
+
+
+class Simulation:
+    """A whole popref, simulated: grid, pins, backend, referee, journal."""
+
+    def __init__(
+        self,
+        config: Config,
+        state_dir: Path,
+        rules: str | None = None,
+        physics: Physics | None = None,
+        opponent: str | None = None,
+        thinker: Thinker | None = None,
+        clock: FakeClock | None = None,
+        ponder: bool = False,
+    ) -> None:
+        self.clock = clock or FakeClock()
+        self.state_dir = state_dir
+        # time stands still between actions here, so the computer thinks at
+        # once, and not on the player's time (``ponder``: tests with a thinker
+        # of their own)
+        thinker = thinker or InlineThinker(config.opponent.think)
+        assembled = assemble(
+            None,
+            rules,
+            state_dir,
+            self.clock,
+            config=config,
+            physics=physics,
+            thinker=thinker,
+            ponder=ponder,
+        )
+        self.daemon = assembled.daemon
+        if opponent is not None:
+            self.daemon.choose_computer(None if opponent == "none" else Colour(opponent))
+        assert assembled.sim is not None
+        self.grid: SimGrid = assembled.sim.grid
+        self.lights: LightReader = assembled.sim.lights
+        # the simulated sensor board (over the serial link), for its faults
+        self.board: BoardTimeline | None = assembled.sim.board
+        # the real backend the daemon reads through the simulation
+        self.backend: Backend = assembled.sim.backend.inner
+        self._grid_file = state_dir / "sim-grid.json"
+        self._last_dropped: Colour | None = None
+        # the terminal (or script) and the web page's commands take turns
+        self.lock = threading.RLock()
+        # told after a command from the page was taken in (the terminal redraws)
+        self.on_command: Callable[[], None] | None = None
+        self._restore_grid()
+        # the page and --json show the simulated grid itself, not the referee's belief
+        self.daemon.grid_view = self.grid.rows
+        self.daemon.open()
+        self.advance(SETTLE)
+
+    # -- actions ------------------------------------------------------------------
+
+    def submit(self, command: Command, reply: Reply | None = None) -> None:
+        """A command from the web page, taken in at once: simulated time
+        stands still between actions, so nothing else would step the daemon.
+        Safe from any thread."""
+        with self.lock:
+            self.daemon.submit(command, reply)
+            self.advance(0.0)
+            if self.on_command is not None:
+                self.on_command()
+
+    def act(self, action: Action) -> Outcome:
+        with self.lock:
+            return self._act(action)
+
+    def _act(self, action: Action) -> Outcome:
+        verdicts: list[Verdict] = []
+        verb = action.verb
+        if verb == "drop":
+            colour = action.colour or self.asked_colour(action.column)
+            self.grid.drop(action.column, colour)
+            self._last_dropped = colour
+        elif verb == "pop":
+            self.grid.pop(action.column)
+        elif verb == "open":
+            self.grid.open_slider()
+            self._last_dropped = None  # the grid empties: a new game
+        elif verb == "close":
+            self.grid.close_slider()
+        elif verb == "press":
+            self.grid.press_button(duration=PRESS)
+        elif verb == "hold":
+            self.grid.hold_button(duration=HOLD)
+            verdicts += self.advance(HOLD)
+        elif verb == "double":
+            self.grid.press_button(duration=PRESS)
+            self.grid.press_button(at=self.clock() + PRESS + DOUBLE_GAP, duration=PRESS)
+        if verb == "wait":
+            verdicts += self.advance(action.ms / 1000)
+        else:
+            verdicts += self.advance(SETTLE)
+        self._save_grid()
+        # discs have landed since the referee's last word: the page sees the grid as it is
+        self.daemon.publish()
+        return Outcome(action.text, verdicts)
+
+    def asked_colour(self, column: int) -> Colour:
+        """The colour a person at the table drops when the script does not
+        say: what the lights ask for, as they see them (never the referee's
+        own state). The lit turn light, else the colour ``column``'s light
+        shows (an LED strip lights it in the colour to drop), else the other
+        colour than the last disc they dropped in this game, else Red, who
+        starts."""
+        shown = self.lights.shown()
+        if shown.turn_red != shown.turn_yellow:
+            return Colour.RED if shown.turn_red else Colour.YELLOW
+        look = shown.columns[column - 1] if column <= len(shown.columns) else None
+        for colour in Colour:
+            if look == colour.value:
+                return colour
+        if self._last_dropped is not None:
+            return self._last_dropped.other
+        return Colour.RED
+
+    def advance(self, seconds: float) -> list[Verdict]:
+        """Let ``seconds`` of simulated time pass, stepping the daemon at every
+        moment something is due."""
+        end = self.clock() + seconds
+        verdicts: list[Verdict] = []
+        for _ in range(100_000):
+            due = self.daemon.next_deadline()
+            if due is None or due > end:
+                break
+            self.clock.set(max(due, self.clock()))
+            verdicts += self.daemon.step(self.clock())
+        self.clock.set(end)
+        verdicts += self.daemon.step(end)
+        return verdicts
+
+    # -- what is shown ----------------------------------------------------------------
+
+    def display(self) -> Display:
+        return self.daemon.display()
+
+    def state(self, action: str) -> dict[str, Any]:
+        """The JSON object ``simulate --json`` prints after an action."""
+        return {"action": action, **self.daemon.state()}
+
+    def close(self) -> None:
+        self._save_grid()
+        self.daemon.close()
+
+    # -- the physical grid survives restarts ------------------------------------------
+
+    def _save_grid(self) -> None:
+        content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
+        temporary = self._grid_file.with_suffix(".tmp")
+        try:
+            temporary.write_text(json.dumps({"columns": content}))
+            os.replace(temporary, self._grid_file)
+        except OSError as error:
+            # a real grid keeps its discs without a disk: the daemon's own
+            # storage fault is what the players see
+            log.debug("Cannot save the simulated grid: %s.", error.strerror)
+
+    def _restore_grid(self) -> None:
+        if not self._grid_file.exists():
+            return
+        data = json.loads(self._grid_file.read_text())
+        columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
+        table = self.daemon.table
+        if len(columns) != table.columns or any(len(c) > table.rows for c in columns):
+            log.warning("The saved simulated grid is for another board size; starting it empty.")
+            return
+        self.grid.load(columns)

@@ -1,0 +1,144 @@
+"""A referee's state as JSON-able data, and back: the journal's first record.
+
+>>> from controller.referee.core import Referee, Table
+>>> referee = Referee(Table(), "popout")
+>>> restore(Table(), snapshot(referee)).game.rules.name
+'popout'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from controller.i18n.text import Text
+from controller.referee.core import Referee, Table
+from controller.referee.seat import MAX_LEVEL, MIN_LEVEL, Seat
+from controller.store import fields
+from engine import RULES_NAMES, game_from_position, parse_move
+from engine.colour import Colour
+
+GRID_COLUMN = re.compile(r"[RY?]*")
+
+
+class BoardChanged(ValueError):
+    """The snapshot was saved for a board of another size: not damage, but a
+    game that cannot go on here."""
+
+    def __init__(self, saved: str, now: str) -> None:
+        self.saved = saved
+        self.now = now
+        super().__init__(f"it was saved for a {saved} board; the board is now {now}")
+
+
+@dataclass(frozen=True)
+class Size:
+    columns: int
+    rows: int | None  # unknown in snapshots written before they recorded it
+
+    def __str__(self) -> str:
+        return f"{self.columns}x{self.rows}" if self.rows is not None else f"{self.columns}-column"
+
+
+def snapshot(referee: Referee) -> dict[str, Any]:
+    """Everything needed to rebuild ``referee`` (faults and a rules selection
+    in progress are left out: they are re-detected or short-lived)."""
+    return {
+        "size": [referee.table.columns, referee.table.rows],
+        "game_number": referee.game_number,
+        "rules": referee.game.rules.name,
+        "start": referee.start_rows,
+        "moves": [str(m) for m in referee.game.moves],
+        "next_rules": referee.next_rules,
+        "grid": ["".join(c.letter if c else "?" for c in column) for column in referee.grid],
+        "slider_open": referee.slider_open,
+        "rebuilding": referee.rebuilding,
+        "problem": referee.problem,
+        # the same sentence as a message, to be said again in each reader's language
+        "problem_text": referee.problem.data() if isinstance(referee.problem, Text) else None,
+        "last_entry_at": referee.last_entry_at,
+        "computer": referee.computer.data() if referee.computer is not None else None,
+        "next_computer": referee.next_computer.value if referee.next_computer else None,
+        "computer_move": str(referee.computer_move) if referee.computer_move else None,
+        "next_level": referee.seats.next_level,
+        "pairing_since": referee.pairing_since,
+    }
+
+
+def saved_size(data: dict[str, Any]) -> Size:
+    """The board size a snapshot was saved for (older snapshots give only their columns)."""
+    if "size" not in data:
+        return Size(len(fields.strings(data, "grid", 1000)), None)
+    size = data["size"]
+    if not isinstance(size, list) or len(size) != 2:
+        raise fields.FieldError('"size" is not [columns, rows]')
+    columns, rows = (fields.integer({"size": n}, "size", 1, 1000) for n in size)
+    return Size(columns, rows)
+
+
+def check_size(table: Table, data: dict[str, Any]) -> None:
+    """Raise :class:`BoardChanged` if the snapshot is for another board size."""
+    saved = saved_size(data)
+    if saved.columns != table.columns or saved.rows not in (None, table.rows):
+        rows = saved.rows if saved.rows is not None else "?"
+        raise BoardChanged(f"{saved.columns}x{rows}", f"{table.columns}x{table.rows}")
+
+
+def restore(table: Table, data: dict[str, Any]) -> Referee:
+    """The referee a :func:`snapshot` describes. Raises :class:`BoardChanged`
+    when it was saved for another board size, ``ValueError`` (an engine
+    error or a :class:`~controller.store.fields.FieldError` included) when it is
+    not a state of this table."""
+    check_size(table, data)
+    rules = fields.one_of(data, "rules", RULES_NAMES)
+    referee = Referee(table, rules)
+    grid = fields.strings(data, "grid", table.columns)
+    if len(grid) != table.columns:
+        raise ValueError(f"it has {len(grid)} columns and the board has {table.columns}")
+    if any(len(column) > table.rows or not GRID_COLUMN.fullmatch(column) for column in grid):
+        raise ValueError(f"a column is not at most {table.rows} discs R, Y or ?")
+    referee.grid = [[None if d == "?" else Colour.from_letter(d) for d in c] for c in grid]
+    if data.get("start") is not None:
+        start = fields.strings(data, "start", 1000)
+        referee.game = game_from_position(referee.rules_for(rules), start, Colour.RED)
+        referee.start_rows = start
+    for token in fields.strings(data, "moves", 100_000):
+        referee.game.play(token)
+    referee.game_number = fields.integer(data, "game_number", 1)
+    referee.next_rules = fields.one_of(data, "next_rules", RULES_NAMES)
+    referee.slider_open = fields.boolean(data, "slider_open")
+    referee.rebuilding = fields.boolean(data, "rebuilding")
+    referee.problem = _problem(data)
+    last = data.get("last_entry_at")
+    referee.last_entry_at = fields.number(data, "last_entry_at") if last is not None else None
+    # the computer's seat is the game's own (its seed above all), whatever the
+    # configuration says now; journals from before the opponent have none
+    seat = data.get("computer")
+    if seat is not None and not isinstance(seat, dict):
+        raise fields.FieldError('"computer" is not a seat')
+    referee.seats.seat = Seat.from_data(seat) if seat is not None else None
+    if data.get("next_computer") is not None:
+        referee.seats.next_colour = Colour(fields.one_of(data, "next_computer", ("red", "yellow")))
+    if data.get("computer_move") is not None:
+        chosen = fields.text(data, "computer_move", 10)
+        referee.seats.move = parse_move(chosen)
+        if not referee.game.is_legal(referee.seats.move):
+            raise ValueError(f"the computer's move {chosen} does not fit the game")
+    if data.get("next_level") is not None:
+        referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
+    pairing = data.get("pairing_since")
+    referee.pairing.since = fields.number(data, "pairing_since") if pairing is not None else None
+    return referee
+
+
+def _problem(data: dict[str, Any]) -> Text | None:
+    """The referee's problem sentence: its message when the journal has it
+    (older journals have only the English)."""
+    if data.get("problem") is None:
+        return None
+    english = fields.text(data, "problem")
+    try:
+        return Text.from_data(data["problem_text"]) if data.get("problem_text") else Text([english])
+    except ValueError:
+        return Text([english])
