@@ -170,8 +170,7 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
     table.act("press")  # the simulated mode button
     wait(browser, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
     assert "paired" in text(browser, "pair-text")
-    Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")
-    browser.find_element(By.ID, "set-rules").click()
+    Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")  # applies at once
     wait(browser, lambda d: "Pop 10" in text(d, "rules"), "the new rules")
     assert table.get_json("/api/state")["rules"] == "pop10"
     table.act("drop 3")
@@ -214,7 +213,7 @@ def test_accept_language_chooses_the_pages_language(finnish_browser: Any, table:
     assert text(browser, "status") == "Vuorossa Punainen, Klassinen."
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fi"
     headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
-    assert headings[:3] == ["Siirrot", "Ohjaus", "Päättyneet pelit"]
+    assert headings[:3] == ["Ohjaus", "Siirrot", "Päättyneet pelit"]
     table.act(*WIN)
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button.game"), "the archive")
     game = browser.find_element(By.CSS_SELECTOR, "button.game").text
@@ -248,8 +247,9 @@ def lit(driver: Any, lamp: str) -> list[str]:
     """The columns whose light shows ``lamp``, with the light's colour."""
     lights = driver.find_elements(By.CSS_SELECTOR, f"#board .light.lamp-{lamp}")
     return [
-        f"{light.get_attribute('data-column')}:{light.get_attribute('class').split('colour-')[-1]}"
+        f"{light.get_attribute('data-column')}:{colour}"
         for light in lights
+        for colour in [c[7:] for c in light.get_attribute("class").split() if c[:7] == "colour-"]
     ]
 
 
@@ -260,11 +260,9 @@ def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick:
         "nobody (two players)"
     )
     Select(browser.find_element(By.ID, "opponent-choice")).select_by_value("yellow")
-    browser.find_element(By.ID, "set-opponent").click()
     wait(browser, lambda d: "plays Yellow at level 5" in text(d, "opponent"), "the opponent")
     wait(browser, lambda d: "This game: the computer plays Yellow" in text(d, "message"), "why")
     Select(browser.find_element(By.ID, "level-choice")).select_by_value("3")
-    browser.find_element(By.ID, "set-level").click()
     wait(browser, lambda d: "at level 3" in text(d, "opponent"), "the level")
     assert quick.get_json("/api/state")["level"] == 3
     quick.act("drop 4")  # Red; the computer (Yellow) answers at once in the simulator
@@ -280,12 +278,12 @@ def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick:
     wait(browser, lambda d: "Hint:" in text(d, "opponent"), "the hint")
     assert text(browser, "message") == "Red asked for a hint."
     hint = quick.get_json("/api/state")["hint"]
-    assert lit(browser, "computer-drop") == [f"{hint}:red"]
+    assert lit(browser, "hint-drop") == [f"{hint}:red"] and lit(browser, "computer-drop") == []
     assert f"Hint for Red: drop a Red disc into column {hint}" in text(browser, "status")
     shot(browser, "hint")
     quick.act("wait 6000")  # the board lights a hint for a few seconds
     wait(browser, lambda d: "Hint:" not in text(d, "opponent"), "the hint going out")
-    assert lit(browser, "computer-drop") == []
+    assert lit(browser, "hint-drop") == []
 
 
 def test_the_computer_opponents_fields_show_when_the_state_has_them(
