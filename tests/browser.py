@@ -113,3 +113,13 @@ def lit(driver: Any, lamp: str) -> list[str]:
         for light in lights
         for colour in [c[7:] for c in light.get_attribute("class").split() if c[:7] == "colour-"]
     ]
+
+
+def says(element: str, words: str) -> Callable[[Any], bool]:
+    """A check for :func:`wait`: ``element``'s text holds ``words``."""
+    return lambda driver: words in text(driver, element)
+
+
+def shows(selector: str) -> Callable[[Any], bool]:
+    """A check for :func:`wait`: ``selector`` finds something."""
+    return lambda driver: bool(driver.find_elements(By.CSS_SELECTOR, selector))

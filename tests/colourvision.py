@@ -96,3 +96,16 @@ def lab(srgb: Image) -> np.ndarray:
 def delta_e(a: Image, b: Image) -> float:
     """Delta E*ab (CIE 1976) between two colours."""
     return float(np.linalg.norm(lab(a) - lab(b)))
+
+
+def contrasts(pixels: Image, colour: Image) -> np.ndarray:
+    """The contrast ratio of every pixel against one colour."""
+    lp, lc = luminance(pixels), float(luminance(colour))
+    result: np.ndarray = (np.maximum(lp, lc) + 0.05) / (np.minimum(lp, lc) + 0.05)
+    return result
+
+
+def differences(a: Image, b: Image) -> np.ndarray:
+    """Delta E*ab pixel by pixel between two images of one size."""
+    result: np.ndarray = np.linalg.norm(lab(a) - lab(b), axis=-1)
+    return result

@@ -25,6 +25,7 @@ from tests.browser import (
     needs_chromium,
     open_page,
     pair_page,
+    shows,
     text,
     wait,
 )
@@ -77,8 +78,7 @@ def test_the_rules_and_the_lamp_looks_come_from_the_server(browser: Any, table: 
     for disc in ("red", "yellow"):
         table.web.hub.publish({**state, "lights": list(looks.CODES), "colours": [disc] * 11})
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .light")) == 11, "11")
-        shown = f"#board .colour-{disc}"
-        wait(browser, lambda d, shown=shown: d.find_elements(By.CSS_SELECTOR, shown), disc)
+        wait(browser, shows(f"#board .colour-{disc}"), disc)
         for light in browser.find_elements(By.CSS_SELECTOR, "#board .light"):
             name = light.get_attribute("data-lamp")
             colour, blink = looks.rgb_look(looks.CODES[name], disc)
