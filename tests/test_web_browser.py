@@ -60,12 +60,14 @@ def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button.game"), "the archive")
     browser.find_element(By.CSS_SELECTOR, "button.game").click()
     wait(browser, lambda d: text(d, "replay-at") == "move 7 of 7", "the replay")
+    assert text(browser, "replay-result") == "Red won"
+    browser.execute_script("document.getElementById('replay').scrollIntoView()")
+    shot(browser, "replay")
     browser.find_element(By.ID, "first").click()
     assert len(browser.find_elements(By.CSS_SELECTOR, "#replay-board .cell.red")) == 0
     browser.find_element(By.ID, "forward").click()
     assert text(browser, "replay-at") == "move 1 of 7"
     assert len(browser.find_elements(By.CSS_SELECTOR, "#replay-board .cell.red")) == 1
-    shot(browser, "replay")
 
 
 def test_a_fault_and_its_repair_show(browser: Any, table: Table) -> None:
