@@ -188,10 +188,12 @@ def _playing(referee: Referee) -> Display:
     )
 
 
-def move_light(move: Move, colour: Colour) -> ColumnLight:
-    """The look of a move the computer chose (its own, or a hint)."""
-    lamp = Lamp.COMPUTER_POP if move.kind is MoveKind.POP else Lamp.COMPUTER_DROP
-    return ColumnLight(lamp, colour)
+def move_light(move: Move, colour: Colour, hint: bool = False) -> ColumnLight:
+    """The look of a move the computer chose: its own, or a ``hint``."""
+    pop = move.kind is MoveKind.POP
+    if hint:
+        return ColumnLight(Lamp.HINT_POP if pop else Lamp.HINT_DROP, colour)
+    return ColumnLight(Lamp.COMPUTER_POP if pop else Lamp.COMPUTER_DROP, colour)
 
 
 def move_sentence(move: Move, colour: Colour) -> Text:
@@ -274,6 +276,6 @@ def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
     if mover is None or not plain or referee.computer_to_move():
         return shown
     lights = _dark(referee)
-    lights[move.column - referee.offset - 1] = move_light(move, mover)
+    lights[move.column - referee.offset - 1] = move_light(move, mover, hint=True)
     status = _t("Hint for {colour}: {move}.", colour=player(mover), move=move_sentence(move, mover))
     return Display(columns=tuple(lights), turn=mover, scores=shown.scores, status=status)

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
-from controller.i18n.text import _t, choose, known, render, sentences
+from controller.i18n.text import LANGUAGES, _t, choose, known, render, sentences
 from controller.referee.commands import (
     Command,
     HintAsked,
@@ -36,6 +36,7 @@ from controller.web.pairing import PENDING, Busy
 from controller.web.replay import replay
 from engine import RULES_NAMES
 from engine.colour import Colour
+from hardware import looks
 
 if TYPE_CHECKING:
     from controller.web.server import WebServer
@@ -52,6 +53,16 @@ MAX_BODY = 4096
 REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
 CONTROLS = ("/api/rules", "/api/new", "/api/opponent", "/api/level", "/api/hint")
 PLAYS = ("red", "yellow", "none")
+# GET /api/rules: the rules there are, and how each lamp looks (hardware/looks.py,
+# the table the board's lights follow), so the page draws what the board shows.
+RULES = {
+    "rules": list(RULES_NAMES),
+    "step_ms": looks.STEP_MS,
+    "lamps": {
+        name: {"colour": colour, "pattern": list(looks.PATTERNS[blink])}
+        for name, colour, blink, _, _ in looks.LOOKS
+    },
+}
 NOT_PAIRED = _t(
     "This browser is not paired: press Pair on the page, then press the mode button "
     "on the board within 30 seconds."
@@ -100,7 +111,9 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode(), "application/json")
 
     def _error(self, status: int, message: str) -> None:
-        self._json(status, {"error": render(message, self._language())})
+        self._json(
+            status, {"error": render(message, self._language()), "error_in": in_every(message)}
+        )
 
     def _language(self) -> str:
         """The reader's language: ``?lang=`` (the page's own choice), else
@@ -181,7 +194,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/events":
             self._events()
         elif path == "/api/rules":
-            self._json(HTTPStatus.OK, {"rules": list(RULES_NAMES)})
+            self._json(HTTPStatus.OK, RULES)
         elif path == "/api/games":
             self._games()
         elif match := GAME.match(path):
@@ -278,14 +291,16 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/level":
             self._level(body)
         elif path == "/api/hint":
-            self._json(HTTPStatus.ACCEPTED, {"said": self._submit(HintAsked())})
+            self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
         else:
             self._new(body)
 
-    def _submit(self, command: Command) -> list[str]:
+    def _submit(self, command: Command) -> dict[str, Any]:
         """Hand ``command`` to the daemon's loop; the referee's sentences about
-        it in the reader's language, once it is journalled (none if the loop is
-        slower than :data:`REPLY_WAIT`: the event stream shows the outcome anyway)."""
+        it once it is journalled (none if the loop is slower than
+        :data:`REPLY_WAIT`: the event stream shows the outcome anyway), as the
+        answer's ``said`` (in the reader's language) and ``said_in`` (in
+        every language, so the page can show them again in another)."""
         done = threading.Event()
         said: list[str] = []
 
@@ -296,7 +311,10 @@ class Handler(BaseHTTPRequestHandler):
         self.web.controls.submit(command, reply)
         done.wait(REPLY_WAIT)
         language = self._language()
-        return [render(sentence, language) or "" for sentence in said]
+        return {
+            "said": [render(sentence, language) or "" for sentence in said],
+            "said_in": {code: [render(s, code) or "" for s in said] for code in LANGUAGES},
+        }
 
     def _pair(self) -> None:
         try:
@@ -329,7 +347,7 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.BAD_REQUEST, f"rules must be one of {', '.join(RULES_NAMES)}")
             return
         said = self._submit(RulesChosen(str(name)))
-        self._json(HTTPStatus.ACCEPTED, {"rules": name, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"rules": name, **said})
 
     def _opponent(self, body: dict[str, Any]) -> None:
         plays = body.get("plays")
@@ -338,7 +356,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         colour = None if plays == "none" else Colour(plays)
         said = self._submit(OpponentChosen(colour))
-        self._json(HTTPStatus.ACCEPTED, {"plays": plays, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"plays": plays, **said})
 
     def _level(self, body: dict[str, Any]) -> None:
         level = body.get("level")
@@ -354,7 +372,7 @@ class Handler(BaseHTTPRequestHandler):
             )
             return
         said = self._submit(LevelChosen(level))
-        self._json(HTTPStatus.ACCEPTED, {"level": level, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"level": level, **said})
 
     def _new(self, body: dict[str, Any]) -> None:
         state = self.web.hub.state()
@@ -367,4 +385,9 @@ class Handler(BaseHTTPRequestHandler):
             )
             return
         said = self._submit(NewGameAsked())
-        self._json(HTTPStatus.ACCEPTED, {"new_game": True, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"new_game": True, **said})
+
+
+def in_every(message: str) -> dict[str, str]:
+    """``message`` in every language the page speaks (a plain ``str`` is English)."""
+    return {code: render(message, code) or "" for code in LANGUAGES}
