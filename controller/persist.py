@@ -62,7 +62,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "next_computer": referee.next_computer.value if referee.next_computer else None,
         "computer_move": str(referee.computer_move) if referee.computer_move else None,
         "next_level": referee.seats.next_level,
-        "pairing_since": referee.pairing_since,
+        **referee.pairing.data(),
     }
 
 
@@ -127,8 +127,7 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
             raise ValueError(f"the computer's move {chosen} does not fit the game")
     if data.get("next_level") is not None:
         referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
-    pairing = data.get("pairing_since")
-    referee.pairing.since = fields.number(data, "pairing_since") if pairing is not None else None
+    referee.pairing.restore(data)
     return referee
 
 

@@ -30,7 +30,7 @@ from controller.computer import Seat
 from controller.computer_seat import ComputerSeat
 from controller.controls import Controls
 from controller.i18n import Text, _t
-from controller.pairing_window import PairingWindow
+from controller.pairing_window import Answer, PairingWindow
 from controller.verdict import Draft, Verdict
 from controller.words import player, reason
 from engine import Game, Move, Rules, game_from_position, new_game, rules_named
@@ -148,7 +148,7 @@ class Referee:
         """The clock behind event times has started again (a restart): times
         before and after cannot be compared."""
         self.last_entry_at = None
-        self.pairing.since = None
+        self.pairing.end()
         self.controls.restarted()
 
     @property
@@ -163,11 +163,25 @@ class Referee:
 
     # -- events ---------------------------------------------------------------
 
+    def _answered_pairing(self, button: ButtonPressed | ButtonHeld, out: Draft) -> bool:
+        """The mode button ends a pending pairing request (the rule:
+        :mod:`controller.pairing_window`); whether it did nothing else."""
+        answer = self.pairing.pressed(button.at, held=isinstance(button, ButtonHeld))
+        if answer is Answer.NONE:
+            return False
+        out.changed = True
+        if answer is Answer.GRANTED:
+            out.paired = True
+            out.log.append(_t("The mode button paired a browser."))
+            return True
+        out.log.append(
+            _t("The mode button refused the pairing request: the browser was not paired.")
+        )
+        return False
+
     def handle(self, event: Input) -> Verdict:
         out = Draft()
-        if isinstance(event, ButtonPressed) and self.pairing.answered_by(event.at):
-            out.changed = out.paired = True
-            out.log.append(_t("The mode button paired a browser."))
+        if isinstance(event, ButtonPressed | ButtonHeld) and self._answered_pairing(event, out):
             return out.verdict()
         if isinstance(event, Command):
             self.controls.command(self, event, out)
