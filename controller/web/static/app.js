@@ -206,13 +206,30 @@ async function refreshSession() {
   $("control-box").hidden = !paired;
 }
 
+// The request's code: the columns the board lights for it, drawn as its lights.
+function showCode(code) {
+  const box = $("pair-code");
+  box.textContent = "";
+  box.hidden = !code;
+  if (!code) return;
+  const bar = el("div", "lights");
+  const columns = state && state.lights ? state.lights.length : Math.max(...code);
+  for (let c = 1; c <= columns; c++) {
+    const light = el("span", "light lamp-" + (code.includes(c) ? "chosen" : "off"));
+    light.dataset.column = String(c);
+    bar.appendChild(light);
+  }
+  box.appendChild(bar);
+}
+
 async function pair() {
   const { status, data } = await call("POST", "/api/pair", {});
   if (status !== 202) {
     say(t("error", { message: (data && data.error) || status }));
     return;
   }
-  say(t("pairing"));
+  showCode(data.code);
+  say(tn("pairing", data.look, { columns: data.code.join(", ") }));
   for (;;) {
     await new Promise((done) => setTimeout(done, 500));
     const claim = await call("POST", "/api/pair/claim", { request: data.request });
@@ -221,10 +238,11 @@ async function pair() {
       localStorage.setItem(TOKEN_KEY, claim.data.token);
       say(t("pair_done"));
     } else {
-      say(t("pair_failed"));
+      say((claim.data && claim.data.error) || t("pair_failed"));
     }
     break;
   }
+  showCode(null);
   await refreshSession();
 }
 
