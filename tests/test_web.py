@@ -114,7 +114,7 @@ def test_many_clients_follow_the_same_game(table: Table) -> None:
 def test_a_client_that_stops_reading_delays_nobody(table: Table) -> None:
     stuck = socket.create_connection((table.host, table.port))
     stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    stuck.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    stuck.sendall(f"GET /api/events HTTP/1.1\r\nHost: {table.authority}\r\n\r\n".encode())
     reader = Stream(table)
     try:
         reader.next()
