@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.webclient import Table
+from tests.webclient import LOOKED, Table
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -101,7 +101,7 @@ def pair_page(driver: Any, table: Table) -> None:
         lambda d: "pairing" in d.find_element(By.TAG_NAME, "body").get_attribute("class"),
         "the board blinking",
     )
-    table.act("press")
+    table.act(LOOKED, "press")  # the simulated mode button, once the code has shown
     wait(driver, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
 
 

@@ -25,7 +25,7 @@ from tests.browser import (
     text,
     wait,
 )
-from tests.webclient import WIN, Table
+from tests.webclient import LOOKED, WIN, Table
 
 pytestmark = needs_chromium
 
@@ -105,8 +105,16 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
     # the page says so when its own POST returns, which may come after the
     # event stream has already shown the blinking board
     wait(browser, lambda d: "mode button" in text(d, "message"), "the pairing sentence")
+    # the page draws the columns the board lights for this request
+    drawn = [
+        int(light.get_attribute("data-column"))
+        for light in browser.find_elements(By.CSS_SELECTOR, "#pair-code .light.lamp-chosen")
+    ]
+    lit = table.get_json("/api/state")["lights"]
+    assert drawn and drawn == [c + 1 for c, lamp in enumerate(lit) if lamp == "chosen"]
+    assert f"columns {', '.join(map(str, drawn))}" in text(browser, "message")
     shot(browser, "pairing")
-    table.act("press")  # the simulated mode button
+    table.act(LOOKED, "press")  # the simulated mode button, once the code has shown
     wait(browser, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
     assert "paired" in text(browser, "pair-text")
     Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")  # applies at once
@@ -215,6 +223,16 @@ def test_the_computer_opponents_fields_show_when_the_state_has_them(
     assert text(browser, "opponent") == (
         "The computer plays Yellow. The computer's move: 4; make it on the grid."
     )
+
+
+def test_a_refused_pairing_says_so(browser: Any, table: Table) -> None:
+    open_page(browser, table)
+    browser.find_element(By.ID, "pair").click()
+    wait(browser, lambda d: "mode button" in text(d, "message"), "the pairing sentence")
+    table.act("press")  # too soon: someone choosing rules
+    wait(browser, lambda d: "not paired" in text(d, "message"), "the refusal")
+    assert not browser.find_element(By.ID, "pair-code").is_displayed()
+    assert browser.find_element(By.ID, "pair").is_displayed()
 
 
 def test_a_pairing_nobody_answers_says_to_try_again(browser: Any, table: Table) -> None:

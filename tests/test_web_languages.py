@@ -112,7 +112,7 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     }.items():
         assert f't("{prefix}" +' in script or f't("{prefix}"' in script
         asked |= {prefix + value for value in values}
-    plural = set(re.findall(r"""\btn\(\s*"(\w+)\"""", script))
+    plural = set(re.findall(r"""\b(?:tn|sayPlural)\(\s*"(\w+)\"""", script))
     assert len(asked) > 40 and plural
     assert asked <= set(PAGE), f"not in page_text.PAGE: {sorted(asked - set(PAGE))}"
     assert plural <= set(PLURALS), f"not in page_text.PLURALS: {sorted(plural - set(PLURALS))}"

@@ -73,7 +73,7 @@ class Controls:
         """A request from the page: the same transitions the mode button makes."""
         if isinstance(command, PairingRequested):
             out.changed = True
-            out.log.append(referee.pairing.request(command.at))
+            out.log.append(referee.pairing.request(command.at, command.code))
         elif isinstance(command, PairingEnded):
             sentence = referee.pairing.ended()
             if sentence is not None:

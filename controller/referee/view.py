@@ -1,6 +1,6 @@
 """What the board shows for a referee's state: one :class:`Display`.
 
-The priorities, highest first: a browser asks to be paired (every light
+The priorities, highest first: a browser asks to be paired (its code
 blinks for the mode button); the slider is open; the grid disagrees with
 the game (show the next repair step, one at a time); the game is over; the
 player is choosing the next rules; normal play. A sensor fault is shown on top
@@ -62,13 +62,14 @@ def _slider_open(referee: Referee) -> Display:
 
 
 def _pairing(referee: Referee) -> Display:
-    """Every column light blinks until the mode button answers (at most
-    :data:`controller.referee.commands.PAIRING_WINDOW`); the game waits meanwhile."""
-    return Display(
-        columns=tuple(ColumnLight(Lamp.CHOSEN) for _ in range(referee.table.columns)),
-        scores=_scores(referee),
-        status=_t("A browser asks to be paired: press the mode button to allow it."),
-    )
+    """The request's code blinks (the columns its page shows lit; every
+    column for a request from before codes) until the mode button answers
+    (at most :data:`controller.referee.commands.PAIRING_WINDOW`); the game waits
+    meanwhile."""
+    code = referee.pairing.code
+    columns = range(1, referee.table.columns + 1)
+    lit = [ColumnLight(Lamp.CHOSEN) if c in code or not code else ColumnLight() for c in columns]
+    return Display(columns=tuple(lit), scores=_scores(referee), status=referee.pairing.sentence())
 
 
 def step_sentence(referee: Referee, step: repair.Step) -> Text:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.referee import fields
 from controller.referee.commands import (
     HintAsked,
     Input,
@@ -20,8 +21,8 @@ from controller.referee.commands import (
     PairingRequested,
     RulesChosen,
 )
+from controller.referee.pairing_window import checked_code
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
-from controller.store import fields
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.events import (
@@ -41,13 +42,12 @@ class CodecError(ValueError):
 
 # The inputs that carry nothing but their time, by the kind their records name:
 # one table for both directions.
-Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | PairingRequested | PairingEnded
+Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | PairingEnded
 BARE: dict[str, type[Bare]] = {
     "press": ButtonPressed,
     "hold": ButtonHeld,
     "new": NewGameAsked,
     "hint": HintAsked,
-    "pair": PairingRequested,
     "pair-end": PairingEnded,
 }
 _BARE_KINDS = {cls: kind for kind, cls in BARE.items()}
@@ -63,6 +63,8 @@ def encode(event: Input) -> dict[str, Any]:
         return {"e": "opponent", "plays": plays, "at": event.at}
     if isinstance(event, LevelChosen):
         return {"e": "level", "level": event.level, "at": event.at}
+    if isinstance(event, PairingRequested):
+        return {"e": "pair", "code": list(event.code), "at": event.at}
     if isinstance(event, DiscEntered):
         record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
         if event.colour is not None:
@@ -105,6 +107,8 @@ def decode(record: dict[str, Any]) -> Input:
             return OpponentChosen(colour, at)
         if kind == "level":
             return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
+        if kind == "pair":  # journals from before codes have none
+            return PairingRequested(checked_code(record.get("code", [])), at)
     except fields.FieldError as error:
         raise CodecError(f"an event record is malformed: {error}") from None
     raise CodecError(f"an event record has an unknown kind {kind[:40]!r}")

@@ -23,11 +23,10 @@ PAGE: dict[str, str] = {
     "controls": N_("Controls"),
     "not_paired": N_(
         "This browser is not paired: press Pair, then the mode button on the board "
-        "within 30 seconds."
+        "when its lights match the ones shown here."
     ),
     "paired": N_("This browser is paired: it may change the game."),
     "pair": N_("Pair this browser"),
-    "pairing": N_("Now press the mode button on the board (the lights blink)."),
     "pair_failed": N_("Nobody pressed the mode button in time; press Pair to try again."),
     "pair_done": N_("Paired."),
     "next_rules": N_("Rules of the next game"),
@@ -98,6 +97,12 @@ PAGE: dict[str, str] = {
 # Sentences with a count: every plural form of the language, ``{n}`` for it.
 PLURALS: dict[str, tuple[str, str]] = {
     "move_count": Nn_("{n} move", "{n} moves"),
+    "pairing": Nn_(
+        "The board now lights columns {columns}, as drawn here. If its lights match, "
+        "press the mode button after {n} second.",
+        "The board now lights columns {columns}, as drawn here. If its lights match, "
+        "press the mode button after {n} seconds.",
+    ),
 }
 
 

@@ -266,6 +266,12 @@ function say(key, values) {
   showMessage();
 }
 
+// A sentence with plural forms, chosen by n.
+function sayPlural(key, n, values) {
+  message = { key, values, n };
+  showMessage();
+}
+
 function sayServer(texts) {
   message = { texts };
   showMessage();
@@ -286,7 +292,7 @@ function showMessage() {
   else if (message && message.key) {
     const values = {};
     for (const [name, value] of Object.entries(message.values || {})) values[name] = translated(value);
-    text = t(message.key, values);
+    text = message.n === undefined ? t(message.key, values) : tn(message.key, message.n, values);
   }
   $("message").textContent = text;
 }
@@ -301,13 +307,30 @@ async function refreshSession() {
   $("control-box").hidden = !paired;
 }
 
+// The request's code: the columns the board lights for it, drawn as its lights.
+function showCode(code) {
+  const box = $("pair-code");
+  box.textContent = "";
+  box.hidden = !code;
+  if (!code) return;
+  const bar = el("div", "lights");
+  const columns = state && state.lights ? state.lights.length : Math.max(...code);
+  for (let c = 1; c <= columns; c++) {
+    const light = el("span", "light lamp-" + (code.includes(c) ? "chosen" : "off"));
+    light.dataset.column = String(c);
+    bar.appendChild(light);
+  }
+  box.appendChild(bar);
+}
+
 async function pair() {
   const { status, data } = await call("POST", "/api/pair", {});
   if (status !== 202) {
     say("error", problem(data, status));
     return;
   }
-  say("pairing");
+  showCode(data.code);
+  sayPlural("pairing", data.look, { columns: data.code.join(", ") });
   for (;;) {
     await new Promise((done) => setTimeout(done, 500));
     const claim = await call("POST", "/api/pair/claim", { request: data.request });
@@ -316,10 +339,15 @@ async function pair() {
       localStorage.setItem(TOKEN_KEY, claim.data.token);
       say("pair_done");
     } else {
-      say("pair_failed");
+      if (claim.data && claim.data.error) {
+        sayServer(claim.data.error_in || { [language]: claim.data.error });
+      } else {
+        say("pair_failed");
+      }
     }
     break;
   }
+  showCode(null);
   await refreshSession();
 }
 
