@@ -165,6 +165,7 @@ class Referee:
 
     def handle(self, event: Input) -> Verdict:
         out = Draft()
+        out.log += self.controls.before(event)
         if isinstance(event, ButtonPressed) and self.pairing.answered_by(event.at):
             out.changed = out.paired = True
             out.log.append(_t("The mode button paired a browser."))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,24 @@ def test_agreeing_discs_are_not_marked(tmp_path: Path) -> None:
         simulation.close()
     picture = out.getvalue().split("> ")[-2]
     assert " |. . . R Y . .|" in picture and "counts" not in picture
+
+
+def test_a_double_press_says_only_what_it_did(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="popref")
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    try:
+        for typed in ("4", "d"):
+            action = parse_command(typed, 7)
+            assert action is not None
+            simulation.act(action)
+        assert "Yellow asked for a hint." in caplog.messages
+        assert not [m for m in caplog.messages if m.startswith("The next game will be")]
+        caplog.clear()
+        action = parse_command("b", 7)
+        assert action is not None
+        simulation.act(action)  # a single press: said once no second press can follow
+        assert "The next game will be Pop Out." in caplog.messages
+    finally:
+        simulation.close()
