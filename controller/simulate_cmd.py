@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from controller.argtypes import add_new_game_rules, lenient_stdin
 from controller.assembly import StartupError
+from controller.computer import MAX_LEVEL, MIN_LEVEL
 from controller.config import Config, load_config, parse_config
 from controller.i18n import from_locale
 from controller.logs import setup_logging
@@ -43,10 +44,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponent",
         choices=("red", "yellow", "none"),
-        help="the colour the computer plays (none: two players), from the next game",
+        help="the colour the computer plays (none: two players): in this game if it "
+        "has not begun, else from the next",
     )
     parser.add_argument(
-        "--level", type=int, choices=range(1, 11), metavar="N", help="the computer's level, 1-10"
+        "--level",
+        type=int,
+        choices=range(MIN_LEVEL, MAX_LEVEL + 1),
+        metavar="N",
+        help=f"the computer's level, {MIN_LEVEL} (a child can beat it) to {MAX_LEVEL} "
+        "(full strength), likewise",
     )
 
 
@@ -55,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config) if args.config else parse_config({}, "defaults")
         if config.board.backend != "sim":
             config = _as_simulated(config)
-        if args.level is not None:
-            config = replace(config, opponent=replace(config.opponent, level=args.level))
         if args.web is not None:
             config = _with_web(config, args.web)
         actions = _read_script(args.script, config) if args.script is not None else None
@@ -105,7 +110,7 @@ def _simulate(
     language = _language(config)
     if not args.json:
         setup_logging(language=language)
-    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
+    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent, level=args.level)
     web = None
     try:
         if config.web.enabled:
@@ -142,8 +147,7 @@ def _serve(simulation: Simulation, config: Config) -> WebServer | None:
     except WebError as error:
         print(f"popref simulate: {error}", file=sys.stderr)
         return None
-    print(f"popref simulate: the live board is at {web.url}", file=sys.stderr)
-    return web
+    return web  # its address: in the server's log, or after a script (_linger)
 
 
 def _linger(url: str, nap: Callable[[float], None] = time.sleep) -> None:

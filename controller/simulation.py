@@ -69,6 +69,7 @@ class Simulation:
         thinker: Thinker | None = None,
         clock: FakeClock | None = None,
         ponder: bool = False,
+        level: int | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
         self.state_dir = state_dir
@@ -87,8 +88,11 @@ class Simulation:
             ponder=ponder,
         )
         self.daemon = assembled.daemon
+        # as the page chooses them: they stand until the configuration changes
         if opponent is not None:
             self.daemon.choose_computer(None if opponent == "none" else Colour(opponent))
+        if level is not None:
+            self.daemon.choose_level(level)
         assert assembled.sim is not None
         self.grid: SimGrid = assembled.sim.grid
         self.lights: LightReader = assembled.sim.lights

@@ -19,7 +19,7 @@ from typing import Protocol, TextIO
 
 from controller import i18n
 from controller.i18n import ENGLISH, N_, Message, Text, _t
-from controller.script import Action, ScriptError, excerpt, parse_line
+from controller.script import ScriptError, parse_command
 from controller.simulation import Simulation
 from controller.words import disc as disc_word
 from controller.words import player
@@ -55,15 +55,9 @@ A lower-case r or y is a disc the referee counts as the other colour (it cannot 
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
 wait 500.""")
 
-EXAMPLES = {
-    "p": N_("p4 pops from column 4"),
-    "r": N_("r4 drops a Red disc into column 4"),
-    "y": N_("y4 drops a Yellow disc into column 4"),
-}
 # the shortest wait for a deadline: one a rounding error away is waited for,
 # not spun on (simulated and real time add up their seconds separately)
 SOONEST = 0.001
-SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold", "d": "double"}
 
 
 def render(simulation: Simulation, language: str = ENGLISH) -> str:
@@ -123,39 +117,6 @@ def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[Text]]:
                     )
                 notes.append(note)
     return ["".join(row) for row in reversed(cells)], notes
-
-
-def parse_command(text: str, columns: int) -> Action | None:
-    """An interactive line as an action; ``None`` for an empty line.
-
-    A mistake raises :class:`ScriptError` with a reason in the prompt's own
-    shorthand (the prompt has no file or line to name)."""
-    word = text.strip().lower()
-    if word in SHORTHAND:
-        word = SHORTHAND[word]
-    elif word.isascii() and word.isdigit():
-        word = f"drop {word}"
-    elif word[:1] in ("r", "y", "p") and (word[1:].isdigit() or len(word) == 1):
-        if not word[1:].isascii() or not word[1:].isdigit():
-            example = _t(EXAMPLES[word[0]])
-            raise ScriptError(
-                _t("{word} needs a column number: {example}", word=word, example=example)
-            )
-        verb = "pop" if word[0] == "p" else "drop"
-        colour = {"r": " red", "y": " yellow", "p": ""}[word[0]]
-        word = f"{verb} {word[1:]}{colour}"
-    elif word == "w":
-        raise ScriptError(_t("w needs milliseconds: w 500 waits half a second"))
-    elif word.startswith("w ") or (word.startswith("w") and word[1:].strip().isdigit()):
-        word = f"wait {word[1:].strip()}"
-    try:
-        return parse_line(word, 1, "input", columns)
-    except ScriptError as error:
-        if error.reason.startswith("unknown action"):
-            raise ScriptError(
-                _t("{word} is not an action; type ? for help", word=excerpt(text.strip()))
-            ) from None
-        raise ScriptError(error.reason) from None
 
 
 class Typed(Protocol):

@@ -63,6 +63,16 @@ def test_help_still_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("usage: popref simulate")
 
 
+def test_replays_usage_says_when_rules_are_required(capsys: pytest.CaptureFixture[str]) -> None:
+    """The usage showed --rules as optional, then the command required it."""
+    assert main(["replay", "--help"]) == 0
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert usage.startswith("usage: popref replay --rules NAME [--size WxH] [--json] MOVES\n")
+    assert usage.endswith("popref replay [--json] - < RECORD")
+    assert main(["replay", "4"]) == 2
+    assert "--rules is required" in capsys.readouterr().err
+
+
 def test_a_real_process_says_one_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "simulate", "--rules", "pop11"],

@@ -13,9 +13,9 @@ import pytest
 
 from controller.commands import PairingRequested
 from controller.config import parse_config
-from controller.script import ScriptError
+from controller.script import ScriptError, parse_command
 from controller.simulation import Simulation
-from controller.terminal import Lines, interact, parse_command
+from controller.terminal import Lines, interact
 from engine import Colour
 from hardware.clock import FakeClock
 
