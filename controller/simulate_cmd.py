@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from controller.web.server import WebServer
 
 
+# when --opponent and --level apply (README.md says the same)
+FROM_WHEN = "from this game if it has not begun, else from the next"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="a file of actions ('-' for standard input)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per action")
@@ -44,8 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponent",
         choices=("red", "yellow", "none"),
-        help="the colour the computer plays (none: two players): in this game if it "
-        "has not begun, else from the next",
+        help=f"the colour the computer plays (none: two players), {FROM_WHEN}",
     )
     parser.add_argument(
         "--level",

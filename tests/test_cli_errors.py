@@ -73,6 +73,21 @@ def test_replays_usage_says_when_rules_are_required(capsys: pytest.CaptureFixtur
     assert "--rules is required" in capsys.readouterr().err
 
 
+def test_simulates_help_and_readme_agree_on_when_the_opponent_applies(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--help said "from the next game", README "from this game if it has
+    not begun, else from the next"."""
+    from controller.simulate_cmd import FROM_WHEN
+
+    assert main(["simulate", "--help"]) == 0
+    helped = " ".join(capsys.readouterr().out.split())
+    assert f"(none: two players), {FROM_WHEN}" in helped
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    row = "`popref simulate --opponent red\\|yellow\\|none [--level N]` | "
+    assert f"{row}the computer plays that colour ({FROM_WHEN})" in readme
+
+
 def test_a_real_process_says_one_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "simulate", "--rules", "pop11"],
