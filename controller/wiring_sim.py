@@ -137,7 +137,7 @@ def seen(shown: ShownLights) -> str:
     """What the lights show, for a person who cannot see them.
 
     >>> seen(ShownLights((None, "red", None), frozenset(), True, False, (10, 0), False))
-    'column 2 lit (red); the turn light of Red; scores Red 10, Yellow 0'
+    'column 2 (red) lit; the turn light of Red; scores Red 10, Yellow 0'
     >>> seen(ShownLights((None, None), frozenset(), False, False, None, True))
     'no column lit; no turn light; the buzzer beeping'
     """
