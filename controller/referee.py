@@ -324,7 +324,7 @@ class Referee:
         self.game.play(move)
         self.seats.move = None
         out.accepted = move
-        column = self.label(move.column - self.offset)
+        column = self._column(move)
         out.log.extend(
             commentary.played(self.game, mover, move, column, self.game.scores[mover] > scored)
         )
@@ -332,7 +332,11 @@ class Referee:
             out.finished = self.game
 
     def _physical(self, move: Move) -> Text:
-        return commentary.physical(move, self.label(move.column - self.offset))
+        return commentary.physical(move, self._column(move))
+
+    def _column(self, move: Move) -> int:
+        """The physical column of ``move``."""
+        return self.label(move.column - self.offset)
 
     def _mistake(self, out: Draft, kind: str, sentence: Text) -> None:
         out.mistake = kind
@@ -462,4 +466,4 @@ class Referee:
         return Verdict(changed=True, log=(what,))
 
     def _not_computers(self, move: Move, out: Draft) -> None:
-        self._mistake(out, *self.seats.refusal(move, self._physical))
+        self._mistake(out, *self.seats.refusal(move, self._column))

@@ -67,7 +67,8 @@ def test_any_other_move_than_the_computers_is_a_mistake() -> None:
     referee.computer_chose(Move.drop(2))
     verdict = referee.handle(DiscEntered(6, at=3.0))
     assert verdict.mistake == "not-computer-move"
-    assert referee.problem == "The computer plays a drop into column 2, not a drop into column 6."
+    # a drop against a drop: "drop" once, as a native reader says it in every language
+    assert referee.problem == "The computer plays a drop into column 2, not into column 6."
     assert display(referee).columns[5].lamp is Lamp.ERROR
     referee.handle(DiscLeft(6, at=5.0))
     # back in step, the computer's move is shown again and still expected
