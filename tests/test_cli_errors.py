@@ -88,6 +88,19 @@ def test_simulates_help_and_readme_agree_on_when_the_opponent_applies(
     assert f"{row}the computer plays that colour ({FROM_WHEN})" in readme
 
 
+def test_the_readmes_examples_read_files_of_the_repository() -> None:
+    """The solve example read ../shared/..., which a clone does not have."""
+    read = [
+        line.split("< ", 1)[1].split()[0]
+        for line in (ROOT / "README.md").read_text().splitlines()
+        if line.startswith("$ ") and "< " in line
+    ]
+    assert read
+    for name in read:
+        path = (ROOT / name).resolve()
+        assert path.is_relative_to(ROOT) and path.is_file(), name
+
+
 def test_a_real_process_says_one_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "simulate", "--rules", "pop11"],
