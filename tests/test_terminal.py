@@ -134,12 +134,16 @@ def test_a_double_press_says_only_what_it_did(
 # -- simulated time follows the real clock while nobody types -------------------------
 
 
+# lines typed at moments of the real clock, or what another thread does then
+Script = list[tuple[float, str | Callable[[], None]]]
+
+
 class Scripted:
     """Typed lines at given moments of a fake real clock; a callable in their
     place is something another thread does then (the page), which wakes the
     prompt. Every wait is recorded."""
 
-    def __init__(self, clock: FakeClock, script: list[tuple[float, str | Callable[[], None]]]):
+    def __init__(self, clock: FakeClock, script: Script) -> None:
         self.clock, self.script = clock, list(script)
         self.waits: list[float | None] = []
 
@@ -162,10 +166,8 @@ class Scripted:
         """Nothing to wake: :meth:`get` returns after each callable anyway."""
 
 
-def play(
-    tmp_path: Path, script: list[tuple[float, str | Callable[[], None]]]
-) -> tuple[Simulation, Scripted, str]:
-    simulation = Simulation(parse_config({}, "test"), tmp_path)
+def play(simulation: Simulation, script: Script) -> tuple[Scripted, str]:
+    """``script`` typed at ``simulation``'s prompt, a real clock's 100 s on."""
     clock = FakeClock(100.0)
     typed = Scripted(clock, script)
     out = io.StringIO()
@@ -173,11 +175,12 @@ def play(
         assert interact(simulation, io.StringIO(), out, typed=typed, clock=clock) == 0
     finally:
         simulation.close()
-    return simulation, typed, out.getvalue()
+    return typed, out.getvalue()
 
 
 def test_a_hint_goes_dark_after_five_seconds_while_nobody_types(tmp_path: Path) -> None:
-    simulation, typed, text = play(tmp_path, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    typed, text = play(simulation, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
     lit, _, after = text.partition("Hint for Yellow: drop a Yellow disc into column 4.")
     assert lit and "Yellow to move, Classic." in after  # redrawn, unasked, once it went dark
     assert simulation.daemon.thinking.hint is None
@@ -191,29 +194,16 @@ def test_a_pairing_request_from_the_page_expires_after_thirty_seconds(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="popref")
-    holder: list[Simulation] = []
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
 
     def ask() -> None:  # the page's thread: the request wakes the prompt
-        holder[0].submit(PairingRequested())
+        simulation.submit(PairingRequested())
 
-    simulation = Simulation(parse_config({}, "test"), tmp_path)
-    holder.append(simulation)
-    clock = FakeClock(100.0)
     # "w 0" (a wait of no time) shows the picture at that moment
-    script: list[tuple[float, str | Callable[[], None]]] = [
-        (105.0, ask),
-        (134.9, "w 0\n"),
-        (135.1, "w 0\n"),
-        (200.0, "q\n"),
-    ]
-    typed = Scripted(clock, script)
-    out = io.StringIO()
-    try:
-        assert interact(simulation, io.StringIO(), out, typed=typed, clock=clock) == 0
-    finally:
-        simulation.close()
+    script: Script = [(105.0, ask), (134.9, "w 0\n"), (135.1, "w 0\n"), (200.0, "q\n")]
+    typed, text = play(simulation, script)
     # at 134.9 s, still asking; redrawn, unasked, once it ran out; at 135.1 s, gone
-    *_, before, redrawn, after, _ = out.getvalue().split("\n> ")
+    *_, before, redrawn, after, _ = text.split("\n> ")
     asking = "A browser asks to be paired: press the mode button to allow it."
     assert asking in before
     assert asking not in redrawn + after and "Red to move, Classic." in redrawn
