@@ -1,5 +1,5 @@
 """Shared fixtures: gpiozero's mock pin factory, reset after every test;
-the bounded soak's fresh seed, printed at the end of every run."""
+the bounded soak's fresh seed, printed at the end of a run that ran it."""
 
 from __future__ import annotations
 
@@ -70,6 +70,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    # at the end, where even a quiet (-q) run shows it next to a failure
-    seed = os.environ[SOAK_SEED]
-    terminalreporter.write_line(f"soak seed {seed} (fresh each run; repeat: {SOAK_SEED}={seed})")
+    # at the end, where even a quiet (-q) run shows it next to a failure; only
+    # when the soak ran (its test records the seed it used)
+    seeds = {
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        for name, value in getattr(report, "user_properties", ())
+        if name == SOAK_SEED
+    }
+    for seed in sorted(seeds):
+        terminalreporter.write_line(
+            f"soak seed {seed} (fresh each run; repeat: {SOAK_SEED}={seed})"
+        )

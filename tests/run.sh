@@ -17,24 +17,7 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
         "$("$PYTHON" --version 2>&1 || echo missing): run with PYTHON=python3.12 (or newer)" >&2
     exit 2
 fi
-if [ ! -x .venv/bin/python ]; then
-    echo "== creating .venv with $("$PYTHON" --version)"
-    "$PYTHON" -m venv .venv
-fi
-# Installing takes a minute or two the first time; after that only when
-# pyproject.toml changes (the stamp holds the hash it was installed for).
-wanted=$(.venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')
-if [ "$(cat .venv/.popref-installed 2>/dev/null || true)" != "$wanted" ]; then
-    echo "== installing popref and its test tools into .venv (pip; a minute or two the first time)"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]' 2>&1 \
-        | grep -v "is ignored: it is neither a file nor a directory" || true
-    if .venv/bin/python -c 'import controller, pytest, hypothesis, mypy' 2>/dev/null; then
-        echo "$wanted" > .venv/.popref-installed
-    else
-        echo "tests/run.sh: pip could not install popref's test tools (see above)" >&2
-        exit 1
-    fi
-fi
+PYTHON=$PYTHON bash tests/install.sh
 
 # systemd-analyze verifies the unit; where it is missing, install it if this
 # machine has apt-get and may use it, else skip that one check.
@@ -63,7 +46,13 @@ fi
 echo "== ruff";  .venv/bin/ruff check .
 .venv/bin/ruff format --check --quiet .
 echo "== mypy";  .venv/bin/mypy
-echo "== import-linter"; .venv/bin/lint-imports --no-cache
+# only the verdict (its last line), unless a contract is broken
+echo "== import-linter"
+if ! imports=$(.venv/bin/lint-imports --no-cache --no-logo 2>&1); then
+    echo "$imports"
+    exit 1
+fi
+echo "${imports##*$'\n'}"
 if compgen -G "firmware/*.py" >/dev/null; then
     echo "== mpy-cross"
     out=$(mktemp -d)
@@ -80,4 +69,5 @@ for check in ${skipped[@]+"${skipped[@]}"}; do
     echo "== skipped: $check"
 done
 echo "== pytest"
-exec .venv/bin/python -m pytest "$@"
+# -rs: a skipped test says why
+exec .venv/bin/python -m pytest -rs "$@"

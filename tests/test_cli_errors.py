@@ -63,6 +63,44 @@ def test_help_still_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("usage: popref simulate")
 
 
+def test_replays_usage_says_when_rules_are_required(capsys: pytest.CaptureFixture[str]) -> None:
+    """The usage showed --rules as optional, then the command required it."""
+    assert main(["replay", "--help"]) == 0
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert usage.startswith("usage: popref replay --rules NAME [--size WxH] [--json] MOVES\n")
+    assert usage.endswith("popref replay [--json] - < RECORD")
+    assert main(["replay", "4"]) == 2
+    assert "--rules is required" in capsys.readouterr().err
+
+
+def test_simulates_help_and_readme_agree_on_when_the_opponent_applies(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--help said "from the next game", README "from this game if it has
+    not begun, else from the next"."""
+    from controller.cli.simulate import FROM_WHEN
+
+    assert main(["simulate", "--help"]) == 0
+    helped = " ".join(capsys.readouterr().out.split())
+    assert f"(none: two players), {FROM_WHEN}" in helped
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    row = "`popref simulate --opponent red\\|yellow\\|none [--level N]` | "
+    assert f"{row}the computer plays that colour ({FROM_WHEN})" in readme
+
+
+def test_the_readmes_examples_read_files_of_the_repository() -> None:
+    """The solve example read ../shared/..., which a clone does not have."""
+    read = [
+        line.split("< ", 1)[1].split()[0]
+        for line in (ROOT / "README.md").read_text().splitlines()
+        if line.startswith("$ ") and "< " in line
+    ]
+    assert read
+    for name in read:
+        path = (ROOT / name).resolve()
+        assert path.is_relative_to(ROOT) and path.is_file(), name
+
+
 def test_a_real_process_says_one_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "simulate", "--rules", "pop11"],

@@ -53,11 +53,24 @@ def test_the_list_has_one_line_per_game_oldest_first(
     assert popref(["games", "--state-dir", str(state)]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines() == [
-        "   1  2026-11-29 17:05  classic      red" + " " * 10 + "7 moves",
-        "   2  2026-11-29 18:40  pop10        yellow" + " " * 6 + "61 moves",
-        "   3  2026-12-01 09:03  five+popout  draw" + " " * 9 + "1 move",
+        "   1  2026-11-29 17:05  classic      red" + " " * 11 + "7 moves",
+        "   2  2026-11-29 18:40  pop10        yellow" + " " * 7 + "61 moves",
+        "   3  2026-12-01 09:03  five+popout  draw" + " " * 10 + "1 move",
     ]
     assert err == ""
+
+
+def test_an_abandoned_game_is_listed_as_unfinished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was listed with its record's result, ``*``; the page says "unfinished"."""
+    archive = GameArchive(tmp_path / "games")
+    archive.save(
+        "4 4\n", rules="classic", result="*", finished=datetime(2026, 12, 1, 9, 3), moves=2
+    )
+    assert popref(["games", "--state-dir", str(tmp_path)]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line == "   1  2026-12-01 09:03  classic      unfinished    2 moves"
 
 
 def test_times_stored_in_utc_are_listed_in_local_time(
@@ -72,7 +85,7 @@ def test_times_stored_in_utc_are_listed_in_local_time(
     finally:
         monkeypatch.undo()
         time.tzset()
-    assert capsys.readouterr().out == "   1  2026-11-29 17:05  classic      *\n"
+    assert capsys.readouterr().out == "   1  2026-11-29 17:05  classic      unfinished\n"
 
 
 def test_a_number_prints_that_record(state: Path, capsys: pytest.CaptureFixture[str]) -> None:

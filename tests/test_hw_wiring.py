@@ -119,3 +119,57 @@ def test_the_stream_person_reads_lines_and_stops_at_end_of_input() -> None:
     assert stdout.getvalue() == "Did it? "
     with pytest.raises(EOFError):
         person.ask(wiring_cmd.Prompt("light 2", "Did it?"))
+
+
+FOUR_COLUMNS = (
+    "[board]\ncolumns = 4\nrows = 4\n[gpio]\nentry = [4, 5, 6, 7]\nexit = [8, 9, 10, 11]\n"
+    "slider = 2\nbutton = 3\nturn_red = 16\nturn_yellow = 19\n"
+    "column_rgb = [[20, 21, 22], [23, 24, 25], [26, 27, 12], [13, 14, 15]]\n"
+)
+
+
+def test_by_hand_on_the_simulated_grid_the_person_acts_and_answers(tmp_path: Any) -> None:
+    """--sim used to answer every question itself; --by-hand lets a person
+    learn the check on the simulated grid: told what its lights show, they
+    do each step in the simulator's shorthand."""
+    path = tmp_path / "popref.toml"
+    path.write_text(FOUR_COLUMNS)
+    typed = [
+        *("y", "y", "n", "y"),  # the column lights; the person says light 3 was dark
+        *("y", "y"),  # the turn lights
+        *("r1", "", "r4", "?", "jump", "r4"),  # entries: 2 left alone, 3 by mistake in 4
+        *("p1", "p1", "p4", "s", "p4"),  # exits: column 1 is empty by then, 2 in 4; 3 skipped
+        *("o", "c", "b"),
+    ]
+    out = io.StringIO()
+    status = wiring_cmd.run(
+        parse("--sim", "--by-hand", "--config", str(path)),
+        stdin=io.StringIO("".join(f"{line}\n" for line in typed)),
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert status == 1
+    assert "(the simulated board shows column 3 (red) lit; no turn light)" in text
+    assert "(the simulated board shows no column lit; the turn light of Yellow)" in text
+    assert text.count("type what you do: r3 drops a red disc into column 3") == 2  # and at ?
+    assert "'jump' is not an action" in text and "column 1 has no disc to pop" in text
+    summary = text.split("Missing (5):\n")[1].splitlines()
+    assert summary == [
+        "  light 3: the person did not see it",
+        "  entry 2: nothing seen",
+        "  entry 3: nothing seen; saw entry 4 instead (wires swapped?)",
+        "  exit 2: nothing seen; saw exit 4 instead (wires swapped?)",
+        "  exit 3: skipped",
+    ]
+    worked = text.split("Worked (")[1]
+    for part in ("turn yellow", "entry 4", "exit 1", "exit 4", "slider closed", "button"):
+        assert part in worked
+
+
+def test_by_hand_without_sim_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert wiring_cmd.run(parse("--by-hand")) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "popref check-wiring: --by-hand: only with --sim (on a real board it is all by hand)\n"
+    )

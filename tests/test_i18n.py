@@ -183,7 +183,7 @@ def test_the_terminal_follows_the_locale_log_lines_too(tmp_path: Path) -> None:
     assert "Vuorossa Keltainen, Klassinen." in done.stdout
     # the referee's own sentences, logged to the terminal as they happen
     assert "Punainen teki siirron: pudotus sarakkeeseen 4." in done.stderr
-    assert "Keltainen: ulos työntö sarakkeesta 4 ei ole sallittu: Klassinen: kiekkoja ei" in (
+    assert "Keltainen: ulostyöntö sarakkeesta 4 ei ole sallittu: Klassinen: kiekkoja ei" in (
         done.stderr
     )
 

@@ -4,9 +4,11 @@ mistakes around it, and the double press (hints and the opponent switch)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.referee.core import Referee, Table
-from controller.referee.seat import Seat
+from controller.referee.seat import DOUBLE_PRESS, Seat
 from controller.referee.view import display
 from controller.store.persist import restore, snapshot
 from engine import Move
@@ -65,7 +67,8 @@ def test_any_other_move_than_the_computers_is_a_mistake() -> None:
     referee.computer_chose(Move.drop(2))
     verdict = referee.handle(DiscEntered(6, at=3.0))
     assert verdict.mistake == "not-computer-move"
-    assert referee.problem == "The computer plays a drop into column 2, not a drop into column 6."
+    # a drop against a drop: "drop" once, as a native reader says it in every language
+    assert referee.problem == "The computer plays a drop into column 2, not into column 6."
     assert display(referee).columns[5].lamp is Lamp.ERROR
     referee.handle(DiscLeft(6, at=5.0))
     # back in step, the computer's move is shown again and still expected
@@ -168,6 +171,60 @@ def test_a_double_press_mid_game_asks_for_a_hint_for_a_person_only() -> None:
     assert verdict.hint and verdict.log[-1] == "Red asked for a hint."
     assert referee.next_rules == "classic" and not referee.selecting
     assert referee.next_computer is Colour.YELLOW
+
+
+def test_the_first_press_of_a_double_press_says_nothing() -> None:
+    """A double press used to say first what its first press chose ("The
+    next game will be Pop Out."), then quietly put the rules back."""
+    referee = against(None)
+    referee.handle(DiscEntered(4, at=1.0))
+    first = referee.handle(ButtonPressed(at=2.0))
+    second = referee.handle(ButtonPressed(at=2.3))
+    assert first.log == () and second.log == ("Yellow asked for a hint.",)
+    assert referee.controls.due(10.0) == [] and referee.next_rules == "classic"
+
+
+def test_a_single_press_is_said_when_no_second_press_can_follow() -> None:
+    referee = against(None)
+    referee.handle(DiscEntered(4, at=1.0))
+    assert referee.handle(ButtonPressed(at=2.0)).log == ()
+    assert referee.controls.deadline() == 2.0 + DOUBLE_PRESS
+    assert referee.controls.due(2.0 + DOUBLE_PRESS - 0.01) == []
+    assert referee.controls.due(2.0 + DOUBLE_PRESS) == ["The next game will be Pop Out."]
+    # or by the next event, whatever comes first
+    referee.handle(ButtonPressed(at=5.0))
+    verdict = referee.handle(DiscEntered(3, at=5.1))
+    assert verdict.log[0] == "The next game will be Pop 10."
+
+
+RULES_SENTENCES = ("The next game will be ", "Rules changed to ")
+
+
+@given(
+    begun=st.booleans(),
+    gaps=st.lists(st.sampled_from([0.1, 0.3, DOUBLE_PRESS - 0.01, DOUBLE_PRESS, 1.0]), max_size=8),
+)
+def test_presses_say_only_the_rules_they_leave_chosen(begun: bool, gaps: list[float]) -> None:
+    """Whatever the rhythm of the presses: each press that is not half of a
+    double press says the rules it chose, and nothing else mentions rules."""
+    referee = against(None)
+    if begun:
+        referee.handle(DiscEntered(4, at=0.5))
+    said: list[str] = []
+    singles = 0
+    last: float | None = None  # a press that may begin a double press
+    at = 1.0
+    for gap in [0.0, *gaps]:
+        at += gap
+        said += referee.handle(ButtonPressed(at=at)).log
+        if last is not None and at - last < DOUBLE_PRESS:
+            singles -= 1  # the first press of the pair was not a single one
+            last = None
+        else:
+            singles += 1
+            last = at
+    said += referee.controls.due(at + DOUBLE_PRESS)
+    assert sum(s.startswith(RULES_SENTENCES) for s in said) == singles
 
 
 def test_choosing_the_opponent_from_the_command_line() -> None:

@@ -4,6 +4,7 @@ kind of wrong move and its repair, the slider and the mode button."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -349,3 +350,36 @@ def test_a_journal_that_cannot_be_written_is_shown_and_caught_up(
         assert again.state("resumed")["moves"] == ["4", "5", "3"]
     finally:
         again.close()
+
+
+def by_hand(
+    state: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    *options: str,
+) -> str:
+    """What ``popref simulate`` says on standard error, typed at with ``q``."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["simulate", "--state-dir", str(state), *options]) == 0
+    return capsys.readouterr().err
+
+
+def test_level_on_the_command_line_is_named_as_such_and_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--level used to pose as the configuration ("(defaults says [opponent]
+    level = 10.)"), and the next run without it put the default back."""
+    state = tmp_path / "state"
+    by_hand(state, capsys, monkeypatch, "--opponent", "yellow")
+    said = by_hand(state, capsys, monkeypatch, "--level", "10")
+    assert "This game: the computer plays at level 10." in said
+    assert "says [opponent]" not in said
+    said = by_hand(state, capsys, monkeypatch)
+    assert "level" not in said  # the level chosen stands, as one chosen on the page
+
+
+def test_the_pages_address_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said = by_hand(tmp_path / "state", capsys, monkeypatch, "--web", "127.0.0.1:0")
+    assert said.count("live board is at") == 1, said

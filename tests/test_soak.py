@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from hardware.factory import make_pin_factory
 from hardware.inputs import GpioInputs
 from hardware.pinmap import PinMap
 from hardware.sim.seam import Beam
+from tests.conftest import SOAK_SEED
 
 R, Y = Colour.RED, Colour.YELLOW
 
@@ -279,7 +281,7 @@ def test_a_kill_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
 def _fresh_seed() -> int:
     """The seed tests/conftest.py drew for this run, or the one given in
     ``POPREF_SOAK_SEED`` to repeat a failure."""
-    text = os.environ.get("POPREF_SOAK_SEED", "")
+    text = os.environ.get(SOAK_SEED, "")
     try:
         return int(text)
     except ValueError:
@@ -293,9 +295,12 @@ FRESH_SEED = _fresh_seed()
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [FRESH_SEED], ids=[f"seed-{FRESH_SEED}"])
-def test_bounded_soak_on_a_fresh_seed(seed: int, tmp_path: Path) -> None:
-    """A new seed on every run (printed at the end of the run): issue 14 was
-    a divergence that seed 11 never met."""
+def test_bounded_soak_on_a_fresh_seed(
+    seed: int, tmp_path: Path, record_property: Callable[[str, object], None]
+) -> None:
+    """A new seed on every run (printed at the end of a run that ran it):
+    issue 14 was a divergence that seed 11 never met."""
+    record_property(SOAK_SEED, seed)  # tests/conftest.py prints it at the end
     tally = run_soak(SoakPlan(games=1, seed=seed, kills=1), tmp_path)
     report = f"POPREF_SOAK_SEED={seed}\n{tally.table()}"
     assert set(tally.games) == set(RULES_NAMES), report

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import io
+import logging
+import os
+import pty
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from controller.daemon.config import parse_config
-from controller.simulator.script import ScriptError
+from controller.referee.commands import PairingRequested
+from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
-from controller.simulator.terminal import interact, parse_command
+from controller.simulator.terminal import Lines, interact
 from engine import Colour
+from hardware.clock import FakeClock
 
 
 @pytest.mark.parametrize(
@@ -102,3 +108,126 @@ def test_agreeing_discs_are_not_marked(tmp_path: Path) -> None:
         simulation.close()
     picture = out.getvalue().split("> ")[-2]
     assert " |. . . R Y . .|" in picture and "counts" not in picture
+
+
+def test_a_double_press_says_only_what_it_did(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="popref")
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    try:
+        for typed in ("4", "d"):
+            action = parse_command(typed, 7)
+            assert action is not None
+            simulation.act(action)
+        assert "Yellow asked for a hint." in caplog.messages
+        assert not [m for m in caplog.messages if m.startswith("The next game will be")]
+        caplog.clear()
+        action = parse_command("b", 7)
+        assert action is not None
+        simulation.act(action)  # a single press: said once no second press can follow
+        assert "The next game will be Pop Out." in caplog.messages
+    finally:
+        simulation.close()
+
+
+# -- simulated time follows the real clock while nobody types -------------------------
+
+
+# lines typed at moments of the real clock, or what another thread does then
+Script = list[tuple[float, str | Callable[[], None]]]
+
+
+class Scripted:
+    """Typed lines at given moments of a fake real clock; a callable in their
+    place is something another thread does then (the page), which wakes the
+    prompt. Every wait is recorded."""
+
+    def __init__(self, clock: FakeClock, script: Script) -> None:
+        self.clock, self.script = clock, list(script)
+        self.waits: list[float | None] = []
+
+    def get(self, timeout: float | None) -> str | None:
+        self.waits.append(timeout)
+        if not self.script:
+            return ""
+        at, what = self.script[0]
+        if timeout is not None and at > self.clock() + timeout:
+            self.clock.advance(timeout)
+            return None
+        self.clock.set(max(at, self.clock()))
+        self.script.pop(0)
+        if callable(what):
+            what()
+            return None
+        return what
+
+    def wake(self) -> None:
+        """Nothing to wake: :meth:`get` returns after each callable anyway."""
+
+
+def play(simulation: Simulation, script: Script) -> tuple[Scripted, str]:
+    """``script`` typed at ``simulation``'s prompt, a real clock's 100 s on."""
+    clock = FakeClock(100.0)
+    typed = Scripted(clock, script)
+    out = io.StringIO()
+    try:
+        assert interact(simulation, io.StringIO(), out, typed=typed, clock=clock) == 0
+    finally:
+        simulation.close()
+    return typed, out.getvalue()
+
+
+def test_a_hint_goes_dark_after_five_seconds_while_nobody_types(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    typed, text = play(simulation, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
+    lit, _, after = text.partition("Hint for Yellow: drop a Yellow disc into column 4.")
+    assert lit and "Yellow to move, Classic." in after  # redrawn, unasked, once it went dark
+    assert simulation.daemon.thinking.hint is None
+    # no busy loop: each wait lasts until the daemon's next deadline (at the
+    # fastest a blinking light's, eight a second)
+    assert all(wait is None or wait > 0 for wait in typed.waits)
+    assert len(typed.waits) <= 8 * 30
+
+
+def test_a_pairing_request_from_the_page_expires_after_thirty_seconds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="popref")
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+
+    def ask() -> None:  # the page's thread: the request wakes the prompt
+        simulation.submit(PairingRequested())
+
+    # "w 0" (a wait of no time) shows the picture at that moment
+    script: Script = [(105.0, ask), (134.9, "w 0\n"), (135.1, "w 0\n"), (200.0, "q\n")]
+    typed, text = play(simulation, script)
+    # at 134.9 s, still asking; redrawn, unasked, once it ran out; at 135.1 s, gone
+    *_, before, redrawn, after, _ = text.split("\n> ")
+    asking = "A browser asks to be paired: press the mode button to allow it."
+    assert asking in before
+    assert asking not in redrawn + after and "Red to move, Classic." in redrawn
+    assert "Nobody pressed the mode button; the browser was not paired." in caplog.messages
+    assert all(wait is None or wait > 0 for wait in typed.waits)
+
+
+def test_typed_lines_come_through_a_terminal_with_a_timeout() -> None:
+    main, terminal = pty.openpty()
+    stream = os.fdopen(terminal, "r", encoding="utf-8")
+    try:
+        lines = Lines(stream)
+        assert lines.get(timeout=0) is None  # nobody typed
+        os.write(main, b"p4\n")
+        assert lines.get(timeout=30) == "p4\n"  # at once: it waits for the line
+        lines.wake()
+        assert lines.get(timeout=30) is None  # woken, not timed out
+    finally:
+        os.close(main)  # the terminal hangs up: the end of input
+    assert lines.get(timeout=30) == ""
+    stream.close()
+
+
+def test_the_end_of_input_ends_the_wait(tmp_path: Path) -> None:
+    lines = Lines(io.StringIO("q\n"))
+    assert lines.get(timeout=30) == "q\n"
+    assert lines.get(timeout=30) == ""

@@ -156,7 +156,7 @@ def test_the_language_switches(browser: Any, table: Table) -> None:
 def test_accept_language_chooses_the_pages_language(finnish_browser: Any, table: Table) -> None:
     browser = finnish_browser
     browser.get(table.web.url)
-    wait(browser, lambda d: text(d, "link") == "suorana", "the live link in Finnish")
+    wait(browser, lambda d: text(d, "link") == "yhteys päällä", "the live link in Finnish")
     assert text(browser, "status") == "Vuorossa Punainen, Klassinen."
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fi"
     headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]

@@ -142,7 +142,7 @@ def test_a_hint_lights_its_column_on_the_board_and_the_page_for_a_few_seconds(
     assert status == 202 and answer["said"] == ["Yellow asked for a hint."]
     # in every language too, so the page can say it again after a language change
     assert set(answer["said_in"]) == set(LANGUAGES) and answer["said_in"]["en"] == answer["said"]
-    assert answer["said_in"]["it"] == ["Giallo ha chiesto un suggerimento."]
+    assert answer["said_in"]["it"] == ["Il Giallo ha chiesto un suggerimento."]
     state = quick.get_json("/api/state")
     hint = state["hint"]
     assert hint is not None and state["status"].startswith("Hint for Yellow")

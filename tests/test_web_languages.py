@@ -54,13 +54,14 @@ def test_the_event_stream_speaks_each_clients_language(table: Table) -> None:
     english = Stream(table)
     try:
         assert czech.next()["status"] == "Na tahu je Červený, Klasika."
-        assert italian.next()["status"] == "Tocca a Rosso, Classico."
+        assert italian.next()["status"] == "Tocca al Rosso, Classico."
         assert english.next()["status"] == "Red to move, Classic."
         table.act("drop 4")
         assert czech.until(lambda s: s["moves"] == ["4"])["status"] == (
             "Na tahu je Žlutý, Klasika."
         )
-        assert italian.until(lambda s: s["moves"] == ["4"])["status"] == "Tocca a Giallo, Classico."
+        moved = italian.until(lambda s: s["moves"] == ["4"])
+        assert moved["status"] == "Tocca al Giallo, Classico."
         assert english.until(lambda s: s["moves"] == ["4"])["status"] == "Yellow to move, Classic."
     finally:
         for stream in (czech, italian, english):

@@ -3,8 +3,9 @@
 ::
 
     $ popref games
-       1  2026-11-29 17:05  pop10        red         58 moves
-       2  2026-11-29 17:31  classic      draw        42 moves
+       1  2026-11-29 17:05  pop10        red          58 moves
+       2  2026-11-29 17:31  classic      draw         42 moves
+       3  2026-11-29 17:40  classic      unfinished   12 moves
     $ popref games 2
     ...the game record...
 
@@ -56,17 +57,25 @@ def state_directory(
     return load_config(config, env).state_dir
 
 
+# the result of a game abandoned before its end, as its record's Result says it,
+# and the page's word for it
+UNFINISHED = {"*": "unfinished"}
+
+
 def format_game(game: ArchivedGame) -> str:
     """One listing line.
 
     >>> from datetime import datetime
     >>> format_game(ArchivedGame(3, datetime(2026, 11, 29, 17, 5), "five+pop10", "yellow",
     ...                          Path("x"), 61))
-    '   3  2026-11-29 17:05  five+pop10   yellow      61 moves'
+    '   3  2026-11-29 17:05  five+pop10   yellow       61 moves'
+    >>> format_game(ArchivedGame(4, datetime(2026, 11, 29, 17, 9), "classic", "*", Path("y"), 3))
+    '   4  2026-11-29 17:09  classic      unfinished    3 moves'
     """
     # The daemon stores UTC; a person reads the Pi's local time.
     finished = game.finished.astimezone() if game.finished.tzinfo else game.finished
-    line = f"{game.number:4d}  {finished:%Y-%m-%d %H:%M}  {game.rules:<11}  {game.result:<9}"
+    result = UNFINISHED.get(game.result, game.result)
+    line = f"{game.number:4d}  {finished:%Y-%m-%d %H:%M}  {game.rules:<11}  {result:<10}"
     if game.moves is not None:
         line += f"  {game.moves:3d} {'move' if game.moves == 1 else 'moves'}"
     return line.rstrip()

@@ -36,8 +36,15 @@ class ReplayError(Exception):
     """Bad input to ``popref replay``; the message is the whole error line."""
 
 
+# --rules is required but for a game record, which names its own rules
+USAGE = """\
+%(prog)s --rules NAME [--size WxH] [--json] MOVES
+       %(prog)s [--json] - < RECORD"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register ``popref replay``'s options on ``parser``."""
+    parser.usage = USAGE
     parser.add_argument(
         "--rules",
         type=rules_name,
@@ -79,7 +86,10 @@ def _replay(args: argparse.Namespace) -> Game:
         _check_record_matches(game, args)
         return game
     if args.rules is None:
-        raise ReplayError(f"--rules is required: one of {', '.join(RULES_NAMES)}")
+        raise ReplayError(
+            f"--rules is required: one of {', '.join(RULES_NAMES)} "
+            "(only a game record names its own)"
+        )
     try:
         size = parse_size(args.size) if args.size is not None else None
         game = new_game(rules_named(args.rules, size))

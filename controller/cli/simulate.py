@@ -19,6 +19,7 @@ from controller.daemon.assembly import StartupError
 from controller.daemon.config import Config, load_config, parse_config
 from controller.daemon.logs import setup_logging
 from controller.i18n.text import from_locale
+from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.simulator.script import Action, ScriptError, excerpt, read_script
 from controller.simulator.simulation import Simulation
 from controller.store.places import simulate_state_dir
@@ -27,6 +28,10 @@ from hardware.sim.grid import SimGridError
 
 if TYPE_CHECKING:
     from controller.web.server import WebServer
+
+
+# when --opponent and --level apply (README.md says the same)
+FROM_WHEN = "from this game if it has not begun, else from the next"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,10 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponent",
         choices=("red", "yellow", "none"),
-        help="the colour the computer plays (none: two players), from the next game",
+        help=f"the colour the computer plays (none: two players), {FROM_WHEN}",
     )
     parser.add_argument(
-        "--level", type=int, choices=range(1, 11), metavar="N", help="the computer's level, 1-10"
+        "--level",
+        type=int,
+        choices=range(MIN_LEVEL, MAX_LEVEL + 1),
+        metavar="N",
+        help=f"the computer's level, {MIN_LEVEL} (a child can beat it) to {MAX_LEVEL} "
+        "(full strength), likewise",
     )
 
 
@@ -55,8 +65,6 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config) if args.config else parse_config({}, "defaults")
         if config.board.backend != "sim":
             config = _as_simulated(config)
-        if args.level is not None:
-            config = replace(config, opponent=replace(config.opponent, level=args.level))
         if args.web is not None:
             config = _with_web(config, args.web)
         actions = _read_script(args.script, config) if args.script is not None else None
@@ -105,7 +113,7 @@ def _simulate(
     language = _language(config)
     if not args.json:
         setup_logging(language=language)
-    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent)
+    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent, level=args.level)
     web = None
     try:
         if config.web.enabled:
@@ -142,8 +150,7 @@ def _serve(simulation: Simulation, config: Config) -> WebServer | None:
     except WebError as error:
         print(f"popref simulate: {error}", file=sys.stderr)
         return None
-    print(f"popref simulate: the live board is at {web.url}", file=sys.stderr)
-    return web
+    return web  # its address: in the server's log, or after a script (_linger)
 
 
 def _linger(url: str, nap: Callable[[float], None] = time.sleep) -> None:

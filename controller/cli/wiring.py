@@ -7,7 +7,9 @@ is missing, 2 configuration or hardware error.
 
 ``--sim`` runs the same check against the simulated grid: a simulated person
 does what each prompt asks on the grid and answers light questions from what
-the mock output pins show; ``--sim-fault`` breaks a part first.
+the mock output pins show (:mod:`controller.cli.wiring_sim`); with ``--by-hand``
+the person at the terminal does it instead, to learn the check before the
+real board is built; ``--sim-fault`` breaks a part first.
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ if TYPE_CHECKING:
     from hardware.display import Display
     from hardware.events import Event
     from hardware.gpio_backend import GpioBackend
-    from hardware.sim.gpio import PinLightReader
-    from hardware.sim.grid import SimGrid
 
 GRACE = 0.1  # seconds to wait after Enter for a passage to settle
 
@@ -41,6 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--sim", action="store_true", help="check the simulated grid instead of a real board"
+    )
+    parser.add_argument(
+        "--by-hand",
+        action="store_true",
+        help="with --sim: you do what each prompt asks on the simulated grid (r3 drops a "
+        "red disc into column 3, p3 pops, o/c the slider, b the button) and answer "
+        "what its lights show",
     )
     parser.add_argument(
         "--sim-fault",
@@ -80,53 +87,6 @@ class StreamPerson:
         if not line:
             raise EOFError("no more answers")
         return line.strip().lower()
-
-
-class SimPerson:
-    """Does what each prompt asks on the simulated grid and answers light
-    questions from what the output pins show."""
-
-    def __init__(self, grid: SimGrid, reader: PinLightReader, out: TextIO) -> None:
-        self.grid, self.reader, self.out = grid, reader, out
-
-    def ask(self, prompt: Prompt) -> str:
-        kind, _, number = prompt.part.partition(" ")
-        g = self.grid
-        if kind == "entry":
-            g.drop(int(number), Colour.RED)
-        elif kind == "colour":
-            g.drop(int(number), Colour.YELLOW)
-        elif kind == "exit":
-            g.pop(int(number))
-        elif prompt.part == "slider open":
-            g.open_slider()
-        elif prompt.part == "slider closed":
-            g.close_slider()
-        elif kind == "button":
-            g.press_button()
-        else:
-            answer = "y" if self._sees(prompt.part) else "n"
-            self.out.write(f"{prompt.text} {answer}\n")
-            return answer
-        g.settle()
-        self.out.write(f"{prompt.text} (done)\n")
-        return ""
-
-    def _sees(self, part: str) -> bool:
-        shown = self.reader.shown()
-        kind, _, rest = part.partition(" ")
-        if kind == "light":
-            return shown.columns[int(rest) - 1] is not None
-        if part == "turn red":
-            return shown.turn_red
-        if part == "turn yellow":
-            return shown.turn_yellow
-        if part == "buzzer":
-            return shown.buzzer
-        if part.startswith("score"):
-            side = 0 if "red" in part else 1
-            return shown.scores is not None and shown.scores[side] == 10
-        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +310,10 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
         person: Person
         clock: Clock
         wait: Callable[[float], None]
+        if args.by_hand and not args.sim:
+            raise ConfigError("--by-hand: only with --sim (on a real board it is all by hand)")
         if args.sim:
+            from controller.cli.wiring_sim import HandSimPerson, SimPerson
             from hardware.sim.grid import Physics, build_simulated_gpio
 
             clock = FakeClock()
@@ -365,7 +328,11 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             for part in args.sim_fault:
                 if part in pins.inputs():
                     grid.wires.cut.add(part)  # type: ignore[attr-defined]
-            person = SimPerson(grid, reader, out)
+            if args.by_hand:
+                typed = stdin or lenient_stdin()
+                person = HandSimPerson(StreamPerson(typed, out), grid, reader, clock.advance)
+            else:
+                person = SimPerson(grid, reader, out)
             wait = clock.advance
         else:
             from hardware.factory import make_pin_factory

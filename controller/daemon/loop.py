@@ -374,6 +374,8 @@ class Daemon:
                 reply(verdict)
         if self.referee.pairing.expired(now):
             verdicts.append(self.feed(PairingEnded(now)))
+        for sentence in self.referee.controls.due(now):
+            log.info("%s", sentence)  # a single press, now that it cannot be a double
         return verdicts
 
     def next_deadline(self) -> float | None:
@@ -381,6 +383,7 @@ class Daemon:
             self.backend.next_deadline(),
             *self.thinking.next_deadline(),
             self.referee.pairing.deadline(),
+            self.referee.controls.deadline(),
         ]
         if self.storage_fault is not None:
             times.append(self._retry_at)

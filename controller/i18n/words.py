@@ -16,7 +16,7 @@ from engine.colour import Colour
 from engine.explain import Reason
 from hardware.events import FaultSentence
 
-__all__ = ["disc", "player", "reason", "rules_named", "rules_title", "title_of"]
+__all__ = ["disc", "player", "plays_with", "reason", "rules_named", "rules_title", "title_of"]
 
 
 def player(colour: Colour) -> Text:
@@ -29,8 +29,20 @@ def disc(colour: Colour) -> Text:
     return _p("disc", "Red") if colour is Colour.RED else _p("disc", "Yellow")
 
 
+def plays_with(colour: Colour) -> Text:
+    """The colour the computer plays with, as the page's menu "The computer
+    plays: [Red]" names it (the same words: Finnish says "pelaa punaisilla")."""
+    # Translators: the colour the computer plays with ("The computer plays Red.")
+    return _t("Red") if colour is Colour.RED else _t("Yellow")
+
+
 def rules_title(rules: Rules) -> Text:
     """The rules' title (:attr:`engine.Rules.title`) in the reader's language."""
+    if rules.line == 5:
+        # the page's own titles: a language may name the number ("Viiden suora")
+        if rules.pop10:
+            return _t("5-in-a-Row Pop 10")
+        return _t("5-in-a-Row Pop Out") if rules.pops else _t("5-in-a-Row")
     if rules.strips or rules.line != 4:
         if rules.pop10:
             return _t("{line}-in-a-Row Pop 10", line=rules.line)

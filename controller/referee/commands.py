@@ -64,7 +64,7 @@ class HintAsked:
 class PairingRequested:
     """A browser asks to be paired: the board lights ``code`` (the columns
     its page shows lit) until a press of the mode button answers it or
-    :data:`PAIRING_WINDOW` runs out (the rule: :mod:`controller.pairing_window`)."""
+    :data:`PAIRING_WINDOW` runs out (the rule: :mod:`controller.referee.pairing_window`)."""
 
     code: tuple[int, ...] = ()
     at: float = 0.0

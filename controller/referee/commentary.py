@@ -31,6 +31,35 @@ def physical(move: Move, column: int) -> Text:
     return _t("drop into column {column}", column=column)
 
 
+def instead(chosen: Move, chosen_column: int, move: Move, column: int) -> Text:
+    """The computer's ``chosen`` move against the ``move`` a person made in
+    its place (each with its physical column); a drop against a drop, or a
+    pop against a pop, names the kind once.
+
+    >>> instead(Move.drop(2), 2, Move.drop(7), 7)
+    'The computer plays a drop into column 2, not into column 7.'
+    >>> instead(Move.pop(2), 2, Move.drop(7), 7)
+    'The computer plays a pop from column 2, not a drop into column 7.'
+    """
+    if chosen.kind is not move.kind:
+        return _t(
+            "The computer plays a {chosen}, not a {move}.",
+            chosen=physical(chosen, chosen_column),
+            move=physical(move, column),
+        )
+    if chosen.kind is MoveKind.POP:
+        return _t(
+            "The computer plays a pop from column {chosen}, not from column {column}.",
+            chosen=chosen_column,
+            column=column,
+        )
+    return _t(
+        "The computer plays a drop into column {chosen}, not into column {column}.",
+        chosen=chosen_column,
+        column=column,
+    )
+
+
 def played(game: Game, mover: Colour, move: Move, column: int, scored: bool) -> list[Text]:
     """What to log once ``mover``'s ``move`` in physical ``column`` was
     played in ``game``: the move (or the disc it ``scored``), a pass, the

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.i18n.text import Text, _t
+from controller.referee import commentary
 from controller.referee.seat import Seat
 from engine import Game, Move
 from engine.colour import Colour
@@ -74,24 +75,19 @@ class ComputerSeat:
         self.move = move
         return seat
 
-    def refusal(self, move: Move, physical: Callable[[Move], Text]) -> tuple[str, Text]:
+    def refusal(self, move: Move, column: Callable[[Move], int]) -> tuple[str, Text]:
         """The mistake's kind and sentence when a person made ``move`` on the
-        computer's turn and it is not the computer's (``physical`` names a
-        move as the hands make it)."""
+        computer's turn and it is not the computer's (``column`` gives a
+        move's physical column)."""
         chosen = self.move
         if chosen is None:
             sentence = _t(
                 "The {move} came while the computer was still thinking; "
                 "wait for its move to light up.",
-                move=physical(move),
+                move=commentary.physical(move, column(move)),
             )
             return "computer-thinking", sentence
-        sentence = _t(
-            "The computer plays a {chosen}, not a {move}.",
-            chosen=physical(chosen),
-            move=physical(move),
-        )
-        return "not-computer-move", sentence
+        return "not-computer-move", commentary.instead(chosen, column(chosen), move, column(move))
 
     def no_hint(self, game: Game, in_step: bool) -> Text | None:
         """Why the player to move gets no hint now, or ``None`` if they may."""

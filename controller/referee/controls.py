@@ -9,15 +9,19 @@ begins the next. :class:`controller.referee.core.Referee` holds one
 :class:`Controls` and hands it the button's events and the page's commands,
 with itself: the controls keep only what the button is in the middle of.
 
+A press says what it chose only once it cannot be the first of a double
+press (:meth:`Controls.due`, or the next event), so a double press says only
+what it did:
+
 >>> from controller.referee.core import Referee, Table
 >>> from hardware.events import ButtonPressed
 >>> referee = Referee(Table(), "classic")
->>> referee.handle(ButtonPressed(at=1.0)).log
-('Rules changed to Pop Out.',)
->>> referee.selecting, referee.handle(ButtonPressed(at=1.3)).log
-(True, ('This game: the computer plays Yellow.',))
->>> referee.game.rules.name, referee.computer is not None
-('classic', True)
+>>> referee.handle(ButtonPressed(at=1.0)).log, referee.controls.due(1.6)
+((), ['Rules changed to Pop Out.'])
+>>> referee.handle(ButtonPressed(at=2.0)).log, referee.handle(ButtonPressed(at=2.3)).log
+((), ('This game: the computer plays Yellow.',))
+>>> referee.game.rules.name, referee.computer is not None, referee.controls.due(9.0)
+('popout', True, [])
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.i18n import words
-from controller.i18n.text import _t
+from controller.i18n.text import Text, _t
 from controller.i18n.words import player
 from controller.referee.commands import (
     Command,
@@ -55,6 +59,37 @@ class Controls:
         self.rules_before_press: str | None = None  # what a double press puts back
         self.selecting = False  # presses are choosing the next rules
         self.abandon_armed = False  # the next hold abandons the game in progress
+        # a single press's sentence and when it may be said: once no second
+        # press can make the press the first of a double press
+        self.held_back: tuple[float, Text] | None = None
+
+    def before(self, event: Event | Command) -> list[Text]:
+        """The last press's held-back sentence, said before ``event``, unless
+        ``event`` is the second press of a double press (which takes back
+        what the first chose)."""
+        return [] if self._second_press(event) else self._release()
+
+    def due(self, now: float) -> list[Text]:
+        """The last press's held-back sentence, once its time has come."""
+        deadline = self.deadline()
+        return [] if deadline is None or now < deadline else self._release()
+
+    def _release(self) -> list[Text]:
+        if self.held_back is None:
+            return []
+        sentence = self.held_back[1]
+        self.held_back = None
+        return [sentence]
+
+    def deadline(self) -> float | None:
+        """When a held-back sentence is due, if one is."""
+        return None if self.held_back is None else self.held_back[0]
+
+    def _second_press(self, event: Event | Command) -> bool:
+        last = self.last_press_at
+        return (
+            isinstance(event, ButtonPressed) and last is not None and event.at - last < DOUBLE_PRESS
+        )
 
     def saw(self, event: Event) -> None:
         """Any event but a press ends a selection and a double press; any
@@ -68,6 +103,7 @@ class Controls:
     def restarted(self) -> None:
         """The clock behind event times started again: no double press spans it."""
         self.last_press_at = None
+        self.held_back = None
 
     def command(self, referee: Referee, command: Command, out: Draft) -> None:
         """A request from the page: the same transitions the mode button makes."""
@@ -95,15 +131,17 @@ class Controls:
 
     def pressed(self, referee: Referee, event: ButtonPressed, out: Draft) -> None:
         """A press: the next rules, or the second of a double press."""
-        last, self.last_press_at = self.last_press_at, event.at
-        if last is not None and event.at - last < DOUBLE_PRESS:
+        if self._second_press(event):
             self.last_press_at = None
+            self.held_back = None  # the first press's choice is taken back unsaid
             self._double_press(referee, out)
             return
+        self.last_press_at = event.at
         self.rules_before_press = referee.next_rules
         rules = referee.next_rules
         index = RULES_NAMES.index(rules) if rules in RULES_NAMES else -1
-        self._next_rules(referee, RULES_NAMES[(index + 1) % len(RULES_NAMES)], out)
+        sentence = self._next_rules(referee, RULES_NAMES[(index + 1) % len(RULES_NAMES)], out)
+        self.held_back = (event.at + DOUBLE_PRESS, sentence)
         self.selecting = True
 
     def _double_press(self, referee: Referee, out: Draft) -> None:
@@ -146,7 +184,7 @@ class Controls:
             not referee.not_begun() or referee.game.rules.name == name
         )
         if not settled:
-            self._next_rules(referee, name, out)
+            out.log.append(self._next_rules(referee, name, out))
 
     def choose_computer(self, referee: Referee, colour: Colour | None, out: Draft) -> None:
         """Who the computer plays in the next game (``None``: nobody); a game
@@ -187,15 +225,14 @@ class Controls:
         else:
             out.log.append(_t("The next game: the computer plays at level {level}.", level=level))
 
-    def _next_rules(self, referee: Referee, name: str, out: Draft) -> None:
+    def _next_rules(self, referee: Referee, name: str, out: Draft) -> Text:
+        """Choose ``name`` for the next game (for this one if it has not
+        begun); the sentence that says so."""
         out.changed = True
         referee.next_rules = name
         if _renew(referee, name, out):
-            out.log.append(
-                _t("Rules changed to {title}.", title=words.rules_title(referee.game.rules))
-            )
-        else:
-            out.log.append(_t("The next game will be {title}.", title=words.title_of(name)))
+            return _t("Rules changed to {title}.", title=words.rules_title(referee.game.rules))
+        return _t("The next game will be {title}.", title=words.title_of(name))
 
     def held(self, referee: Referee, out: Draft) -> None:
         """A hold: a game in progress is abandoned at the second (or at once

@@ -182,6 +182,7 @@ class Referee:
 
     def handle(self, event: Input) -> Verdict:
         out = Draft()
+        out.log += self.controls.before(event)
         if isinstance(event, ButtonPressed | ButtonHeld) and self._answered_pairing(event, out):
             return out.verdict()
         if isinstance(event, Command):
@@ -338,7 +339,7 @@ class Referee:
         self.game.play(move)
         self.seats.move = None
         out.accepted = move
-        column = self.label(move.column - self.offset)
+        column = self._column(move)
         out.log.extend(
             commentary.played(self.game, mover, move, column, self.game.scores[mover] > scored)
         )
@@ -346,7 +347,11 @@ class Referee:
             out.finished = self.game
 
     def _physical(self, move: Move) -> Text:
-        return commentary.physical(move, self.label(move.column - self.offset))
+        return commentary.physical(move, self._column(move))
+
+    def _column(self, move: Move) -> int:
+        """The physical column of ``move``."""
+        return self.label(move.column - self.offset)
 
     def _mistake(self, out: Draft, kind: str, sentence: Text) -> None:
         out.mistake = kind
@@ -476,4 +481,4 @@ class Referee:
         return Verdict(changed=True, log=(what,))
 
     def _not_computers(self, move: Move, out: Draft) -> None:
-        self._mistake(out, *self.seats.refusal(move, self._physical))
+        self._mistake(out, *self.seats.refusal(move, self._column))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.i18n.text import Text, _t
-from controller.i18n.words import player
+from controller.i18n.words import plays_with
 from engine.colour import Colour
 
 MIN_LEVEL = 1
@@ -67,4 +67,4 @@ def describe(colour: Colour | None) -> Text:
     """``"two players"`` or ``"the computer plays Yellow"``."""
     if colour is None:
         return _t("two players")
-    return _t("the computer plays {colour}", colour=player(colour))
+    return _t("the computer plays {colour}", colour=plays_with(colour))

@@ -12,6 +12,10 @@ One action a line; ``#`` starts a comment::
     hold            # the mode button, held
     wait 1500       # milliseconds
 
+The prompts that take one action a line (``popref simulate`` by hand,
+``popref check-wiring --sim --by-hand``) also read its shorthand, ``4``,
+``r4``, ``p4``, ``o``, ``b``, ... (:func:`parse_command`).
+
 >>> parse_script("drop 4 red\\nwait 200", "game.txt")
 [Action(line=1, text='drop 4 red', verb='drop', column=4, colour=<Colour.RED: 'red'>, ms=0), \
 Action(line=2, text='wait 200', verb='wait', column=0, colour=None, ms=200)]
@@ -33,7 +37,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.i18n.text import Text, _t
+from controller.i18n.text import N_, Text, _t
 from engine.colour import Colour
 
 
@@ -176,3 +180,46 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
             _t("unknown action {word}; expected one of: {usage}", word=excerpt(verb), usage=USAGE)
         )
     raise fail(_t("unknown action; expected one of: {usage}", usage=USAGE))
+
+
+# -- the interactive prompt's shorthand (popref simulate, check-wiring --sim --by-hand)
+
+EXAMPLES = {
+    "p": N_("p4 pops from column 4"),
+    "r": N_("r4 drops a Red disc into column 4"),
+    "y": N_("y4 drops a Yellow disc into column 4"),
+}
+SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold", "d": "double"}
+
+
+def parse_command(text: str, columns: int) -> Action | None:
+    """An interactive line as an action; ``None`` for an empty line.
+
+    A mistake raises :class:`ScriptError` with a reason in the prompt's own
+    shorthand (the prompt has no file or line to name)."""
+    word = text.strip().lower()
+    if word in SHORTHAND:
+        word = SHORTHAND[word]
+    elif word.isascii() and word.isdigit():
+        word = f"drop {word}"
+    elif word[:1] in ("r", "y", "p") and (word[1:].isdigit() or len(word) == 1):
+        if not word[1:].isascii() or not word[1:].isdigit():
+            example = _t(EXAMPLES[word[0]])
+            raise ScriptError(
+                _t("{word} needs a column number: {example}", word=word, example=example)
+            )
+        verb = "pop" if word[0] == "p" else "drop"
+        colour = {"r": " red", "y": " yellow", "p": ""}[word[0]]
+        word = f"{verb} {word[1:]}{colour}"
+    elif word == "w":
+        raise ScriptError(_t("w needs milliseconds: w 500 waits half a second"))
+    elif word.startswith("w ") or (word.startswith("w") and word[1:].strip().isdigit()):
+        word = f"wait {word[1:].strip()}"
+    try:
+        return parse_line(word, 1, "input", columns)
+    except ScriptError as error:
+        if error.reason.startswith("unknown action"):
+            raise ScriptError(
+                _t("{word} is not an action; type ? for help", word=excerpt(text.strip()))
+            ) from None
+        raise ScriptError(error.reason) from None

@@ -3,7 +3,9 @@
 Physical actions go to the simulated grid, which drives the same pins a real
 grid would (gpiozero's mock pins, or the simulated sensor board's with
 ``[sim] link = "serial"``); time moves only when an action (or ``wait``)
-moves it, so a run is exactly repeatable. The grid's own content is saved next to the journal: a
+moves it, so a script's run is exactly repeatable. (The interactive terminal,
+:mod:`controller.simulator.terminal`, also lets it follow the real clock while nobody
+types.) The grid's own content is saved next to the journal: a
 physical grid keeps its discs when the daemon stops, so a second run with the
 same state directory finds them again.
 """
@@ -67,6 +69,7 @@ class Simulation:
         thinker: Thinker | None = None,
         clock: FakeClock | None = None,
         ponder: bool = False,
+        level: int | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
         self.state_dir = state_dir
@@ -85,8 +88,11 @@ class Simulation:
             ponder=ponder,
         )
         self.daemon = assembled.daemon
+        # as the page chooses them: they stand until the configuration changes
         if opponent is not None:
             self.daemon.choose_computer(None if opponent == "none" else Colour(opponent))
+        if level is not None:
+            self.daemon.choose_level(level)
         assert assembled.sim is not None
         self.grid: SimGrid = assembled.sim.grid
         self.lights: LightReader = assembled.sim.lights
@@ -100,6 +106,9 @@ class Simulation:
         self.lock = threading.RLock()
         # told after a command from the page was taken in (the terminal redraws)
         self.on_command: Callable[[], None] | None = None
+        # told before: simulated time catches up with the real clock, where it
+        # follows one (the interactive terminal), so the command is dated now
+        self.catch_up: Callable[[], None] | None = None
         self._restore_grid()
         # the page and --json show the simulated grid itself, not the referee's belief
         self.daemon.grid_view = self.grid.rows
@@ -113,6 +122,8 @@ class Simulation:
         stands still between actions, so nothing else would step the daemon.
         Safe from any thread."""
         with self.lock:
+            if self.catch_up is not None:
+                self.catch_up()
             self.daemon.submit(command, reply)
             self.advance(0.0)
             if self.on_command is not None:
@@ -174,7 +185,11 @@ class Simulation:
     def advance(self, seconds: float) -> list[Verdict]:
         """Let ``seconds`` of simulated time pass, stepping the daemon at every
         moment something is due."""
-        end = self.clock() + seconds
+        return self.advance_to(self.clock() + seconds)
+
+    def advance_to(self, end: float) -> list[Verdict]:
+        """Let simulated time pass until ``end`` (the clock's time), stepping
+        the daemon at every moment something is due."""
         verdicts: list[Verdict] = []
         for _ in range(100_000):
             due = self.daemon.next_deadline()

@@ -1,18 +1,27 @@
 """The simulated grid in a terminal: a picture of the grid and its lights, and
 a prompt that takes physical actions, one a line. A command from the web
 page (``popref simulate --web``) redraws the picture at once, under the prompt
-the player is typing at."""
+the player is typing at.
+
+While nobody types, simulated time follows the real clock: the prompt waits
+for a line only until the daemon's next deadline, lets that much time pass on
+the simulated grid and redraws the picture if it changed (a hint goes dark, a
+pairing request runs out, the computer's move lights up).
+"""
 
 from __future__ import annotations
 
+import queue
 import threading
-from typing import TextIO
+import time
+from collections.abc import Callable
+from typing import Protocol, TextIO
 
 from controller.i18n import text as i18n
 from controller.i18n.text import ENGLISH, N_, Message, Text, _t
 from controller.i18n.words import disc as disc_word
 from controller.i18n.words import player
-from controller.simulator.script import Action, ScriptError, excerpt, parse_line
+from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
 from hardware.display import Lamp
 from hardware.sim.grid import SimGridError
@@ -48,12 +57,9 @@ A lower-case r or y is a disc the referee counts as the other colour (it cannot 
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
 wait 500.""")
 
-EXAMPLES = {
-    "p": N_("p4 pops from column 4"),
-    "r": N_("r4 drops a Red disc into column 4"),
-    "y": N_("y4 drops a Yellow disc into column 4"),
-}
-SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold", "d": "double"}
+# the shortest wait for a deadline: one a rounding error away is waited for,
+# not spun on (simulated and real time add up their seconds separately)
+SOONEST = 0.001
 
 
 def render(simulation: Simulation, language: str = ENGLISH) -> str:
@@ -115,41 +121,63 @@ def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[Text]]:
     return ["".join(row) for row in reversed(cells)], notes
 
 
-def parse_command(text: str, columns: int) -> Action | None:
-    """An interactive line as an action; ``None`` for an empty line.
+class Typed(Protocol):
+    """Where the prompt's lines come from."""
 
-    A mistake raises :class:`ScriptError` with a reason in the prompt's own
-    shorthand (the prompt has no file or line to name)."""
-    word = text.strip().lower()
-    if word in SHORTHAND:
-        word = SHORTHAND[word]
-    elif word.isascii() and word.isdigit():
-        word = f"drop {word}"
-    elif word[:1] in ("r", "y", "p") and (word[1:].isdigit() or len(word) == 1):
-        if not word[1:].isascii() or not word[1:].isdigit():
-            example = _t(EXAMPLES[word[0]])
-            raise ScriptError(
-                _t("{word} needs a column number: {example}", word=word, example=example)
-            )
-        verb = "pop" if word[0] == "p" else "drop"
-        colour = {"r": " red", "y": " yellow", "p": ""}[word[0]]
-        word = f"{verb} {word[1:]}{colour}"
-    elif word == "w":
-        raise ScriptError(_t("w needs milliseconds: w 500 waits half a second"))
-    elif word.startswith("w ") or (word.startswith("w") and word[1:].strip().isdigit()):
-        word = f"wait {word[1:].strip()}"
-    try:
-        return parse_line(word, 1, "input", columns)
-    except ScriptError as error:
-        if error.reason.startswith("unknown action"):
-            raise ScriptError(
-                _t("{word} is not an action; type ? for help", word=excerpt(text.strip()))
-            ) from None
-        raise ScriptError(error.reason) from None
+    def get(self, timeout: float | None) -> str | None:
+        """The next line (``""`` at the end of input), or ``None`` when
+        ``timeout`` seconds pass first or :meth:`wake` is called."""
+        ...
+
+    def wake(self) -> None:
+        """End a :meth:`get` that is waiting, from any thread."""
+        ...
 
 
-def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO, language: str = ENGLISH) -> int:
-    """Read actions until ``q`` or the end of input; speak ``language``."""
+class Lines:
+    """The lines of ``stream``, read on a thread of their own, so that the
+    prompt can wait for one and for the daemon's next deadline at once."""
+
+    _WAKE = object()
+
+    def __init__(self, stream: TextIO) -> None:
+        self._queue: queue.SimpleQueue[str | object] = queue.SimpleQueue()
+        # a daemon thread: at the prompt's end it may still wait in readline()
+        reader = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        reader.name = "popref-typing"
+        reader.start()
+
+    def _read(self, stream: TextIO) -> None:
+        try:
+            while line := stream.readline():
+                self._queue.put(line)
+        except (OSError, ValueError):
+            pass  # the terminal hung up, or the stream was closed: the end of input
+        self._queue.put("")
+
+    def get(self, timeout: float | None) -> str | None:
+        try:
+            line = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        return line if isinstance(line, str) else None
+
+    def wake(self) -> None:
+        self._queue.put(self._WAKE)
+
+
+def interact(
+    simulation: Simulation,
+    stdin: TextIO,
+    stdout: TextIO,
+    language: str = ENGLISH,
+    *,
+    typed: Typed | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
+    """Read actions until ``q`` or the end of input; speak ``language``.
+    Simulated time follows ``clock`` (the real one) between the lines
+    ``typed`` gives (by default, those of ``stdin``)."""
     columns = simulation.daemon.table.columns
     welcome = _t(
         "popref on a simulated {columns}-column grid; the game is kept in "
@@ -160,6 +188,7 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO, language: st
     stdout.write(welcome.render(language) + "\n")
     stdout.write(render(simulation, language) + "\n")
     writing = threading.Lock()  # the page's thread and this one take turns
+    lines = typed or Lines(stdin)
 
     def redraw() -> None:
         # called on the web server's thread while the simulation is locked
@@ -167,50 +196,100 @@ def interact(simulation: Simulation, stdin: TextIO, stdout: TextIO, language: st
             heading = _t("(from the web page)").render(language)
             stdout.write(f"\n{heading}\n{render(simulation, language)}\n> ")
             stdout.flush()
+        lines.wake()  # the page may have set a new deadline (a pairing request)
 
+    prompt = _Prompt(simulation, lines, stdout, writing, language, clock)
     simulation.on_command = redraw
+    simulation.catch_up = lambda: prompt.catch_up(None)
     try:
-        return _prompt(simulation, stdin, stdout, writing, language)
+        return prompt.run()
     finally:
-        simulation.on_command = None
+        simulation.on_command = simulation.catch_up = None
 
 
-def _prompt(
-    simulation: Simulation,
-    stdin: TextIO,
-    stdout: TextIO,
-    writing: threading.Lock,
-    language: str,
-) -> int:
-    columns = simulation.daemon.table.columns
+class _Prompt:
+    """The prompt's loop: a line, or the daemon's next deadline, whichever
+    comes first."""
 
-    def say(text: str) -> None:
-        with writing:
-            stdout.write(text)
-            stdout.flush()
+    def __init__(
+        self,
+        simulation: Simulation,
+        lines: Typed,
+        stdout: TextIO,
+        writing: threading.Lock,
+        language: str,
+        clock: Callable[[], float],
+    ) -> None:
+        self.simulation, self.lines, self.stdout = simulation, lines, stdout
+        self.writing, self.language, self.clock = writing, language, clock
+        self.synced = clock()  # the real time simulated time has caught up with
 
-    while True:
-        say("> ")
-        line = stdin.readline()
-        if not line or line.strip().lower() in ("q", "quit", "exit"):
-            say("\n")
-            return 0
+    def say(self, text: str) -> None:
+        with self.writing:
+            self.stdout.write(text)
+            self.stdout.flush()
+
+    def run(self) -> int:
+        while True:
+            self.say("> ")
+            line = self._next_line()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                self.say("\n")
+                return 0
+            self._take(line)
+
+    def _next_line(self) -> str:
+        """The next typed line; until it comes, simulated time keeps up
+        with the real clock, one deadline at a time."""
+        while True:
+            with self.simulation.lock:
+                due = self.simulation.daemon.next_deadline()
+                now = self.simulation.clock()
+            timeout = None if due is None else max(due - now, SOONEST)
+            started = self.clock()
+            line = self.lines.get(timeout)
+            waited = self.clock() - started
+            # a wait that ran its full length has reached its deadline (to
+            # within the rounding of the two clocks' sums)
+            full = timeout is not None and waited >= timeout - SOONEST
+            reached = due if line is None and full else None
+            with self.simulation.lock:
+                shown = self.simulation.display()
+                self.catch_up(reached)
+                changed = self.simulation.display() != shown
+                picture = render(self.simulation, self.language) if changed else None
+            if line is not None:
+                return line
+            if picture is not None:
+                self.say(f"\n{picture}\n> ")
+
+    def catch_up(self, reached: float | None) -> None:
+        """Let the real time since the last catch-up pass on the simulated
+        grid, up to ``reached`` (simulated) at least. The simulation is locked."""
+        now = self.clock()
+        until = self.simulation.clock() + max(0.0, now - self.synced)
+        self.simulation.advance_to(until if reached is None else max(until, reached))
+        self.synced = now
+
+    def _take(self, line: str) -> None:
+        """One typed line: help, a mistake to explain, or an action."""
+        language = self.language
         if line.strip() in ("?", "help"):
-            say(_t(HELP).render(language) + "\n")
-            continue
+            self.say(_t(HELP).render(language) + "\n")
+            return
         try:
-            action = parse_command(line, columns)
+            action = parse_command(line, self.simulation.daemon.table.columns)
         except ScriptError as error:
-            say(f"{i18n.render(error.reason, language)}\n")
-            continue
+            self.say(f"{i18n.render(error.reason, language)}\n")
+            return
         if action is None:
-            continue
-        with simulation.lock:
+            return
+        with self.simulation.lock:
             try:
-                simulation.act(action)
+                self.simulation.act(action)
             except SimGridError as error:
                 refusal = Message(error.template, tuple(error.values.items()))
                 picture = refusal.render(language)
             else:
-                picture = render(simulation, language)
-        say(picture + "\n")
+                picture = render(self.simulation, language)
+        self.say(picture + "\n")

@@ -1,0 +1,157 @@
+"""The people of ``popref check-wiring --sim``: one simulated, who does what
+each prompt asks on the simulated grid and answers from what the output pins
+show; and the person at the terminal (``--by-hand``), who is told what the
+simulated lights show and does each step in the simulator's shorthand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from controller.cli.wiring import Prompt, StreamPerson
+from controller.simulator.script import ScriptError, parse_command
+from engine.colour import Colour
+from hardware.sim.gpio import BLINK_WINDOW, PinLightReader
+from hardware.sim.grid import SimGrid, SimGridError
+from hardware.sim.seam import ShownLights
+
+# the prompts that ask for something to be done to a sensor, by their part's first word
+SENSORS = ("entry", "colour", "exit", "slider", "button")
+HOW = """\
+  (On the simulated grid, type what you do: r3 drops a red disc into column 3,
+  y3 a yellow one, p3 pops the bottom disc of column 3, o and c open and close
+  the slider, b presses the mode button. Enter alone does nothing; s skips.)"""
+
+
+class SimPerson:
+    """Does what each prompt asks on the simulated grid and answers light
+    questions from what the output pins show."""
+
+    def __init__(self, grid: SimGrid, reader: PinLightReader, out: TextIO) -> None:
+        self.grid, self.reader, self.out = grid, reader, out
+
+    def ask(self, prompt: Prompt) -> str:
+        kind, _, number = prompt.part.partition(" ")
+        g = self.grid
+        if kind == "entry":
+            g.drop(int(number), Colour.RED)
+        elif kind == "colour":
+            g.drop(int(number), Colour.YELLOW)
+        elif kind == "exit":
+            g.pop(int(number))
+        elif prompt.part == "slider open":
+            g.open_slider()
+        elif prompt.part == "slider closed":
+            g.close_slider()
+        elif kind == "button":
+            g.press_button()
+        else:
+            answer = "y" if self._sees(prompt.part) else "n"
+            self.out.write(f"{prompt.text} {answer}\n")
+            return answer
+        g.settle()
+        self.out.write(f"{prompt.text} (done)\n")
+        return ""
+
+    def _sees(self, part: str) -> bool:
+        shown = self.reader.shown()
+        kind, _, rest = part.partition(" ")
+        if kind == "light":
+            return shown.columns[int(rest) - 1] is not None
+        if part == "turn red":
+            return shown.turn_red
+        if part == "turn yellow":
+            return shown.turn_yellow
+        if part == "buzzer":
+            return shown.buzzer
+        if part.startswith("score"):
+            side = 0 if "red" in part else 1
+            return shown.scores is not None and shown.scores[side] == 10
+        return False
+
+
+class HandSimPerson:
+    """The person at the terminal, checking the simulated grid by hand:
+    told what the simulated lights show for each light question, and doing
+    each sensor step with one action in the simulator's shorthand."""
+
+    def __init__(
+        self,
+        person: StreamPerson,
+        grid: SimGrid,
+        reader: PinLightReader,
+        wait: Callable[[float], None],
+    ) -> None:
+        self.person, self.grid, self.reader, self.wait = person, grid, reader, wait
+        self.out: TextIO = person.stdout
+        self._told = False
+
+    def ask(self, prompt: Prompt) -> str:
+        if prompt.part.partition(" ")[0] not in SENSORS:
+            # long enough to tell a lit light from one that just went out
+            self.wait(BLINK_WINDOW)
+            self.out.write(f"  (the simulated board shows {seen(self.reader.shown())})\n")
+            return self.person.ask(prompt)
+        if not self._told:
+            self.out.write(HOW + "\n")
+            self._told = True
+        while True:
+            typed = self.person.ask(prompt)
+            if typed in ("", "s", "skip"):
+                return typed
+            refusal = HOW if typed in ("?", "help") else self._do(typed)
+            if refusal is None:
+                return ""
+            self.out.write(f"{refusal}\n" if refusal is HOW else f"  {refusal}\n")
+
+    def _do(self, typed: str) -> str | None:
+        """Do ``typed`` on the grid; why it could not be done, if it could not."""
+        try:
+            action = parse_command(typed, self.grid.columns)
+        except ScriptError as error:
+            return error.reason
+        if action is None or action.verb == "wait":
+            return None
+        g = self.grid
+        try:
+            if action.verb == "drop":
+                g.drop(action.column, action.colour or Colour.RED)
+            elif action.verb == "pop":
+                g.pop(action.column)
+            elif action.verb == "open":
+                g.open_slider()
+            elif action.verb == "close":
+                g.close_slider()
+            elif action.verb == "hold":
+                g.hold_button()
+            else:  # a press, or two
+                g.press_button()
+        except SimGridError as error:
+            return str(error)
+        g.settle()
+        return None
+
+
+def seen(shown: ShownLights) -> str:
+    """What the lights show, for a person who cannot see them.
+
+    >>> seen(ShownLights((None, "red", None), frozenset(), True, False, (10, 0), False))
+    'column 2 (red) lit; the turn light of Red; scores Red 10, Yellow 0'
+    >>> seen(ShownLights((None, None), frozenset(), False, False, None, True))
+    'no column lit; no turn light; the buzzer beeping'
+    """
+    lit = [
+        f"{number} ({look})" if look != "on" else f"{number}"
+        for number, look in enumerate(shown.columns, start=1)
+        if look is not None
+    ]
+    columns = "column" if len(lit) == 1 else "columns"
+    parts = [f"{columns} {', '.join(lit)} lit" if lit else "no column lit"]
+    turns = [name for name, on in (("Red", shown.turn_red), ("Yellow", shown.turn_yellow)) if on]
+    parts.append(f"the turn light of {' and '.join(turns)}" if turns else "no turn light")
+    if shown.scores is not None:
+        parts.append(f"scores Red {shown.scores[0]}, Yellow {shown.scores[1]}")
+    if shown.buzzer:
+        parts.append("the buzzer beeping")
+    return "; ".join(parts)
