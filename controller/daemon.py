@@ -459,11 +459,13 @@ class Daemon:
         hint = self.thinking.lit(self.referee)
         if hint is not None:
             shown = with_hint(self.referee, shown, hint)
-        if self.storage_fault is None:
+        searching = self.thinking.notice()
+        if self.storage_fault is None and searching is None:
             return shown
-        return dataclasses.replace(
-            shown, alert=Alert.ERROR, fault=sentences(self.storage_fault, shown.fault)
-        )
+        # a storage fault needs the owner at once; a search that fell back plays on
+        alert = Alert.ERROR if self.storage_fault is not None else shown.alert
+        fault = sentences(self.storage_fault, searching, shown.fault)
+        return dataclasses.replace(shown, alert=alert, fault=fault)
 
     def _show(self) -> None:
         shown = self.display()
