@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.config import Config, load_config
 from controller.daemon import Daemon
-from controller.journal import JournalError
+from controller.journal import JournalError, replace_file
 from controller.referee import Table
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
@@ -140,9 +140,7 @@ def _configured(marker: Path, name: str) -> bool:
     if last == name:
         return False
     try:
-        fresh = marker.with_name(marker.name + ".new")
-        fresh.write_text(name + "\n", encoding="utf-8")
-        fresh.replace(marker)
+        replace_file(marker, (name + "\n").encode(), 0o644)
     except OSError as error:
         # not worth refusing to start: it is applied again at the next start
         log.warning("%s: cannot be written (%s)", marker, error.strerror)

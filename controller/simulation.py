@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from controller.assembly import assemble
 from controller.commands import Command
 from controller.config import Config
 from controller.daemon import Reply
+from controller.journal import replace_file
 from controller.script import Action
 from controller.thinker import InlineThinker, Thinker
 from controller.verdict import Verdict
@@ -203,10 +203,11 @@ class Simulation:
 
     def _save_grid(self) -> None:
         content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
-        temporary = self._grid_file.with_suffix(".tmp")
         try:
-            temporary.write_text(json.dumps({"columns": content}))
-            os.replace(temporary, self._grid_file)
+            # not synced: it is what the simulated table holds, lost only
+            # with the laptop's power, and each action writes it
+            data = json.dumps({"columns": content}).encode()
+            replace_file(self._grid_file, data, 0o644, sync=False)
         except OSError as error:
             # a real grid keeps its discs without a disk: the daemon's own
             # storage fault is what the players see

@@ -231,6 +231,21 @@ def test_a_real_full_disk_at_the_end_of_a_game(tiny_filesystem: Path) -> None:
         sim.close()
 
 
+def test_a_real_full_disk_leaves_no_half_written_file_behind(tiny_filesystem: Path) -> None:
+    state = tiny_filesystem / "state"
+    start(state).close()
+    filler = fill(tiny_filesystem)
+    try:
+        # the configuration names other rules and opponent: each is written down
+        changed = {"game": {"rules": "popout"}, "opponent": {"plays": "red", "level": 2}}
+        sim = Simulation(parse_config(changed, "test"), state)
+        act(sim, "drop 4")
+        sim.close()
+    finally:
+        filler.unlink()
+    assert sorted(p.name for p in state.iterdir() if p.suffix in (".new", ".tmp")) == []
+
+
 def test_the_soaks_storage_faults_run_clean(tmp_path: Path) -> None:
     from bench.soaklib.storagefaults import storage_faults
     from bench.soaklib.tally import Tally
