@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +18,7 @@ from controller.journal import JournalError, replace_file
 from controller.referee import Table
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
+from controller.statelock import StateDirBusy, lock_state_dir
 from controller.thinker import Thinker
 from hardware.backend import Backend
 from hardware.clock import Clock
@@ -65,33 +68,55 @@ def assemble(
     thinker: Thinker | None = None,
     ponder: bool | None = None,
 ) -> Assembled:
-    """A daemon resumed from its journal and ready to ``open()``; ``ponder``
-    overrides ``[opponent] ponder``."""
+    """A daemon resumed from its journal and ready to ``open()``, holding its
+    state directory's lock; ``ponder`` overrides ``[opponent] ponder``."""
     try:
         if config is None:
             config = load_config(config_path)
-        backend, sim = build_backend(config, clock, physics)
     except (ConfigError, HardwareError) as error:
         raise StartupError(str(error)) from None
     directory = state_dir or config.state_dir
+    # before anything else touches the directory or the board: a second
+    # daemon must change nothing of the first one's game
+    with _state_dir_errors(directory):
+        lock = lock_state_dir(directory)
     try:
-        daemon = Daemon(
-            table=table_of(config),
-            rules=rules or config.game.rules,
-            backend=backend,
-            clock=clock,
-            state_dir=directory,
-            notifier=Notifier.from_environment(os.environ),
-            computer=config.opponent.plays,
-            thinker=thinker or ProcessThinker(clock, config.opponent.think),
-            ponder=config.opponent.ponder if ponder is None else ponder,
-        )
-        daemon.resume()
-        if rules is None:
-            configure_rules(daemon, directory, config)
-        else:
-            daemon.choose_rules(rules)
-        configure_opponent(daemon, directory, config)
+        try:
+            backend, sim = build_backend(config, clock, physics)
+        except (ConfigError, HardwareError) as error:
+            raise StartupError(str(error)) from None
+        with _state_dir_errors(directory):
+            daemon = Daemon(
+                table=table_of(config),
+                rules=rules or config.game.rules,
+                backend=backend,
+                clock=clock,
+                state_dir=directory,
+                notifier=Notifier.from_environment(os.environ),
+                computer=config.opponent.plays,
+                thinker=thinker or ProcessThinker(clock, config.opponent.think),
+                ponder=config.opponent.ponder if ponder is None else ponder,
+                lock=lock,
+            )
+            daemon.resume()
+            if rules is None:
+                configure_rules(daemon, directory, config)
+            else:
+                daemon.choose_rules(rules)
+            configure_opponent(daemon, directory, config)
+    except BaseException:
+        lock.release()
+        raise
+    return Assembled(config, daemon, sim)
+
+
+@contextmanager
+def _state_dir_errors(directory: Path) -> Iterator[None]:
+    """What can go wrong with the state directory, as one line."""
+    try:
+        yield
+    except StateDirBusy as error:
+        raise StartupError(str(error)) from None
     except PermissionError:
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
@@ -104,7 +129,6 @@ def assemble(
         ) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
-    return Assembled(config, daemon, sim)
 
 
 def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:

@@ -42,6 +42,7 @@ from controller.referee import Referee, Table
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
 from controller.state import state_of
+from controller.statelock import StateLock
 from controller.thinker import Thinker
 from controller.thinking import Thinking
 from controller.verdict import Verdict
@@ -92,6 +93,8 @@ class Daemon:
     on_paired: Callable[[], None] | None = None
     # the physical grid's rows when something knows them better than the referee
     grid_view: Callable[[], list[str]] | None = None
+    # the state directory's lock (controller.statelock), released by close()
+    lock: StateLock | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -438,6 +441,8 @@ class Daemon:
         self.backend.close()
         self.journal.close()
         self._wakeup.close()
+        if self.lock is not None:
+            self.lock.release()
 
     # -- the computer opponent -------------------------------------------------------
 

@@ -324,19 +324,9 @@ class Journal:
     def _read(self) -> bytes | None:
         """The whole file, or None if there is none; never blocks on a FIFO."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        except FileNotFoundError:
-            return None
-        try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                raise NotAJournalFile(self.path, _kind(mode))
-            chunks = []
-            while chunk := os.read(fd, 1 << 16):
-                chunks.append(chunk)
-            return b"".join(chunks)
-        finally:
-            os.close(fd)
+            return read_regular(self.path)
+        except SpecialFile as error:
+            raise NotAJournalFile(self.path, error.kind) from None
 
     def _open_for_append(self) -> int:
         if self._fd is None:
@@ -375,7 +365,42 @@ def check_sequence(line: int, sequence: int | None, legacy: bool) -> bool:
     return False
 
 
-def _kind(mode: int) -> str:
+class SpecialFile(ValueError):
+    """Something other than a regular file is where a file should be."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path = path
+        self.kind = kind
+        super().__init__(f"{path} is {kind}, not a file")
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes | None:
+    """The content of the regular file *path* (its first *limit* bytes), or
+    None if there is none; :class:`SpecialFile` for a FIFO, a device or a
+    directory, which is never read (a FIFO would block)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise SpecialFile(Path(path), kind_of(mode))
+        chunks: list[bytes] = []
+        size = 0
+        while limit is None or size < limit:
+            chunk = os.read(fd, 1 << 16 if limit is None else min(1 << 16, limit - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for a sentence ("a FIFO")."""
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISDIR(mode):

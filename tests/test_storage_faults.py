@@ -26,6 +26,7 @@ from controller.daemon import STORAGE_RETRY
 from controller.journal import Journal
 from controller.script import parse_script
 from controller.simulation import Simulation
+from tests.test_opponent_daemon import died
 
 WIN = ["drop 1", "drop 2"] * 3 + ["drop 1"]  # Red wins a Classic game
 
@@ -143,6 +144,7 @@ def test_a_crash_between_archiving_and_journalling_it_archives_the_game_once(
             act(sim, WIN[-1])
     assert len(archived(state)) == 1
     sim.daemon.journal.close()
+    died(sim)
     again = start(state)  # replays the winning move: the game is already saved
     try:
         assert again.state("resumed")["result"] == "red"
@@ -163,6 +165,7 @@ def test_a_crash_before_the_record_is_written_completes_the_save(state: Path) ->
     record.unlink()
     again = start(state)
     again.daemon.journal.close()
+    died(again)
     lines = (state / "journal").read_bytes().splitlines(keepends=True)
     # forget that it was archived: as if the crash came before that record
     kept = [line for line in lines if b'"archived"' not in line and b'"resumed"' not in line]
