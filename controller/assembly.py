@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.config import Config, load_config
 from controller.daemon import Daemon
-from controller.journal import JournalError, replace_file
+from controller.journal import JournalError, SpecialFile, move_aside, read_regular, replace_file
 from controller.referee import Table
 from controller.sdnotify import Notifier
 from controller.searcher import ProcessThinker
@@ -26,6 +26,7 @@ from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
     from hardware.sim.backend import SimulatedTable
+    from hardware.sim.grid import SimGrid
 
 log = logging.getLogger("popref")
 CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
@@ -67,9 +68,11 @@ def assemble(
     physics: Any | None = None,
     thinker: Thinker | None = None,
     ponder: bool | None = None,
+    grid_file: Path | None = None,
 ) -> Assembled:
     """A daemon resumed from its journal and ready to ``open()``, holding its
-    state directory's lock; ``ponder`` overrides ``[opponent] ponder``."""
+    state directory's lock; ``ponder`` overrides ``[opponent] ponder``; the
+    simulated grid's discs are restored from ``grid_file`` if it exists."""
     try:
         if config is None:
             config = load_config(config_path)
@@ -85,6 +88,8 @@ def assemble(
             backend, sim = build_backend(config, clock, physics)
         except (ConfigError, HardwareError) as error:
             raise StartupError(str(error)) from None
+        if sim is not None and grid_file is not None:
+            restore_grid(sim.grid, grid_file)
         with _state_dir_errors(directory):
             daemon = Daemon(
                 table=table_of(config),
@@ -129,6 +134,33 @@ def _state_dir_errors(directory: Path) -> Iterator[None]:
         ) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
+
+
+def restore_grid(grid: SimGrid, path: Path) -> None:
+    """Put the discs saved in ``path`` back into the simulated grid (a
+    physical grid keeps its discs while popref is stopped). A damaged file is
+    moved aside and start-up stops, as for the journal."""
+    from hardware.sim.grid import SAVED_GRID_LIMIT, SimGridError, grid_from_saved
+
+    try:
+        data = read_regular(path, SAVED_GRID_LIMIT + 1)
+        if data is None:
+            return
+        columns = grid_from_saved(data)
+    except SpecialFile as error:
+        raise StartupError(f"{error}; remove it (popref simulate writes it itself)") from None
+    except OSError as error:
+        raise StartupError(f"{path}: {error.strerror}") from None
+    except ValueError as error:
+        moved = move_aside(path)
+        raise StartupError(
+            f"the saved simulated grid {path} is damaged ({error}); it was moved aside to "
+            f"{moved}: start again to begin with an empty grid"
+        ) from None
+    try:
+        grid.load(columns)
+    except SimGridError:
+        log.warning("The saved simulated grid is for another board size; starting it empty.")
 
 
 def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:

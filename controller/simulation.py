@@ -10,7 +10,6 @@ same state directory finds them again.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -31,7 +30,7 @@ from hardware.backend import Backend
 from hardware.clock import FakeClock
 from hardware.display import Display
 from hardware.sim.board import BoardTimeline
-from hardware.sim.grid import Physics, SimGrid
+from hardware.sim.grid import SAVED_GRID, Physics, SimGrid, saved_grid
 from hardware.sim.seam import LightReader
 
 log = logging.getLogger("popref")
@@ -74,6 +73,7 @@ class Simulation:
         # once, and not on the player's time (``ponder``: tests with a thinker
         # of their own)
         thinker = thinker or InlineThinker(config.opponent.think)
+        self._grid_file = state_dir / SAVED_GRID
         assembled = assemble(
             None,
             rules,
@@ -83,6 +83,7 @@ class Simulation:
             physics=physics,
             thinker=thinker,
             ponder=ponder,
+            grid_file=self._grid_file,
         )
         self.daemon = assembled.daemon
         if opponent is not None:
@@ -94,13 +95,11 @@ class Simulation:
         self.board: BoardTimeline | None = assembled.sim.board
         # the real backend the daemon reads through the simulation
         self.backend: Backend = assembled.sim.backend.inner
-        self._grid_file = state_dir / "sim-grid.json"
         self._last_dropped: Colour | None = None
         # the terminal (or script) and the web page's commands take turns
         self.lock = threading.RLock()
         # told after a command from the page was taken in (the terminal redraws)
         self.on_command: Callable[[], None] | None = None
-        self._restore_grid()
         # the page and --json show the simulated grid itself, not the referee's belief
         self.daemon.grid_view = self.grid.rows
         self.daemon.open()
@@ -202,24 +201,13 @@ class Simulation:
     # -- the physical grid survives restarts ------------------------------------------
 
     def _save_grid(self) -> None:
-        content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
         try:
             # not synced: it is what the simulated table holds, lost only
             # with the laptop's power, and each action writes it
-            data = json.dumps({"columns": content}).encode()
-            replace_file(self._grid_file, data, 0o644, sync=False)
+            replace_file(
+                self._grid_file, saved_grid(self.grid.columns_content()), 0o644, sync=False
+            )
         except OSError as error:
             # a real grid keeps its discs without a disk: the daemon's own
             # storage fault is what the players see
             log.debug("Cannot save the simulated grid: %s.", error.strerror)
-
-    def _restore_grid(self) -> None:
-        if not self._grid_file.exists():
-            return
-        data = json.loads(self._grid_file.read_text())
-        columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
-        table = self.daemon.table
-        if len(columns) != table.columns or any(len(c) > table.rows for c in columns):
-            log.warning("The saved simulated grid is for another board size; starting it empty.")
-            return
-        self.grid.load(columns)
