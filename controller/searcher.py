@@ -59,7 +59,7 @@ NO_JOB = 0
 # started cold on a loaded Pi first spends a second or two importing.
 ANSWER_GRACE = 3.0
 # The computer's level while it thinks in the daemon's own process: its search
-# (350 positions, ms of pure Python) never holds up the loop.
+# (a few hundred positions, milliseconds of pure Python) never holds up the loop.
 FALLBACK_LEVEL = 5
 
 
@@ -126,12 +126,12 @@ class ProcessThinker:
         self._in_flight = False  # a job sent to the child and not answered yet
         self._gone = False  # the child died with a job to do
         self._sent = NO_JOB  # the job last sent to the child
+        self._notice: Text | None = None  # cleared when a child answers
         # the loop's own
         self._deadline: float | None = None  # the child is told to hurry then
         self._answer_by: float | None = None  # and replaced if it has not answered by then
         self._restarted = False  # the child was replaced during this job
         self._fallback: ThreadedThinker | None = None  # thinking in the daemon, for good
-        self._notice: Text | None = None
 
     @property
     def pid(self) -> int | None:

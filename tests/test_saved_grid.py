@@ -42,7 +42,8 @@ def test_any_content_reads_as_a_grid_or_is_refused_with_a_reason(data: bytes) ->
 def run(tmp_path: Path, state: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     script = tmp_path / "moves.txt"
     script.write_text("drop 4\n")
-    status = main(["simulate", "--script", str(script), "--state-dir", str(state)])
+    # --json: no log lines on standard error, only the one line of an error
+    status = main(["simulate", "--script", str(script), "--json", "--state-dir", str(state)])
     return status, capsys.readouterr().err
 
 
