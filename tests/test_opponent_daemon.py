@@ -44,6 +44,12 @@ def act(simulation: Simulation, text: str) -> list[str]:
     return simulation.act(action).mistakes
 
 
+def died(simulation: Simulation) -> None:
+    """What the kernel does for a process that dies: its flock goes."""
+    assert simulation.daemon.lock is not None
+    simulation.daemon.lock.release()
+
+
 def journal(simulation: Simulation) -> list[dict[str, Any]]:
     return Journal(simulation.state_dir / "journal").load().records
 
@@ -163,8 +169,10 @@ def test_a_restart_mid_thought_chooses_the_same_move(tmp_path: Path) -> None:
     )
     act(killed, "drop 4")
     gate.jobs.get(timeout=WAIT)
-    # the process dies mid-thought: nothing more is written, nothing is closed
+    # the process dies mid-thought: nothing more is written, nothing is closed,
+    # and the kernel drops its lock on the state directory
     thinker.cancel()
+    died(killed)
     assert chosen(killed) == []
     resumed = Simulation(config(plays="yellow", level=4), tmp_path / "a")
     unbroken = Simulation(config(plays="yellow", level=4), tmp_path / "b")

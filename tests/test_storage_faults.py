@@ -26,6 +26,7 @@ from controller.daemon.loop import STORAGE_RETRY
 from controller.simulator.script import parse_script
 from controller.simulator.simulation import Simulation
 from controller.store.journal import Journal
+from tests.test_opponent_daemon import died
 
 WIN = ["drop 1", "drop 2"] * 3 + ["drop 1"]  # Red wins a Classic game
 
@@ -143,6 +144,7 @@ def test_a_crash_between_archiving_and_journalling_it_archives_the_game_once(
             act(sim, WIN[-1])
     assert len(archived(state)) == 1
     sim.daemon.journal.close()
+    died(sim)
     again = start(state)  # replays the winning move: the game is already saved
     try:
         assert again.state("resumed")["result"] == "red"
@@ -163,6 +165,7 @@ def test_a_crash_before_the_record_is_written_completes_the_save(state: Path) ->
     record.unlink()
     again = start(state)
     again.daemon.journal.close()
+    died(again)
     lines = (state / "journal").read_bytes().splitlines(keepends=True)
     # forget that it was archived: as if the crash came before that record
     kept = [line for line in lines if b'"archived"' not in line and b'"resumed"' not in line]
@@ -229,6 +232,21 @@ def test_a_real_full_disk_at_the_end_of_a_game(tiny_filesystem: Path) -> None:
         assert len(archived(state)) == 1
     finally:
         sim.close()
+
+
+def test_a_real_full_disk_leaves_no_half_written_file_behind(tiny_filesystem: Path) -> None:
+    state = tiny_filesystem / "state"
+    start(state).close()
+    filler = fill(tiny_filesystem)
+    try:
+        # the configuration names other rules and opponent: each is written down
+        changed = {"game": {"rules": "popout"}, "opponent": {"plays": "red", "level": 2}}
+        sim = Simulation(parse_config(changed, "test"), state)
+        act(sim, "drop 4")
+        sim.close()
+    finally:
+        filler.unlink()
+    assert sorted(p.name for p in state.iterdir() if p.suffix in (".new", ".tmp")) == []
 
 
 def test_the_soaks_storage_faults_run_clean(tmp_path: Path) -> None:

@@ -127,26 +127,6 @@ def test_a_cancelled_search_gives_no_answer_and_the_next_one_does() -> None:
         thinker.close()
 
 
-def test_a_search_process_that_dies_still_gives_a_move_and_is_replaced() -> None:
-    from controller.computer.process import ProcessThinker
-
-    thinker = ProcessThinker(FakeClock(), budget=600.0)
-    first, second = threading.Event(), threading.Event()
-    try:
-        long = Job("computer", (1,), new_game("popout"), level=10, seed=0)
-        thinker.start(long, first.set)
-        thinker._process.kill()  # an out-of-memory kill, say
-        assert first.wait(WAIT * 6)
-        (answer,) = thinker.answers()
-        assert answer.move == long.game.legal_moves()[0]
-        quick = pop10_job(level=2, number=2)
-        thinker.start(quick, second.set)
-        assert second.wait(WAIT * 6)
-        assert [a.job for a in thinker.answers()] == [quick]
-    finally:
-        thinker.close()
-
-
 def test_a_ponder_job_searches_in_the_process_on_its_own_budget() -> None:
     from controller.computer.process import ProcessThinker
 

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from controller.i18n.text import Text
 from controller.referee.seat import MAX_LEVEL
 from engine import Game, Move
 from engine.solver.limits import Limits, search_seconds
@@ -144,6 +145,10 @@ class Thinker(Protocol):
     def next_deadline(self) -> float | None:
         """When :meth:`poll` next has something to do."""
 
+    def notice(self) -> Text | None:
+        """What the board should say about the searching (it fell back to a
+        lower level, say), or ``None``."""
+
     def close(self) -> None: ...
 
 
@@ -222,6 +227,9 @@ class ThreadedThinker:
     def next_deadline(self) -> float | None:
         return None
 
+    def notice(self) -> Text | None:
+        return None
+
     def wait(self, timeout: float) -> bool:
         """Wait until the search running now has ended; whether it has."""
         thread = self._thread
@@ -266,6 +274,9 @@ class InlineThinker:
         """Nothing to do: a search ends before :meth:`start` returns."""
 
     def next_deadline(self) -> float | None:
+        return None
+
+    def notice(self) -> Text | None:
         return None
 
     def answers(self) -> list[Answer]:

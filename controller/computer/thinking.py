@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.computer.thinker import Job, Thinker
-from controller.i18n.text import _t
+from controller.i18n.text import Text, _t
 from controller.referee.core import Referee
 from controller.referee.seat import MAX_LEVEL
 from engine import Move
@@ -102,6 +102,7 @@ class Thinking:
     def step(self, referee: Referee, now: float) -> bool:
         """Take the thinker's answers and start or cancel its search; whether
         what the board shows may have changed."""
+        said = self.thinker.notice()
         self.thinker.poll(now)
         if self._job is not None and self._wanted(referee) != self._job:
             # the game moved on (or was abandoned) while it thought: an answer
@@ -121,7 +122,7 @@ class Thinking:
                 job = Job(purpose, key, referee.game.copy(), level, seed, budget)
                 self.thinker.start(job, self._wake)
                 changed |= self._take_answers(now)  # an inline thinker answers at once
-        return changed
+        return changed or self.thinker.notice() != said
 
     def _take_answers(self, now: float) -> bool:
         changed = False
@@ -147,6 +148,10 @@ class Thinking:
         if self.hint is not None and self.hint.key == position(referee):
             return self.hint.move
         return None
+
+    def notice(self) -> Text | None:
+        """What the board should say about the computer's searching, if anything."""
+        return self.thinker.notice()
 
     def next_deadline(self) -> list[float | None]:
         """When :meth:`step` next has something to do (each may be ``None``)."""

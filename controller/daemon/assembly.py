@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,13 +18,21 @@ from controller.daemon.config import Config, load_config
 from controller.daemon.loop import Daemon
 from controller.daemon.sdnotify import Notifier
 from controller.referee.core import Table
-from controller.store.journal import JournalError
+from controller.store.journal import (
+    JournalError,
+    SpecialFile,
+    move_aside,
+    read_regular,
+    replace_file,
+)
+from controller.store.statelock import StateDirBusy, lock_state_dir
 from hardware.backend import Backend
 from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
     from hardware.sim.backend import SimulatedTable
+    from hardware.sim.grid import SimGrid
 
 log = logging.getLogger("popref")
 CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
@@ -64,34 +74,60 @@ def assemble(
     physics: Any | None = None,
     thinker: Thinker | None = None,
     ponder: bool | None = None,
+    grid_file: Path | None = None,
 ) -> Assembled:
-    """A daemon resumed from its journal and ready to ``open()``; ``ponder``
-    overrides ``[opponent] ponder``."""
+    """A daemon resumed from its journal and ready to ``open()``, holding its
+    state directory's lock; ``ponder`` overrides ``[opponent] ponder``; the
+    simulated grid's discs are restored from ``grid_file`` if it exists."""
     try:
         if config is None:
             config = load_config(config_path)
-        backend, sim = build_backend(config, clock, physics)
     except (ConfigError, HardwareError) as error:
         raise StartupError(str(error)) from None
     directory = state_dir or config.state_dir
+    # before anything else touches the directory or the board: a second
+    # daemon must change nothing of the first one's game
+    with _state_dir_errors(directory):
+        lock = lock_state_dir(directory)
     try:
-        daemon = Daemon(
-            table=table_of(config),
-            rules=rules or config.game.rules,
-            backend=backend,
-            clock=clock,
-            state_dir=directory,
-            notifier=Notifier.from_environment(os.environ),
-            computer=config.opponent.plays,
-            thinker=thinker or ProcessThinker(clock, config.opponent.think),
-            ponder=config.opponent.ponder if ponder is None else ponder,
-        )
-        daemon.resume()
-        if rules is None:
-            configure_rules(daemon, directory, config)
-        else:
-            daemon.choose_rules(rules)
-        configure_opponent(daemon, directory, config)
+        try:
+            backend, sim = build_backend(config, clock, physics)
+        except (ConfigError, HardwareError) as error:
+            raise StartupError(str(error)) from None
+        if sim is not None and grid_file is not None:
+            restore_grid(sim.grid, grid_file)
+        with _state_dir_errors(directory):
+            daemon = Daemon(
+                table=table_of(config),
+                rules=rules or config.game.rules,
+                backend=backend,
+                clock=clock,
+                state_dir=directory,
+                notifier=Notifier.from_environment(os.environ),
+                computer=config.opponent.plays,
+                thinker=thinker or ProcessThinker(clock, config.opponent.think),
+                ponder=config.opponent.ponder if ponder is None else ponder,
+                lock=lock,
+            )
+            daemon.resume()
+            if rules is None:
+                configure_rules(daemon, directory, config)
+            else:
+                daemon.choose_rules(rules)
+            configure_opponent(daemon, directory, config)
+    except BaseException:
+        lock.release()
+        raise
+    return Assembled(config, daemon, sim)
+
+
+@contextmanager
+def _state_dir_errors(directory: Path) -> Iterator[None]:
+    """What can go wrong with the state directory, as one line."""
+    try:
+        yield
+    except StateDirBusy as error:
+        raise StartupError(str(error)) from None
     except PermissionError:
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
@@ -104,7 +140,33 @@ def assemble(
         ) from None
     except OSError as error:
         raise StartupError(f"{directory}: {error.strerror}") from None
-    return Assembled(config, daemon, sim)
+
+
+def restore_grid(grid: SimGrid, path: Path) -> None:
+    """Put the discs saved in ``path`` back into the simulated grid (a
+    physical grid keeps its discs while popref is stopped). A damaged file is
+    moved aside and start-up stops, as for the journal."""
+    from hardware.sim.grid import SAVED_GRID_LIMIT, SimGridError, grid_from_saved
+
+    try:
+        data = read_regular(path, SAVED_GRID_LIMIT + 1)
+        if data is None:
+            return
+        columns = grid_from_saved(data)
+    except SpecialFile as error:
+        raise StartupError(f"{error}; remove it (popref simulate writes it itself)") from None
+    except OSError as error:
+        raise StartupError(f"{path}: {error.strerror}") from None
+    except ValueError as error:
+        moved = move_aside(path)
+        raise StartupError(
+            f"the saved simulated grid {path} is damaged ({error}); it was moved aside to "
+            f"{moved}: start again to begin with an empty grid"
+        ) from None
+    try:
+        grid.load(columns)
+    except SimGridError:
+        log.warning("The saved simulated grid is for another board size; starting it empty.")
 
 
 def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
@@ -140,9 +202,7 @@ def _configured(marker: Path, name: str) -> bool:
     if last == name:
         return False
     try:
-        fresh = marker.with_name(marker.name + ".new")
-        fresh.write_text(name + "\n", encoding="utf-8")
-        fresh.replace(marker)
+        replace_file(marker, (name + "\n").encode(), 0o644)
     except OSError as error:
         # not worth refusing to start: it is applied again at the next start
         log.warning("%s: cannot be written (%s)", marker, error.strerror)

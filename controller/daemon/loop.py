@@ -49,6 +49,7 @@ from controller.store.entries import (
 from controller.store.eventcodec import encode
 from controller.store.journal import Journal, JournalDamaged, move_aside
 from controller.store.persist import BoardChanged, restore, snapshot
+from controller.store.statelock import StateLock
 from engine import Game, Move, write_record
 from engine.colour import Colour
 from hardware.backend import Backend, Counting
@@ -92,6 +93,8 @@ class Daemon:
     on_paired: Callable[[], None] | None = None
     # the physical grid's rows when something knows them better than the referee
     grid_view: Callable[[], list[str]] | None = None
+    # the state directory's lock (controller.store.statelock), released by close()
+    lock: StateLock | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -441,6 +444,8 @@ class Daemon:
         self.backend.close()
         self.journal.close()
         self._wakeup.close()
+        if self.lock is not None:
+            self.lock.release()
 
     # -- the computer opponent -------------------------------------------------------
 
@@ -462,11 +467,13 @@ class Daemon:
         hint = self.thinking.lit(self.referee)
         if hint is not None:
             shown = with_hint(self.referee, shown, hint)
-        if self.storage_fault is None:
+        searching = self.thinking.notice()
+        if self.storage_fault is None and searching is None:
             return shown
-        return dataclasses.replace(
-            shown, alert=Alert.ERROR, fault=sentences(self.storage_fault, shown.fault)
-        )
+        # a storage fault needs the owner at once; a search that fell back plays on
+        alert = Alert.ERROR if self.storage_fault is not None else shown.alert
+        fault = sentences(self.storage_fault, searching, shown.fault)
+        return dataclasses.replace(shown, alert=alert, fault=fault)
 
     def _show(self) -> None:
         shown = self.display()

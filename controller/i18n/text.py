@@ -42,6 +42,15 @@ LANGUAGES: dict[str, str] = {
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 # The fields of the state object that are sentences for people.
 TEXT_FIELDS = ("status", "fault", "title")
+# A text read back from the journal (Text.from_data): at most this long in
+# English, each template, literal piece and value at most PIECE_LIMIT
+# characters, whole numbers within NUMBER_LIMIT, texts within values at most
+# DEPTH_LIMIT deep.
+TEXT_LIMIT = 2000
+PIECE_LIMIT = 1000
+NUMBER_LIMIT = 2**63 - 1
+DEPTH_LIMIT = 4
+MESSAGE_KEYS = frozenset({"id", "values", "plural", "count", "context"})
 
 Value = Union[int, str, "Text"]
 
@@ -93,11 +102,28 @@ class Text(str):
         return [p if isinstance(p, str) else _message_data(p) for p in self.pieces]
 
     @classmethod
-    def from_data(cls, data: Any) -> Text:
-        """A text from :meth:`data`; raises ``ValueError`` for anything else."""
+    def from_data(cls, data: Any, depth: int = 0) -> Text:
+        """The text :meth:`data` wrote, exactly; ``ValueError`` (a short
+        reason) for anything else, and for a text longer than
+        :data:`TEXT_LIMIT` or nested deeper than :data:`DEPTH_LIMIT` (it
+        comes from a file: a forged one must not make start-up format a
+        field 10**10 characters wide).
+
+        >>> Text.from_data([{"id": "Column {c}.", "values": {"c": 4}}])
+        'Column 4.'
+        >>> Text.from_data([{"id": "Column {c:>9999999999}.", "values": {"c": 4}}])
+        Traceback (most recent call last):
+        ...
+        ValueError: the field {c:>9999999999} of a message is not a plain {name} of its values
+        """
         if not isinstance(data, list):
             raise ValueError("a text is a list of pieces")
-        return cls(p if isinstance(p, str) else _message_from(p) for p in data)
+        if depth > DEPTH_LIMIT:
+            raise ValueError(f"a text nested more than {DEPTH_LIMIT} deep")
+        pieces = [_literal(p) if isinstance(p, str) else _message_from(p, depth) for p in data]
+        if sum(len(p) if isinstance(p, str) else _english_size(p) for p in pieces) > TEXT_LIMIT:
+            raise ValueError(f"a text longer than {TEXT_LIMIT} characters")
+        return cls(pieces)
 
 
 def _t(msgid: str, **values: Value) -> Text:
@@ -266,25 +292,83 @@ def _message_data(message: Message) -> dict[str, Any]:
     return data
 
 
-def _message_from(data: Any) -> Message:
-    if not isinstance(data, dict) or not isinstance(data.get("id"), str):
-        raise ValueError("a message has an id")
+def _message_from(data: Any, depth: int) -> Message:
+    """A message as :func:`_message_data` writes it, and nothing else."""
+    if not isinstance(data, dict) or not data.keys() <= MESSAGE_KEYS or "id" not in data:
+        raise ValueError("a message is an object of id and maybe values, plural, count, context")
+    if ("plural" in data) != ("count" in data):
+        raise ValueError("a message has a plural and its count, or neither")
+    msgid = _literal(data["id"])
+    values = _values(data["values"], depth) if "values" in data else ()
+    plural = _literal(data["plural"]) if "plural" in data else None
+    count = data.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or abs(count) > NUMBER_LIMIT:
+        raise ValueError("a message's count is not a whole number")
+    context = _literal(data["context"]) if "context" in data else None
+    message = Message(msgid, values, plural, count, context)
+    if values or plural is not None:  # formatted when rendered: every field a plain name
+        names = {name for name, _ in values}
+        for pattern in (msgid, plural or ""):
+            _check_fields(pattern, names)
+    return message
+
+
+def _values(data: Any, depth: int) -> tuple[tuple[str, Value], ...]:
+    if not isinstance(data, dict) or not data:
+        raise ValueError("a message's values are not an object of names")
     values: list[tuple[str, Value]] = []
-    for name, value in dict(data.get("values", {})).items():
+    for name, value in data.items():
+        if not name.isidentifier():
+            raise ValueError(f"a message value's name {name[:20]!r} is not a name")
         if isinstance(value, list):
-            values.append((str(name), Text.from_data(value)))
-        elif isinstance(value, int | str) and not isinstance(value, bool):
-            values.append((str(name), value))
+            values.append((name, Text.from_data(value, depth + 1)))
+        elif isinstance(value, str):
+            values.append((name, _literal(value)))
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) <= NUMBER_LIMIT:
+            values.append((name, value))
         else:
-            raise ValueError(f"message value {name!r} is neither text nor a number")
-    plural = data.get("plural")
-    return Message(
-        data["id"],
-        tuple(values),
-        plural if isinstance(plural, str) else None,
-        int(data.get("count", 1)),
-        data.get("context") if isinstance(data.get("context"), str) else None,
-    )
+            raise ValueError(f"message value {name[:20]!r} is neither text nor a whole number")
+    return tuple(values)
+
+
+def _literal(data: Any) -> str:
+    if not isinstance(data, str) or len(data) > PIECE_LIMIT:
+        raise ValueError(f"a piece of a text is not a string of at most {PIECE_LIMIT} characters")
+    return data
+
+
+def _check_fields(pattern: str, names: set[str]) -> None:
+    try:
+        fields = list(string.Formatter().parse(pattern))
+    except ValueError:
+        raise ValueError("a message whose braces do not pair up") from None
+    for _, name, spec, conversion in fields:
+        if name is not None and (name not in names or spec or conversion):
+            field = (
+                "{"
+                + name
+                + (f"!{conversion}" if conversion else "")
+                + (f":{spec}" if spec else "")
+                + "}"
+            )
+            raise ValueError(
+                f"the field {field[:40]} of a message is not a plain {{name}} of its values"
+            )
+
+
+def _english_size(message: Message) -> int:
+    """How long ``message`` is in English at most (its values' English sizes
+    are known: a text's English is its own string)."""
+    sizes = {name: len(str(value)) for name, value in message.values}
+    longest = 0
+    for pattern in (message.msgid, message.plural or ""):
+        if not (message.values or message.plural is not None):
+            longest = max(longest, len(pattern))
+            continue
+        parsed = string.Formatter().parse(pattern)
+        size = sum(len(literal) + (sizes[name] if name else 0) for literal, name, _, _ in parsed)
+        longest = max(longest, size)
+    return longest
 
 
 def placeholders(pattern: str) -> set[str]:

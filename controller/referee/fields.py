@@ -14,10 +14,27 @@ controller.referee.fields.FieldError: "n" is not an integer
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+import math
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
 
-__all__ = ["FieldError", "boolean", "integer", "number", "one_of", "strings", "text"]
+from engine import Move, parse_move
+
+__all__ = [
+    "FieldError",
+    "boolean",
+    "integer",
+    "move",
+    "moves",
+    "nullable",
+    "number",
+    "one_of",
+    "only",
+    "strings",
+    "text",
+]
+
+T = TypeVar("T")
 
 
 class FieldError(ValueError):
@@ -38,16 +55,26 @@ def integer(data: dict[str, Any], key: str, low: int = 0, high: int = 2**63 - 1)
     if isinstance(value, bool) or not isinstance(value, int):
         raise FieldError(f'"{key}" is not an integer')
     if not low <= value <= high:
-        raise FieldError(f'"{key}" is {value}, outside {low}..{high}')
+        digits = str(value)
+        shown = digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
+        raise FieldError(f'"{key}" is {shown}, outside {low}..{high}')
     return value
 
 
 def number(data: dict[str, Any], key: str) -> float:
-    """Any number (the journal's reader has already refused non-finite ones)."""
+    """Any number a float holds exactly (the journal's reader has already
+    refused non-finite ones; a whole number too large for a float would come
+    back as another)."""
     value = _get(data, key)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise FieldError(f'"{key}" is not a number')
-    return float(value)
+    try:
+        exact = float(value)
+    except OverflowError:
+        exact = math.inf
+    if exact != value:
+        raise FieldError(f'"{key}" is a number beyond what a float holds exactly')
+    return exact
 
 
 def boolean(data: dict[str, Any], key: str) -> bool:
@@ -71,6 +98,44 @@ def one_of(data: dict[str, Any], key: str, allowed: Collection[str]) -> str:
     if value not in allowed:
         raise FieldError(f'"{key}" is {value!r}, not one of {", ".join(sorted(allowed))}')
     return value
+
+
+def nullable(data: dict[str, Any], key: str, read: Callable[[dict[str, Any], str], T]) -> T | None:
+    """``None`` where *key* holds null, else what *read* makes of it; the key
+    must be there (an absent one is not a null)."""
+    return None if _get(data, key) is None else read(data, key)
+
+
+def only(data: dict[str, Any], allowed: Collection[str], what: str) -> None:
+    """Refuse a key of *data* that is not in *allowed*: *what* (a record, a
+    seat) holds nothing the daemon does not write."""
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise FieldError(f"{what} has a key it never holds ({unknown[0][:40]!r})")
+
+
+def move(data: dict[str, Any], key: str) -> Move:
+    """A move in notation exactly as written (``"4"``, ``"p4"``; not
+    ``"04"``, ``" 4"`` or ``"P4"``, which the notation's reader forgives).
+
+    >>> move({"m": "P4"}, "m")
+    Traceback (most recent call last):
+    ...
+    controller.referee.fields.FieldError: "m" is 'P4', not a move as popref writes it
+    """
+    written = text(data, key, 10)
+    try:
+        found = parse_move(written)
+    except ValueError:
+        found = None
+    if found is None or str(found) != written:
+        raise FieldError(f'"{key}" is {written!r}, not a move as popref writes it')
+    return found
+
+
+def moves(data: dict[str, Any], key: str, limit: int) -> list[Move]:
+    """A list of at most *limit* moves, each as :func:`move` reads it."""
+    return [move({key: token}, key) for token in strings(data, key, limit)]
 
 
 def strings(data: dict[str, Any], key: str, limit: int = 10_000) -> list[str]:

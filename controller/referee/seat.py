@@ -23,10 +23,14 @@ from typing import Any
 
 from controller.i18n.text import Text, _t
 from controller.i18n.words import plays_with
+from controller.referee import fields
 from engine.colour import Colour
 
 MIN_LEVEL = 1
 MAX_LEVEL = 10  # engine.solver.opponent.MAX_LEVEL: perfect where the solver is exact
+SEED_BYTES = 4  # a game's seed is this many bytes of a digest
+SEED_LIMIT = 2 ** (8 * SEED_BYTES) - 1
+COLOURS = frozenset(colour.value for colour in Colour)  # as the journal names them
 # A press of the mode button this soon after the last one makes a double press.
 DOUBLE_PRESS = 0.6
 # What a double press between games cycles through: nobody, then the computer as
@@ -45,17 +49,21 @@ class Seat:
     @classmethod
     def for_game(cls, colour: Colour, level: int, base_seed: int, game_number: int) -> Seat:
         digest = hashlib.sha256(f"popref/{base_seed}/{game_number}".encode()).digest()
-        return cls(colour, level, int.from_bytes(digest[:4], "big"))
+        return cls(colour, level, int.from_bytes(digest[:SEED_BYTES], "big"))
 
     def data(self) -> dict[str, Any]:
         return {"colour": self.colour.value, "level": self.level, "seed": self.seed}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Seat:
-        level = int(data["level"])
-        if not MIN_LEVEL <= level <= MAX_LEVEL:
-            raise ValueError(f"computer level {level} is not {MIN_LEVEL} to {MAX_LEVEL}")
-        return cls(Colour(data["colour"]), level, int(data["seed"]))
+        """The seat :meth:`data` wrote, exactly; ``ValueError`` for anything
+        else (a level of ``"5"``, ``true`` or ``1.9`` is not a level)."""
+        if not isinstance(data, dict):
+            raise fields.FieldError("the computer's seat is not an object")
+        fields.only(data, ("colour", "level", "seed"), "the computer's seat")
+        colour = fields.one_of(data, "colour", COLOURS)
+        level = fields.integer(data, "level", MIN_LEVEL, MAX_LEVEL)
+        return cls(Colour(colour), level, fields.integer(data, "seed", 0, SEED_LIMIT))
 
 
 def next_seat(colour: Colour | None) -> Colour | None:

@@ -12,9 +12,7 @@ same state directory finds them again.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,12 +26,13 @@ from controller.daemon.loop import Reply
 from controller.referee.commands import Command
 from controller.referee.verdict import Verdict
 from controller.simulator.script import Action
+from controller.store.journal import replace_file
 from engine.colour import Colour
 from hardware.backend import Backend
 from hardware.clock import FakeClock
 from hardware.display import Display
 from hardware.sim.board import BoardTimeline
-from hardware.sim.grid import Physics, SimGrid
+from hardware.sim.grid import SAVED_GRID, Physics, SimGrid, saved_grid
 from hardware.sim.seam import LightReader
 
 log = logging.getLogger("popref")
@@ -77,6 +76,7 @@ class Simulation:
         # once, and not on the player's time (``ponder``: tests with a thinker
         # of their own)
         thinker = thinker or InlineThinker(config.opponent.think)
+        self._grid_file = state_dir / SAVED_GRID
         assembled = assemble(
             None,
             rules,
@@ -86,6 +86,7 @@ class Simulation:
             physics=physics,
             thinker=thinker,
             ponder=ponder,
+            grid_file=self._grid_file,
         )
         self.daemon = assembled.daemon
         # as the page chooses them: they stand until the configuration changes
@@ -100,7 +101,6 @@ class Simulation:
         self.board: BoardTimeline | None = assembled.sim.board
         # the real backend the daemon reads through the simulation
         self.backend: Backend = assembled.sim.backend.inner
-        self._grid_file = state_dir / "sim-grid.json"
         self._last_dropped: Colour | None = None
         # the terminal (or script) and the web page's commands take turns
         self.lock = threading.RLock()
@@ -109,7 +109,6 @@ class Simulation:
         # told before: simulated time catches up with the real clock, where it
         # follows one (the interactive terminal), so the command is dated now
         self.catch_up: Callable[[], None] | None = None
-        self._restore_grid()
         # the page and --json show the simulated grid itself, not the referee's belief
         self.daemon.grid_view = self.grid.rows
         self.daemon.open()
@@ -217,23 +216,13 @@ class Simulation:
     # -- the physical grid survives restarts ------------------------------------------
 
     def _save_grid(self) -> None:
-        content = ["".join(c.letter for c in column) for column in self.grid.columns_content()]
-        temporary = self._grid_file.with_suffix(".tmp")
         try:
-            temporary.write_text(json.dumps({"columns": content}))
-            os.replace(temporary, self._grid_file)
+            # not synced: it is what the simulated table holds, lost only
+            # with the laptop's power, and each action writes it
+            replace_file(
+                self._grid_file, saved_grid(self.grid.columns_content()), 0o644, sync=False
+            )
         except OSError as error:
             # a real grid keeps its discs without a disk: the daemon's own
             # storage fault is what the players see
             log.debug("Cannot save the simulated grid: %s.", error.strerror)
-
-    def _restore_grid(self) -> None:
-        if not self._grid_file.exists():
-            return
-        data = json.loads(self._grid_file.read_text())
-        columns = [[Colour.from_letter(d) for d in column] for column in data["columns"]]
-        table = self.daemon.table
-        if len(columns) != table.columns or any(len(c) > table.rows for c in columns):
-            log.warning("The saved simulated grid is for another board size; starting it empty.")
-            return
-        self.grid.load(columns)

@@ -23,7 +23,7 @@ from typing import Any
 from controller.referee import fields
 from controller.referee.commands import Input
 from controller.store.eventcodec import decode
-from engine import Move, parse_move
+from engine import Move
 
 __all__ = [
     "Archived",
@@ -90,6 +90,7 @@ def _read(line: int, record: dict[str, Any]) -> Entry:
     if line == 1:
         if "snapshot" not in record:
             raise EntryError("the first record is not a snapshot")
+        fields.only(record, ("snapshot", "id", "board"), "the snapshot record")
         state = record["snapshot"]
         if not isinstance(state, dict):
             raise EntryError('"snapshot" is not an object')
@@ -99,6 +100,9 @@ def _read(line: int, record: dict[str, Any]) -> Entry:
         raise EntryError("a snapshot after the first line")
     if "e" in record:
         return EventEntry(decode(record), _mark(record))
+    for kind in ("archived", "resumed", "computer"):
+        if kind in record:
+            fields.only(record, (kind,), f"the {kind!r} record")
     if "archived" in record:
         return Archived(fields.integer(record, "archived", 1))
     if "resumed" in record:
@@ -106,7 +110,7 @@ def _read(line: int, record: dict[str, Any]) -> Entry:
             raise EntryError('"resumed" is not true')
         return Resumed()
     if "computer" in record:
-        return ComputerMove(parse_move(fields.text(record, "computer", 10)))
+        return ComputerMove(fields.move(record, "computer"))
     raise EntryError(f"a record of no known kind (keys {', '.join(sorted(record))[:80]})")
 
 
@@ -116,6 +120,7 @@ def _mark(record: dict[str, Any]) -> Mark | None:
     mark = record["board"]
     if not isinstance(mark, dict):
         raise EntryError('"board" is not an object')
+    fields.only(mark, (*MARK_COUNTS, "slider", "drops", "pops"), '"board"')
     for key in MARK_COUNTS:
         fields.integer(mark, key, 0, 2**32 - 1)
     fields.boolean(mark, "slider")

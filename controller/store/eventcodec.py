@@ -22,7 +22,7 @@ from controller.referee.commands import (
     RulesChosen,
 )
 from controller.referee.pairing_window import checked_code
-from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
+from controller.referee.seat import COLOURS, MAX_LEVEL, MIN_LEVEL
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.events import (
@@ -79,39 +79,58 @@ def encode(event: Input) -> dict[str, Any]:
     return {"e": "cleared", "sensor": event.sensor, "at": event.at}
 
 
+# The keys of each kind of event record besides "e" and "at".
+KEYS: dict[str, tuple[str, ...]] = {
+    **{kind: () for kind in BARE},
+    "drop": ("c", "colour"),
+    "pop": ("c",),
+    "slider": ("open",),
+    "fault": ("sensor", "message"),
+    "cleared": ("sensor",),
+    "rules": ("rules",),
+    "opponent": ("plays",),
+    "level": ("level",),
+    "pair": ("code",),  # journals from before codes have none
+}
+
+
 def decode(record: dict[str, Any]) -> Input:
     """The event a journal record describes; :class:`CodecError` (one line) if
     it is not exactly what :func:`encode` writes."""
     try:
         kind = fields.text(record, "e")
-        at = fields.number(record, "at")
-        if kind in BARE:
-            return BARE[kind](at)
-        if kind == "drop":
-            column = fields.integer(record, "c", 0, 1000)
-            colour = fields.one_of(record, "colour", COLOURS) if "colour" in record else None
-            return DiscEntered(column, at, Colour(colour) if colour else None)
-        if kind == "pop":
-            return DiscLeft(fields.integer(record, "c", 0, 1000), at)
-        if kind == "slider":
-            return SliderMoved(fields.boolean(record, "open"), at)
-        if kind == "fault":
-            return SensorFault(fields.text(record, "sensor"), fields.text(record, "message"), at)
-        if kind == "cleared":
-            return SensorCleared(fields.text(record, "sensor"), at)
-        if kind == "rules":
-            return RulesChosen(fields.one_of(record, "rules", RULES_NAMES), at)
-        if kind == "opponent":
-            plays = record.get("plays")
-            colour = Colour(fields.one_of(record, "plays", COLOURS)) if plays is not None else None
-            return OpponentChosen(colour, at)
-        if kind == "level":
-            return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
-        if kind == "pair":  # journals from before codes have none
-            return PairingRequested(checked_code(record.get("code", [])), at)
+        if kind not in KEYS:
+            raise CodecError(f"an event record has an unknown kind {kind[:40]!r}")
+        # "board": the sensor board's counters, checked by the journal's reader
+        fields.only(record, ("e", "at", "board", *KEYS[kind]), f"a {kind!r} event")
+        return _decode(kind, record, fields.number(record, "at"))
     except fields.FieldError as error:
         raise CodecError(f"an event record is malformed: {error}") from None
-    raise CodecError(f"an event record has an unknown kind {kind[:40]!r}")
 
 
-COLOURS = frozenset(colour.value for colour in Colour)
+def _decode(kind: str, record: dict[str, Any], at: float) -> Input:
+    if kind in BARE:
+        return BARE[kind](at)
+    if kind == "drop":
+        column = fields.integer(record, "c", 0, 1000)
+        colour = _colour(record, "colour") if "colour" in record else None
+        return DiscEntered(column, at, colour)
+    if kind == "pop":
+        return DiscLeft(fields.integer(record, "c", 0, 1000), at)
+    if kind == "slider":
+        return SliderMoved(fields.boolean(record, "open"), at)
+    if kind == "fault":
+        return SensorFault(fields.text(record, "sensor"), fields.text(record, "message"), at)
+    if kind == "cleared":
+        return SensorCleared(fields.text(record, "sensor"), at)
+    if kind == "rules":
+        return RulesChosen(fields.one_of(record, "rules", RULES_NAMES), at)
+    if kind == "opponent":  # null: two players; an absent "plays" is no answer
+        return OpponentChosen(fields.nullable(record, "plays", _colour), at)
+    if kind == "pair":
+        return PairingRequested(checked_code(record.get("code", [])), at)
+    return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
+
+
+def _colour(record: dict[str, Any], key: str) -> Colour:
+    return Colour(fields.one_of(record, key, COLOURS))

@@ -157,12 +157,16 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_synced(path: Path, data: bytes, mode: int) -> None:
-    """Create *path* afresh, write all of *data* and sync it to disk.
+def write_synced(path: Path, data: bytes, mode: int, *, sync: bool = True) -> None:
+    """Create *path* afresh, write all of *data* and sync it to disk (unless
+    not *sync*: a file a power cut may lose).
 
     A file left there (a crash mid-write) is removed first; the new one is
     created exclusively and never through a symbolic link, so a link planted
-    in its place cannot redirect the write to another file.
+    in its place cannot redirect the write to another file. A write that
+    fails (a full disk) removes what it created: a full disk takes the
+    bytes, but creating the file usually still works, and an empty or
+    partial file left behind would be litter nobody cleans.
     """
     with suppress(FileNotFoundError):
         os.unlink(path)  # removes a symbolic link itself, never its target
@@ -173,9 +177,30 @@ def write_synced(path: Path, data: bytes, mode: int) -> None:
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(path)
+        raise
     finally:
         os.close(fd)
+
+
+def replace_file(path: Path, data: bytes, mode: int, *, sync: bool = True) -> None:
+    """Atomically make *data* the content of *path*: a crash or a full disk
+    leaves the old file or the new one, and nothing else beside it (and
+    unless not *sync*, the new one is on disk when this returns)."""
+    temporary = path.with_name(f"{path.name}.new")
+    write_synced(temporary, data, mode, sync=sync)
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+    if sync:
+        fsync_directory(path.parent)
 
 
 def move_aside(path: Path, label: str = "damaged") -> Path:
@@ -277,10 +302,7 @@ class Journal:
         data = b"".join(encode(record, number) for number, record in enumerate(records, 1))
         self._close_fd()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(f"{self.path.name}.new")
-        write_synced(temporary, data, 0o640)
-        os.replace(temporary, self.path)
-        fsync_directory(self.path.parent)
+        replace_file(self.path, data, 0o640)
         self._checked = True
         self._next = len(records) + 1
 
@@ -302,19 +324,9 @@ class Journal:
     def _read(self) -> bytes | None:
         """The whole file, or None if there is none; never blocks on a FIFO."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        except FileNotFoundError:
-            return None
-        try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                raise NotAJournalFile(self.path, _kind(mode))
-            chunks = []
-            while chunk := os.read(fd, 1 << 16):
-                chunks.append(chunk)
-            return b"".join(chunks)
-        finally:
-            os.close(fd)
+            return read_regular(self.path)
+        except SpecialFile as error:
+            raise NotAJournalFile(self.path, error.kind) from None
 
     def _open_for_append(self) -> int:
         if self._fd is None:
@@ -353,7 +365,42 @@ def check_sequence(line: int, sequence: int | None, legacy: bool) -> bool:
     return False
 
 
-def _kind(mode: int) -> str:
+class SpecialFile(ValueError):
+    """Something other than a regular file is where a file should be."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path = path
+        self.kind = kind
+        super().__init__(f"{path} is {kind}, not a file")
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes | None:
+    """The content of the regular file *path* (its first *limit* bytes), or
+    None if there is none; :class:`SpecialFile` for a FIFO, a device or a
+    directory, which is never read (a FIFO would block)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise SpecialFile(Path(path), kind_of(mode))
+        chunks: list[bytes] = []
+        size = 0
+        while limit is None or size < limit:
+            chunk = os.read(fd, 1 << 16 if limit is None else min(1 << 16, limit - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for a sentence ("a FIFO")."""
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISDIR(mode):

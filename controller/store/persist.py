@@ -8,18 +8,21 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from controller.i18n.text import Text
+from controller.i18n.text import TEXT_LIMIT, Text
 from controller.referee import fields
 from controller.referee.core import Referee, Table
-from controller.referee.seat import MAX_LEVEL, MIN_LEVEL, Seat
-from engine import RULES_NAMES, game_from_position, parse_move
+from controller.referee.seat import COLOURS, MAX_LEVEL, MIN_LEVEL, Seat
+from engine import RULES_NAMES, game_from_position
 from engine.colour import Colour
 
 GRID_COLUMN = re.compile(r"[RY?]*")
+T = TypeVar("T")
 
 
 class BoardChanged(ValueError):
@@ -89,7 +92,8 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     """The referee a :func:`snapshot` describes. Raises :class:`BoardChanged`
     when it was saved for another board size, ``ValueError`` (an engine
     error or a :class:`~controller.referee.fields.FieldError` included) when it is
-    not a state of this table."""
+    not exactly a state of this table as :func:`snapshot` writes it."""
+    fields.only(data, _keys(), "the snapshot")
     check_size(table, data)
     rules = fields.one_of(data, "rules", RULES_NAMES)
     referee = Referee(table, rules)
@@ -99,45 +103,55 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     if any(len(column) > table.rows or not GRID_COLUMN.fullmatch(column) for column in grid):
         raise ValueError(f"a column is not at most {table.rows} discs R, Y or ?")
     referee.grid = [[None if d == "?" else Colour.from_letter(d) for d in c] for c in grid]
-    if data.get("start") is not None:
-        start = fields.strings(data, "start", 1000)
+    start = fields.nullable(data, "start", lambda d, k: fields.strings(d, k, 1000))
+    if start is not None:
         referee.game = game_from_position(referee.rules_for(rules), start, Colour.RED)
         referee.start_rows = start
-    for token in fields.strings(data, "moves", 100_000):
-        referee.game.play(token)
+    for move in fields.moves(data, "moves", 100_000):
+        referee.game.play(move)
     referee.game_number = fields.integer(data, "game_number", 1)
     referee.next_rules = fields.one_of(data, "next_rules", RULES_NAMES)
     referee.slider_open = fields.boolean(data, "slider_open")
     referee.rebuilding = fields.boolean(data, "rebuilding")
     referee.problem = _problem(data)
-    last = data.get("last_entry_at")
-    referee.last_entry_at = fields.number(data, "last_entry_at") if last is not None else None
+    referee.last_entry_at = fields.nullable(data, "last_entry_at", fields.number)
     # the computer's seat is the game's own (its seed above all), whatever the
     # configuration says now; journals from before the opponent have none
-    seat = data.get("computer")
-    if seat is not None and not isinstance(seat, dict):
-        raise fields.FieldError('"computer" is not a seat')
-    referee.seats.seat = Seat.from_data(seat) if seat is not None else None
-    if data.get("next_computer") is not None:
-        referee.seats.next_colour = Colour(fields.one_of(data, "next_computer", ("red", "yellow")))
-    if data.get("computer_move") is not None:
-        chosen = fields.text(data, "computer_move", 10)
-        referee.seats.move = parse_move(chosen)
-        if not referee.game.is_legal(referee.seats.move):
+    referee.seats.seat = _optional(data, "computer", lambda d, k: Seat.from_data(d[k]))
+    referee.seats.next_colour = _optional(data, "next_computer", _colour)
+    chosen = _optional(data, "computer_move", fields.move)
+    if chosen is not None:
+        if not referee.game.is_legal(chosen):
             raise ValueError(f"the computer's move {chosen} does not fit the game")
-    if data.get("next_level") is not None:
+        referee.seats.move = chosen
+    if "next_level" in data:
         referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
     referee.pairing.restore(data)
     return referee
 
 
+@functools.cache
+def _keys() -> frozenset[str]:
+    """Every key a snapshot holds (the optional ones too)."""
+    return frozenset(snapshot(Referee(Table(), RULES_NAMES[0])))
+
+
+def _optional(data: dict[str, Any], key: str, read: Callable[[dict[str, Any], str], T]) -> T | None:
+    """A key journals from before it existed lack: absent or null is None."""
+    return fields.nullable(data, key, read) if key in data else None
+
+
+def _colour(data: dict[str, Any], key: str) -> Colour:
+    return Colour(fields.one_of(data, key, COLOURS))
+
+
 def _problem(data: dict[str, Any]) -> Text | None:
     """The referee's problem sentence: its message when the journal has it
-    (older journals have only the English)."""
-    if data.get("problem") is None:
-        return None
-    english = fields.text(data, "problem")
-    try:
-        return Text.from_data(data["problem_text"]) if data.get("problem_text") else Text([english])
-    except ValueError:
-        return Text([english])
+    (older journals have only the English), which must say that English."""
+    english = fields.nullable(data, "problem", lambda d, k: fields.text(d, k, TEXT_LIMIT))
+    text = _optional(data, "problem_text", lambda d, k: Text.from_data(d[k]))
+    if text is None:
+        return None if english is None else Text([english])
+    if text != english:
+        raise fields.FieldError('"problem_text" does not say what "problem" says')
+    return text

@@ -24,6 +24,7 @@ change's time first so the daemon's pin callbacks see the right time.
 from __future__ import annotations
 
 import heapq
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ from hardware.sim.gpio import MockWires, PinLightReader
 from hardware.sim.seam import Beam, SensorWires
 
 Span = tuple[float, float]
+# popref simulate keeps the grid's discs in the state directory between runs;
+# 16 columns of 16 discs are under 400 bytes
+SAVED_GRID = "sim-grid.json"
+SAVED_GRID_LIMIT = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +329,39 @@ class SimGrid:
     def rows(self) -> list[str]:
         """The grid now, top row first, ``.``/``R``/``Y``."""
         return picture(self._content, self.rows_count)
+
+
+def saved_grid(columns: Sequence[Sequence[Colour]]) -> bytes:
+    """The discs in the grid, bottom up per column, as the simulator keeps
+    them between runs (a physical grid keeps its discs when popref stops).
+
+    >>> grid_from_saved(saved_grid([[Colour.RED, Colour.YELLOW], []]))
+    [[<Colour.RED: 'red'>, <Colour.YELLOW: 'yellow'>], []]
+    """
+    return json.dumps({"columns": ["".join(d.letter for d in c) for c in columns]}).encode()
+
+
+def grid_from_saved(data: bytes) -> list[list[Colour]]:
+    """The discs :func:`saved_grid` wrote; ``ValueError`` with a short reason
+    for anything else.
+
+    >>> grid_from_saved(b'{"columns": ["RX"]}')
+    Traceback (most recent call last):
+    ...
+    ValueError: "columns" is not a list of strings of R and Y
+    """
+    if len(data) > SAVED_GRID_LIMIT:
+        raise ValueError(f"larger than {SAVED_GRID_LIMIT} bytes")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise ValueError("not JSON text") from None
+    columns = document.get("columns") if isinstance(document, dict) else None
+    if not isinstance(columns, list) or not all(
+        isinstance(column, str) and not column.strip("RY") for column in columns
+    ):
+        raise ValueError('"columns" is not a list of strings of R and Y')
+    return [[Colour.from_letter(disc) for disc in column] for column in columns]
 
 
 def build_simulated_gpio(
