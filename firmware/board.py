@@ -20,15 +20,15 @@ Example (``main.py`` does this with the real pins)::
 
 import time
 
-import sensors
 import timing
 import wire
 
 HEARTBEAT_MS = 200
 HOST_SILENT_MS = 2000  # no frame from the host for this long: outputs to safe idle
 # Pin edges come in by IRQ, which cannot end a poll: wake at least this often,
-# less than a beam's settle window, so a settled edge is never seen late and
-# the level backstop (sensors.Input) sees a beam blocked by any disc.
+# less than a beam's settle window, so a settled edge is reported on time (the
+# IRQs count it meanwhile) and the level backstop (sensors.Input) sees a beam
+# blocked by any disc whose IRQ was lost.
 MAX_WAIT_MS = 5
 if MAX_WAIT_MS >= timing.BEAM_SETTLE_MS:
     raise ValueError("MAX_WAIT_MS must stay below timing.BEAM_SETTLE_MS")
@@ -119,32 +119,32 @@ class SensorBoard:
 
     def _read_inputs(self, now):
         changed = False
-        entry_faults = self._faults[0]
-        exit_faults = self._faults[1]
+        entry_faults = 0
+        exit_faults = 0
         for c in range(self.columns):
             # A disc counts when its beam clears; a stuck beam is a fault bit
             # instead, and its clearing is no disc (as hardware/debounce.py).
-            outcome = self.entries[c].update(now)
-            if outcome == sensors.PASSED:
-                self.drops[c] = (self.drops[c] + 1) & 0xFFFF
-            elif outcome == sensors.STUCK:
+            beam = self.entries[c]
+            passed = beam.update(now)
+            if passed:
+                self.drops[c] = (self.drops[c] + passed) & 0xFFFF
+                changed = True
+            if beam.stuck:
                 entry_faults |= 1 << c
-            elif outcome == sensors.UNSTUCK:
-                entry_faults &= ~(1 << c)
-            changed = changed or outcome != sensors.NOTHING
-            outcome = self.exits[c].update(now)
-            if outcome == sensors.PASSED:
-                self.pops[c] = (self.pops[c] + 1) & 0xFFFF
-            elif outcome == sensors.STUCK:
+            beam = self.exits[c]
+            passed = beam.update(now)
+            if passed:
+                self.pops[c] = (self.pops[c] + passed) & 0xFFFF
+                changed = True
+            if beam.stuck:
                 exit_faults |= 1 << c
-            elif outcome == sensors.UNSTUCK:
-                exit_faults &= ~(1 << c)
-            changed = changed or outcome != sensors.NOTHING
-        if changed:
+        if entry_faults != self._faults[0] or exit_faults != self._faults[1]:
             self._faults = (entry_faults, exit_faults)
-        if self.slider.update(now):
             changed = True
-            self.slider_changes = (self.slider_changes + 1) & 0xFFFF
+        flips = self.slider.update(now)
+        if flips:
+            changed = True
+            self.slider_changes = (self.slider_changes + flips) & 0xFFFF
         if self.button.update(now):
             changed = True
         return changed
