@@ -23,7 +23,6 @@ import time
 import timing
 import wire
 
-HEARTBEAT_MS = 200
 HOST_SILENT_MS = 2000  # no frame from the host for this long: outputs to safe idle
 # Pin edges come in by IRQ, which cannot end a poll: wake at least this often,
 # less than a beam's settle window, so a settled edge is reported on time (the
@@ -80,7 +79,7 @@ class SensorBoard:
         long, and the simulated board (``hardware/sim/board``) steps by it."""
         if not self._hello_sent:
             return 1
-        wait = max(0, HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
+        wait = max(0, wire.HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
         for c in range(self.columns):  # no tuple of the two lists: that allocates
             wait = _sooner(wait, self.entries[c].due_in(now))
             wait = _sooner(wait, self.exits[c].due_in(now))
@@ -112,7 +111,7 @@ class SensorBoard:
             dial.update(now)
         if self.buzzer is not None:
             self.buzzer.update(now)
-        if changed or time.ticks_diff(now, self._last_beat) >= HEARTBEAT_MS:
+        if changed or time.ticks_diff(now, self._last_beat) >= wire.HEARTBEAT_MS:
             self._beat(now)
         if self.wdt is not None:
             self.wdt.feed()
