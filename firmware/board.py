@@ -64,6 +64,7 @@ class SensorBoard:
         self._uptime_at = self.started
         self._hello_sent = False
         self._faults = (0, 0)
+        self._counted = False  # a disc was counted in this pass
         self._go_idle(self.started)
 
     def run(self):
@@ -117,26 +118,10 @@ class SensorBoard:
             self.wdt.feed()
 
     def _read_inputs(self, now):
-        changed = False
-        entry_faults = 0
-        exit_faults = 0
-        for c in range(self.columns):
-            # A disc counts when its beam clears; a stuck beam is a fault bit
-            # instead, and its clearing is no disc (as hardware/debounce.py).
-            beam = self.entries[c]
-            passed = beam.update(now)
-            if passed:
-                self.drops[c] = (self.drops[c] + passed) & 0xFFFF
-                changed = True
-            if beam.stuck:
-                entry_faults |= 1 << c
-            beam = self.exits[c]
-            passed = beam.update(now)
-            if passed:
-                self.pops[c] = (self.pops[c] + passed) & 0xFFFF
-                changed = True
-            if beam.stuck:
-                exit_faults |= 1 << c
+        self._counted = False
+        entry_faults = self._count(self.entries, self.drops, now)
+        exit_faults = self._count(self.exits, self.pops, now)
+        changed = self._counted
         if entry_faults != self._faults[0] or exit_faults != self._faults[1]:
             self._faults = (entry_faults, exit_faults)
             changed = True
@@ -147,6 +132,23 @@ class SensorBoard:
         if self.button.update(now):
             changed = True
         return changed
+
+    def _count(self, beams, counts, now):
+        """Add the discs through ``beams`` since the last pass to ``counts``
+        (``_counted`` tells whether there were any); returns the bits of the
+        beams stuck now. A disc counts when its beam clears; a stuck beam is
+        a fault bit instead, and its clearing is no disc (as
+        hardware/debounce.py)."""
+        faults = 0
+        for c in range(self.columns):
+            beam = beams[c]
+            passed = beam.update(now)
+            if passed:
+                counts[c] = (counts[c] + passed) & 0xFFFF
+                self._counted = True
+            if beam.stuck:
+                faults |= 1 << c
+        return faults
 
     def _handle(self, kind, payload, now):
         self.host_seen = now

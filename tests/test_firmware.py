@@ -33,6 +33,13 @@ def run(fw: Firmware, ms: int) -> None:
         fw.step()
 
 
+def every_beam(fw: Firmware, blocked: bool) -> None:
+    """Every beam blocked (or cleared) at once, from interrupt context."""
+    machine, pinmap = fw.module("machine"), fw.module("pinmap")
+    level = 1 if blocked == pinmap.BEAM_BLOCKED_HIGH else 0
+    machine.burst([(n, level) for n in (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS)])
+
+
 def wait(fw: Firmware, ms: int) -> None:
     """``ms`` pass with no pass of the main loop (it stalls)."""
     assert isinstance(fw.ticks, FakeTicks)
@@ -256,13 +263,11 @@ def test_a_burst_of_every_beam_loses_no_disc(fw: Firmware) -> None:
     """All 14 beams change at once, faster than soft IRQs are serviced (the
     RP2040's scheduler queue holds 8): hard IRQs and the level backstop keep
     every disc."""
-    machine, pinmap = fw.module("machine"), fw.module("pinmap")
-    pins = (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS)
     run(fw, 10)
     for _ in range(3):
-        machine.burst([(n, 1 if pinmap.BEAM_BLOCKED_HIGH else 0) for n in pins])
+        every_beam(fw, blocked=True)
         run(fw, 30)
-        machine.burst([(n, 0 if pinmap.BEAM_BLOCKED_HIGH else 1) for n in pins])
+        every_beam(fw, blocked=False)
         run(fw, 30)
     assert (fw.board.drops, fw.board.pops) == ([3] * 7, [3] * 7)
 
@@ -311,13 +316,11 @@ def test_discs_through_every_beam_while_the_loop_stalls_all_count(
     """Issue 19: the main loop stalls (a garbage collection, a long strip
     write) while all 14 beams pass a disc, blocked for 20 ms each: the IRQs
     count every disc, whatever the stall."""
-    machine, pinmap = fw.module("machine"), fw.module("pinmap")
-    pins = (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS)
     run(fw, 10)
     for _ in range(2):
-        machine.burst([(n, 1 if pinmap.BEAM_BLOCKED_HIGH else 0) for n in pins])
+        every_beam(fw, blocked=True)
         wait(fw, 20)
-        machine.burst([(n, 0 if pinmap.BEAM_BLOCKED_HIGH else 1) for n in pins])
+        every_beam(fw, blocked=False)
         fw.step(stall_ms - 20)  # the first pass since the discs came in
         run(fw, 30)
     assert (fw.board.drops, fw.board.pops) == ([2] * 7, [2] * 7)

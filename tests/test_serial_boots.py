@@ -17,15 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.config import parse_config
 from controller.script import Action
-from controller.simulation import Simulation
 from hardware import wire
 from hardware.events import DiscEntered, Event
 from hardware.serial_counts import CLEAN, DISC_GAP, LINK, SILENT, CounterTracker
-from hardware.sim.board import BoardTimeline, Firmware, Pair
-from hardware.sim.grid import Physics
-from hardware.sim.seam import Beam
+from hardware.sim.board import Pair
+from tests.test_serial_trust import connected, drop, two_moves_over_serial
 
 REAL = 0x1111
 FORGED = 0x0BAD
@@ -289,18 +286,8 @@ def test_forged_hellos_and_resets_never_count_and_never_lock_the_board_out(
 
 @pytest.fixture
 def pair(tmp_path: Path) -> Iterator[Pair]:
-    with Firmware(tmp_path, boot_id=REAL) as fw:
-        p = Pair(fw)
-        assert p.run_until(lambda: p.backend.connected, ms=500)
+    with connected(tmp_path, REAL) as p:
         yield p
-        p.close()
-
-
-def drop(pair: Pair, column: int) -> list[Event]:
-    pair.fw.wires.beam(Beam.ENTRY, column, True)
-    events = pair.run(30)
-    pair.fw.wires.beam(Beam.ENTRY, column, False)
-    return events + pair.run(60)
 
 
 def frame(kind: int, payload: bytes, seq: int = 200) -> bytes:
@@ -377,22 +364,13 @@ def test_replayed_heartbeats_over_the_pty_raise_the_link_fault_once(pair: Pair) 
 
 def test_a_forged_reset_through_the_daemon_journals_no_moves(tmp_path: Path) -> None:
     """The issue: the journal grew by 84 records, and the referee took them."""
-    config = parse_config({"board": {"columns": 7, "rows": 6}, "game": {"rules": "popout"},
-                           "sim": {"link": "serial"}}, "test")  # fmt: skip
-    sim = Simulation(config, tmp_path / "state", physics=Physics())
-    try:
-        assert isinstance(sim.board, BoardTimeline)
-        for column in (4, 3):
-            sim.act(Action(0, f"drop {column}", "drop", column, None))
-        journal = tmp_path / "state" / "journal"
+    with two_moves_over_serial(tmp_path) as (sim, board, journal):
         records = len(journal.read_text().splitlines())
         hello = frame(wire.HELLO, wire.pack_hello(FORGED, 7))
         beat = frame(wire.HEARTBEAT, wire.pack_heartbeat(forged(FORGED, [12] * 7, 300)))
-        sim.board.firmware.stream.write(hello + beat)
+        board.firmware.stream.write(hello + beat)
         sim.advance(8.0)
         assert [str(m) for m in sim.daemon.referee.game.moves] == ["4", "3"]
         assert len(journal.read_text().splitlines()) <= records + 2
         sim.act(Action(0, "drop 5", "drop", 5, None))
         assert [str(m) for m in sim.daemon.referee.game.moves] == ["4", "3", "5"]
-    finally:
-        sim.close()

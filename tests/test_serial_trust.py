@@ -7,6 +7,7 @@ with the forged frame written into the board's side with a valid CRC.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -419,13 +420,20 @@ def test_no_event_from_a_bad_frame_and_good_frames_unaffected(
 # -- over the real path: firmware, pty, pyserial, the serial backend ----------------------
 
 
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Pair]:
-    with Firmware(tmp_path, boot_id=0x1111) as fw:
+@contextlib.contextmanager
+def connected(tmp_path: Path, boot_id: int = 0x1111) -> Iterator[Pair]:
+    """A board and the host's backend, once the host follows its counters."""
+    with Firmware(tmp_path, boot_id=boot_id) as fw:
         p = Pair(fw)
         assert p.run_until(lambda: p.backend.connected, ms=500)
         yield p
         p.close()
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[Pair]:
+    with connected(tmp_path) as p:
+        yield p
 
 
 def drop(pair: Pair, column: int) -> list[Event]:
@@ -639,8 +647,10 @@ def test_a_poll_returns_at_most_a_grids_worth_of_events(tmp_path: Path) -> None:
 # -- through the whole daemon ---------------------------------------------------------
 
 
-def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path) -> None:
-    """The bug report: 58,000 journal records in 14 s from one heartbeat."""
+@contextlib.contextmanager
+def two_moves_over_serial(tmp_path: Path) -> Iterator[tuple[Simulation, BoardTimeline, Path]]:
+    """The whole daemon on the simulated sensor board, "4" and "3" played:
+    the simulation, its board and its journal."""
     config = parse_config({"board": {"columns": 7, "rows": 6}, "game": {"rules": "popout"},
                            "sim": {"link": "serial"}}, "test")  # fmt: skip
     sim = Simulation(config, tmp_path / "state", physics=Physics())
@@ -648,7 +658,14 @@ def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path
         assert isinstance(sim.board, BoardTimeline)
         for column in (4, 3):
             sim.act(Action(0, f"drop {column}", "drop", column, None))
-        journal = tmp_path / "state" / "journal"
+        yield sim, sim.board, tmp_path / "state" / "journal"
+    finally:
+        sim.close()
+
+
+def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path) -> None:
+    """The bug report: 58,000 journal records in 14 s from one heartbeat."""
+    with two_moves_over_serial(tmp_path) as (sim, board, journal):
         records = len(journal.read_text().splitlines())
         damaged: list[bytes] = []
 
@@ -660,14 +677,12 @@ def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path
             damaged.append(data)
             return wire.encode(data[2], wire.HEARTBEAT, wire.pack_heartbeat(hb))
 
-        sim.board.firmware.stream.outgoing = jump
+        board.firmware.stream.outgoing = jump
         sim.advance(1.0)
         assert damaged
-        sim.board.firmware.stream.outgoing = None
+        board.firmware.stream.outgoing = None
         sim.advance(1.0)
         assert [str(m) for m in sim.daemon.referee.game.moves] == ["4", "3"]
         assert LINK not in sim.daemon.referee.faults  # shown, then cleared
         # at most the fault and its clearing, no event from the damaged heartbeat
         assert len(journal.read_text().splitlines()) <= records + 2
-    finally:
-        sim.close()
