@@ -29,14 +29,15 @@ from array import array
 
 import timing
 from machine import Pin, disable_irq, enable_irq
+from micropython import const
 
 # The IRQ's state of one input, in one preallocated array (see Input._edge)
-_EDGES = 0  # edges seen, the main loop's check that it read a consistent state
-_FLIPS = 1  # settled changes counted by the IRQ
-_LEVEL = 2  # the pin level since the last edge
-_SETTLED = 3  # the last pin level that lasted the settle time
-_AT = 4  # the tick of the last edge
-_MASK = 0x0FFFFFFF  # counters stay small ints on the RP2040 (no allocation)
+_EDGES = const(0)  # edges seen, the main loop's check that it read a consistent state
+_FLIPS = const(1)  # settled changes counted by the IRQ
+_LEVEL = const(2)  # the pin level since the last edge
+_SETTLED = const(3)  # the last pin level that lasted the settle time
+_AT = const(4)  # the tick of the last edge
+_MASK = const(0x0FFFFFFF)  # counters stay small ints on the RP2040 (no allocation)
 
 
 class Input:
@@ -50,6 +51,10 @@ class Input:
         now = time.ticks_ms()
         self._state = array("i", [0, 0, raw, raw, now])
         self._taken = 0  # the flips the main loop has taken
+        # What the last update saw, so an idle pass is a compare or two:
+        self._edges = 0  # the IRQ's edge count
+        self._raw = raw  # the pin level since the last edge
+        self._waiting = False  # that level had not lasted the settle time yet
         self.active = raw == self._on
         self.since = now
         # A bound method made once here, so the IRQ itself allocates nothing.
@@ -75,6 +80,12 @@ class Input:
     def update(self, now):
         """Take the settled changes since the last call: how many there
         were (``active`` flipped that many times; 0 mostly)."""
+        if self._state[_EDGES] == self._edges and not self._waiting:
+            if self._pin.value() == self._raw:
+                return 0  # no edge, nothing settling, no edge missed
+        return self._take(now)
+
+    def _take(self, now):
         state = self._state
         while True:  # an IRQ may come mid-read: read again until none did
             edges = state[_EDGES]
@@ -96,6 +107,9 @@ class Input:
             # this flip itself at the next edge, so it is taken, not stored
             flips += 1
             settled = level
+        self._edges = edges
+        self._raw = level
+        self._waiting = level != settled
         new = (flips - self._taken) & _MASK
         if not new:
             return 0
@@ -111,6 +125,8 @@ class Input:
     def due_in(self, now):
         """Milliseconds until :meth:`update` may change ``active``, or -1."""
         state = self._state
+        if state[_EDGES] == self._edges and not self._waiting:
+            return -1
         untaken = (state[_FLIPS] - self._taken) & _MASK
         if untaken and untaken != _MASK:  # _MASK: one taken ahead of the IRQ
             return 0
@@ -159,6 +175,8 @@ class Beam:
                 passed -= 1  # the first clearing ends a jam, or a block from before boot
                 self.stuck = False
                 self._orphan = False
+        elif not was:
+            return 0  # clear, and nothing happened: the idle pass
         if source.active and not self.stuck and source.held_for(now) >= self._stuck_ms:
             self.stuck = True
         return passed
