@@ -40,6 +40,7 @@ T = TypeVar("T")
 DEFAULT_PATH = Path("/etc/popref/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/popref")
 BACKENDS = ("sim", "gpio", "serial")
+SIMULATED_PORT = "simulated"  # the simulated board's stand-in for [serial] port
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
 # The board's size, physical columns and rows: the sensor board's wire format
 # carries 16 columns and a 16-bit mask of rows; rules.md asks for 4x4 to 12x10.
@@ -236,12 +237,13 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     gpio = data.get("gpio")
     wired = board.backend == "gpio" or gpio is not None
     pins = PinMap.parse(tables["gpio"].table, board.columns) if wired else None
-    serial = None
-    if board.backend == "serial":
-        serial = parse_serial(tables["serial"].table)
-    elif board.backend == "sim" and link == "serial":
-        # the simulated board names its own port
-        serial = parse_serial({"port": "simulated", **tables["serial"].table})
+    # [serial] is checked whatever the backend, so a mistake in it does not
+    # wait for the day the sensor board is plugged in; only the board's own
+    # backend needs a port (the simulated board names its own)
+    used = board.backend == "serial" or (board.backend == "sim" and link == "serial")
+    default_port = None if board.backend == "serial" else SIMULATED_PORT
+    checked = parse_serial(tables["serial"].table, default_port)
+    serial = checked if used else None
     opponent = _opponent(tables["opponent"])
     web = _web(tables["web"], on_a_board=board.backend != "sim")
     ui = _ui(tables["ui"])
@@ -341,15 +343,16 @@ _SERIAL_SECONDS = ("timeout", "resend", "keepalive", "reconnect_min", "reconnect
 _SERIAL_KEYS = ("port", "baud", *_SERIAL_SECONDS)
 
 
-def parse_serial(table: Mapping[str, object]) -> SerialConfig:
+def parse_serial(table: Mapping[str, object], default_port: str | None = None) -> SerialConfig:
     """Check the ``[serial]`` table; raise :class:`ConfigError` with one line.
+    ``default_port``: the port when the table names none (``None``: it must).
 
     >>> parse_serial({"port": "/dev/ttyACM0", "timeout": 3}).timeout
     3.0
     """
     serial = ConfigTable("serial", table)
     serial.only(_SERIAL_KEYS)
-    port = serial.get("port")
+    port = serial.get("port", default_port)
     if not isinstance(port, str) or not port.strip() or "\0" in port:
         raise serial.error(
             "port",
