@@ -18,11 +18,16 @@ from controller.referee.commands import (
     OpponentChosen,
     PairingEnded,
     PairingRequested,
+    RemoteChosen,
+    RemoteInvited,
+    RemoteRequested,
+    RemoteRevoked,
     RulesChosen,
 )
+from controller.referee.invitation import Invitation
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.store import fields
-from engine import RULES_NAMES
+from engine import RULES_NAMES, parse_move
 from engine.colour import Colour
 from hardware.events import (
     ButtonHeld,
@@ -63,6 +68,16 @@ def encode(event: Input) -> dict[str, Any]:
         return {"e": "opponent", "plays": plays, "at": event.at}
     if isinstance(event, LevelChosen):
         return {"e": "level", "level": event.level, "at": event.at}
+    if isinstance(event, RemoteChosen):
+        plays = event.plays.value if event.plays is not None else None
+        return {"e": "remote", "plays": plays, "at": event.at}
+    if isinstance(event, RemoteInvited):
+        return {"e": "invite", **event.invitation.data(), "at": event.at}
+    if isinstance(event, RemoteRevoked):
+        return {"e": "revoke", "expired": event.expired, "at": event.at}
+    if isinstance(event, RemoteRequested):
+        move = str(event.move)
+        return {"e": "request", "seq": event.seq, "ply": event.ply, "move": move, "at": event.at}
     if isinstance(event, DiscEntered):
         record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
         if event.colour is not None:
@@ -105,9 +120,41 @@ def decode(record: dict[str, Any]) -> Input:
             return OpponentChosen(colour, at)
         if kind == "level":
             return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
+        if kind in REMOTE_KINDS:
+            return _remote(kind, record, at)
     except fields.FieldError as error:
         raise CodecError(f"an event record is malformed: {error}") from None
     raise CodecError(f"an event record has an unknown kind {kind[:40]!r}")
 
 
 COLOURS = frozenset(colour.value for colour in Colour)
+REMOTE_KINDS = ("remote", "invite", "revoke", "request")
+SEQ_LIMIT = 2**53 - 1  # a remote's message numbers are JSON numbers a browser keeps exactly
+
+
+def _remote(kind: str, record: dict[str, Any], at: float) -> Input:
+    """The remote player's inputs (controller.referee.remote_seat)."""
+    if kind == "remote":
+        plays = record.get("plays")
+        colour = Colour(fields.one_of(record, "plays", COLOURS)) if plays is not None else None
+        return RemoteChosen(colour, at)
+    if kind == "revoke":
+        return RemoteRevoked(fields.boolean(record, "expired"), at)
+    if kind == "request":
+        seq = fields.integer(record, "seq", 1, SEQ_LIMIT)
+        ply = fields.integer(record, "ply", 0, SEQ_LIMIT)
+        try:
+            move = parse_move(fields.text(record, "move", 10))
+        except ValueError as error:
+            raise fields.FieldError(f'"move": {error}') from None
+        return RemoteRequested(seq, ply, move, at)
+    fields.number(record, "made_at")
+    fields.one_of(record, "colour", COLOURS)
+    try:
+        invitation = Invitation.from_data(
+            {name: fields.text(record, name, 64) for name in ("game", "key")}
+            | {"colour": record["colour"], "made_at": record["made_at"]}
+        )
+    except ValueError as error:
+        raise fields.FieldError(f"the invitation is malformed: {error}") from None
+    return RemoteInvited(invitation, at)
