@@ -4,8 +4,10 @@ every backend. Everything that can go wrong here becomes a
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,12 +24,14 @@ from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
+    from controller.remote.host import RemoteHost
     from hardware.sim.backend import SimulatedTable
 
 log = logging.getLogger("popref")
 CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
 CONFIGURED_OPPONENT = "configured-opponent"  # the [opponent] plays applied at the last start
 CONFIGURED_LEVEL = "configured-level"  # the [opponent] level applied at the last start
+CONFIGURED_REMOTE = "configured-remote"  # the [remote] plays applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -85,6 +89,7 @@ def assemble(
             computer=config.opponent.plays,
             thinker=thinker or ProcessThinker(clock, config.opponent.think),
             ponder=config.opponent.ponder if ponder is None else ponder,
+            remote=remote_host(config),
         )
         daemon.resume()
         if rules is None:
@@ -92,6 +97,7 @@ def assemble(
         else:
             daemon.choose_rules(rules)
         configure_opponent(daemon, directory, config)
+        configure_remote(daemon, directory, config)
     except PermissionError:
         raise StartupError(
             f"{directory}: permission denied; give the popref user write access or pass --state-dir"
@@ -128,6 +134,32 @@ def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:
     level = config.opponent.level
     if _configured(directory / CONFIGURED_LEVEL, str(level)) and daemon.choose_level(level):
         log.info("(%s says [opponent] level = %d.)", config.source, level)
+
+
+def configure_remote(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[remote] plays`` likewise: whenever it changed since the last start
+    (an invitation revoked since then stays revoked until it changes)."""
+    if config.remote.settings is None:
+        return
+    plays = config.remote.plays
+    name = plays.value if plays is not None else "none"
+    if _configured(directory / CONFIGURED_REMOTE, name) and daemon.choose_remote(plays):
+        log.info("(%s says [remote] plays = %s.)", config.source, name)
+
+
+def remote_host(config: Config) -> RemoteHost | None:
+    """The daemon's side of a remote seat, when ``[remote]`` names a broker;
+    links point at the page ``[remote] page`` names, else at popref's own
+    (``[web]``), else at the browsers' broker's host."""
+    settings = config.remote.settings
+    if settings is None:
+        return None
+    from controller.remote.host import RemoteHost
+    from controller.remote.link import page_address
+
+    web = (config.web.host, config.web.port) if config.web.enabled else None
+    page = page_address(settings.page, web, settings.web_broker, socket.gethostname())
+    return RemoteHost(dataclasses.replace(settings, page=page))
 
 
 def _configured(marker: Path, name: str) -> bool:
