@@ -8,6 +8,8 @@ import dataclasses
 import logging
 import os
 import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,9 +70,11 @@ def assemble(
     physics: Any | None = None,
     thinker: Thinker | None = None,
     ponder: bool | None = None,
+    wall: Callable[[], float] = time.time,
 ) -> Assembled:
     """A daemon resumed from its journal and ready to ``open()``; ``ponder``
-    overrides ``[opponent] ponder``."""
+    overrides ``[opponent] ponder``; ``wall`` is the wall clock (a remote
+    invitation's expiry)."""
     try:
         if config is None:
             config = load_config(config_path)
@@ -89,7 +93,7 @@ def assemble(
             computer=config.opponent.plays,
             thinker=thinker or ProcessThinker(clock, config.opponent.think),
             ponder=config.opponent.ponder if ponder is None else ponder,
-            remote=remote_host(config),
+            remote=remote_host(config, wall),
         )
         daemon.resume()
         if rules is None:
@@ -147,7 +151,7 @@ def configure_remote(daemon: Daemon, directory: Path, config: Config) -> None:
         log.info("(%s says [remote] plays = %s.)", config.source, name)
 
 
-def remote_host(config: Config) -> RemoteHost | None:
+def remote_host(config: Config, wall: Callable[[], float] = time.time) -> RemoteHost | None:
     """The daemon's side of a remote seat, when ``[remote]`` names a broker;
     links point at the page ``[remote] page`` names, else at popref's own
     (``[web]``), else at the browsers' broker's host."""
@@ -159,7 +163,7 @@ def remote_host(config: Config) -> RemoteHost | None:
 
     web = (config.web.host, config.web.port) if config.web.enabled else None
     page = page_address(settings.page, web, settings.web_broker, socket.gethostname())
-    return RemoteHost(dataclasses.replace(settings, page=page))
+    return RemoteHost(dataclasses.replace(settings, page=page), wall=wall)
 
 
 def _configured(marker: Path, name: str) -> bool:

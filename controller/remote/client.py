@@ -128,8 +128,7 @@ class RemoteClient:
         seconds pass (False; ``None``: no limit)."""
         end = None if timeout is None else time.monotonic() + timeout
         while not done():
-            left = 3600.0 if end is None else end - time.monotonic()
-            if left <= 0:
-                return False
-            self.take(left)
+            left = 3600.0 if end is None else max(0.0, end - time.monotonic())
+            if self.take(left) is None and left == 0.0:
+                return False  # what had come is taken, and the time is up
         return True

@@ -33,7 +33,7 @@ MAX_LINK = 2048  # characters: a link is a few hundred; anything longer is not o
 # Where the link points when popref serves no page and none is configured: a
 # name that reaches nothing by design (RFC 2606), so nobody is sent elsewhere.
 NO_PAGE = "http://popref.invalid/remote"
-_NAMES = {"g": "the game", "k": "no secret", "c": "the colour"}
+_NAMES = {"g": "no game", "k": "no secret", "c": "no colour"}
 
 
 class LinkError(ValueError):

@@ -69,6 +69,7 @@ class Simulation:
         clock: FakeClock | None = None,
         ponder: bool = False,
         remote: Colour | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.clock = clock or FakeClock()
         self.state_dir = state_dir
@@ -85,6 +86,7 @@ class Simulation:
             physics=physics,
             thinker=thinker,
             ponder=ponder,
+            wall=wall,
         )
         self.daemon = assembled.daemon
         if opponent is not None:

@@ -41,6 +41,7 @@ from hardware.clock import Clock
 
 if TYPE_CHECKING:
     from controller.daemon.loop import Daemon
+    from controller.remote.host import RemoteHost
 
 log = logging.getLogger("popref")
 
@@ -113,9 +114,11 @@ class WebServer:
         clock: Clock,
         wall: Callable[[], float] = time.time,
         tokens: Path | None = None,
+        remote: RemoteHost | None = None,
     ) -> None:
         self.config = config
         self.controls = controls
+        self.remote = remote  # makes invitations and their links ([remote])
         self.archive = archive
         self.hub = StateHub(config.max_clients)
         self.pairing = Pairing(
@@ -194,6 +197,7 @@ def serve_daemon(
         daemon.archive,
         clock=clock,
         tokens=daemon.state_dir / "web-tokens.json",
+        remote=daemon.remote,
     )
     daemon.on_state = web.publish
     daemon.on_paired = web.paired
