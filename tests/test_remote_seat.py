@@ -86,12 +86,17 @@ def play(sim: Simulation, client: RemoteClient, *columns: int) -> None:
     for column in columns:
         ply = len(sim.daemon.referee.game.moves)
         if sim.daemon.referee.game.to_move is Colour.YELLOW:
-            assert pump(sim, client, lambda: state(client)["ply"] == ply)
-            seq = client.request(str(column), ply)
-            assert pump(sim, client, lambda: seq in client.replies)
-            assert client.replies[seq]["ok"], client.replies[seq]
+            ask(sim, client, str(column), ply)
         act(sim, f"drop {column}")
         assert len(sim.daemon.referee.game.moves) == ply + 1
+
+
+def ask(sim: Simulation, client: RemoteClient, move: str, ply: int) -> None:
+    """The friend asks for ``move`` once the board is at ``ply``; it is taken."""
+    assert pump(sim, client, lambda: state(client)["ply"] == ply)
+    seq = client.request(move, ply)
+    assert pump(sim, client, lambda: seq in client.replies)
+    assert client.replies[seq]["ok"], client.replies[seq]
 
 
 def state(client: RemoteClient) -> dict[str, Any]:
