@@ -59,6 +59,8 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     from controller.cli.argtypes import lenient_stdin
     from controller.remote.client import RemoteClient
     from controller.remote.link import LinkError, parse_link
@@ -68,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     except LinkError as error:
         print(f"popref play: {error}", file=sys.stderr)
         return 2
+    # what goes wrong with the broker is said once, as the one line of error
+    logging.getLogger("popref").setLevel(logging.ERROR)
     client = RemoteClient(link)
     client.start()
     try:
