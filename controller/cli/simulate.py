@@ -144,11 +144,11 @@ def _simulate(
     simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent, remote=remote)
     web = None
     try:
-        _invitations(simulation, args.json)
         if config.web.enabled:
             web = _serve(simulation, config)
             if web is None:
                 return 2
+        _invitations(simulation, args.json)
         if actions is None:
             from controller.simulator.terminal import interact
 
@@ -180,10 +180,13 @@ def _invitations(simulation: Simulation, as_json: bool) -> None:
         print(link, flush=True)
         print(qr_text(link), file=sys.stderr if as_json else sys.stdout, flush=True)
 
-    for link in simulation.links:
+    host = simulation.daemon.remote
+    if host is None:
+        return
+    link = host.current_link()  # made as the simulation began, or resumed
+    if link is not None:
         show(link)
-    if simulation.daemon.remote is not None:
-        simulation.daemon.remote.on_invited = show
+    host.on_invited = show
 
 
 def _serve(simulation: Simulation, config: Config) -> WebServer | None:

@@ -4,10 +4,8 @@ every backend. Everything that can go wrong here becomes a
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -159,11 +157,9 @@ def remote_host(config: Config, wall: Callable[[], float] = time.time) -> Remote
     if settings is None:
         return None
     from controller.remote.host import RemoteHost
-    from controller.remote.link import page_address
 
     web = (config.web.host, config.web.port) if config.web.enabled else None
-    page = page_address(settings.page, web, settings.web_broker, socket.gethostname())
-    return RemoteHost(dataclasses.replace(settings, page=page), wall=wall)
+    return RemoteHost(settings, wall=wall, web=web)
 
 
 def _configured(marker: Path, name: str) -> bool:

@@ -323,8 +323,9 @@ def _remote(remote: ConfigTable, opponent: OpponentConfig) -> RemoteConfig:
 
 
 def _address(remote: ConfigTable, key: str, schemes: tuple[str, ...]) -> BrokerAddress:
+    text = remote.string(key, "")
     try:
-        return broker_address(remote.string(key, ""), schemes)
+        return broker_address(text, schemes)
     except ValueError as error:
         raise remote.error(key, str(error)) from None
 

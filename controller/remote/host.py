@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import queue
 import secrets
+import socket
 import threading
 import time
 from collections import Counter
@@ -37,7 +38,7 @@ from controller.referee.core import Referee
 from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
 from controller.referee.verdict import Declined, Verdict
 from controller.remote.connection import Connection
-from controller.remote.link import Link
+from controller.remote.link import Link, page_address
 from controller.remote.message import (
     BOARD,
     REMOTE,
@@ -83,8 +84,10 @@ class RemoteHost:
         *,
         wall: Callable[[], float] = time.time,
         random_bytes: Callable[[int], bytes] = secrets.token_bytes,
+        web: tuple[str, int] | None = None,
     ) -> None:
         self.settings = settings
+        self.web = web  # popref's own web server (host, port), which serves the page
         self._wall = wall
         self._random = random_bytes
         self._inbox: queue.Queue[Message] = queue.Queue(INBOX)
@@ -184,11 +187,27 @@ class RemoteHost:
         game = b64url(self._random(GAME_BYTES))
         return Invitation(game, self._random(KEY_BYTES), colour, made_at=self._wall())
 
+    def serving(self, address: tuple[str, int]) -> None:
+        """popref's web server listens on ``address``: links point at its page
+        (unless ``[remote] page`` names another)."""
+        self.web = address
+
+    @property
+    def page(self) -> str:
+        settings = self.settings
+        return page_address(settings.page, self.web, settings.web_broker, socket.gethostname())
+
+    def current_link(self) -> str | None:
+        """The link of the invitation in this game, if there is one."""
+        if self._invitation is None:
+            return None
+        return self.link(self._invitation, self._rules)
+
     def link(self, invitation: Invitation, rules: str) -> str:
         settings = self.settings
         return Link.of(
             invitation,
-            settings.page,
+            self.page,
             rules,
             broker=settings.broker.url,
             web_broker=settings.web_broker,

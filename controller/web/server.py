@@ -203,4 +203,6 @@ def serve_daemon(
     daemon.on_paired = web.paired
     web.publish(daemon.state())
     web.start()
+    if daemon.remote is not None:
+        daemon.remote.serving(web.address)
     return web
