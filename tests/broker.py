@@ -48,6 +48,7 @@ class Mosquitto:
             f"listener {self.ws_port} 127.0.0.1\n"
             "protocol websockets\n"
             "persistence false\n"
+            "set_tcp_nodelay true\n"
             "log_dest stderr\n"
             "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
         )

@@ -41,15 +41,15 @@ class RemoteClient:
             address = broker_address(link.web_broker, BROWSER)
         self.topics = topics(link.game)
         self._wall = wall
-        self._events: queue.Queue[Message] = queue.Queue(EVENTS)
+        self._events: queue.Queue[tuple[float, Message]] = queue.Queue(EVENTS)
         self._high = {self.topics.state: 0, self.topics.board: 0}
         self._seq = 0
         self._seq_lock = threading.Lock()
         self.state: dict[str, Any] | None = None
         self.replies: dict[int, dict[str, Any]] = {}
         self.moves: list[dict[str, Any]] = []  # the board's move messages, as they came
-        # told each message as it is taken (the benchmark times them)
-        self.on_taken: Callable[[Message], None] | None = None
+        # told each message as it is taken, with when it arrived (the benchmark)
+        self.on_taken: Callable[[Message, float], None] | None = None
         self.connection = Connection(
             address, name, self._arrived, self.hello, Account(link.user, link.password)
         )
@@ -102,14 +102,14 @@ class RemoteClient:
             return
         self._high[topic] = message.seq
         try:
-            self._events.put_nowait(message)
+            self._events.put_nowait((time.monotonic(), message))
         except queue.Full:
             return
 
     def take(self, timeout: float) -> Message | None:
         """The next board message within ``timeout`` seconds, applied."""
         try:
-            message = self._events.get(timeout=timeout)
+            arrived, message = self._events.get(timeout=timeout)
         except queue.Empty:
             return None
         fields = message.fields()
@@ -120,7 +120,7 @@ class RemoteClient:
         elif message.kind == "move":
             self.moves.append(fields)
         if self.on_taken is not None:
-            self.on_taken(message)
+            self.on_taken(message, arrived)
         return message
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
