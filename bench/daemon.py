@@ -222,7 +222,9 @@ class PageClients:
         self._threads: list[threading.Thread] = []
         for index in range(count):
             connection = socket.create_connection((host, port), timeout=30)
-            connection.sendall(b"GET /api/events HTTP/1.1\r\nHost: bench\r\n\r\n")
+            # a Host the board answers to (controller/web/hosts.py): the address it serves
+            request = f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n"
+            connection.sendall(request.encode())
             self._sockets.append(connection)
             thread = threading.Thread(target=self._read, args=(index, connection), daemon=True)
             thread.start()

@@ -25,17 +25,17 @@ import wire
 DARK = (0, 0, 0)
 RED = looks.PALETTE["red"]
 YELLOW = looks.PALETTE["yellow"]
-GREEN = looks.PALETTE["green"]
-BLINK_MS = looks.SLOW_MS  # slow blink: half a period
-FAST_BLINK_MS = looks.FAST_MS  # CHOSEN, so it never looks like POP
+WINNING = looks.PALETTE[looks.BY_NAME["winning"][1]]
+STEP_MS = looks.STEP_MS  # every blink pattern moves on one step this often
+# The slow blink's half period: a light that changes faster blinks fast (or
+# in a hint's rhythm), which is how the simulated board reads the strip back.
+BLINK_MS = 2 * STEP_MS
 STEADY = looks.STEADY
-SLOW = looks.SLOW
-FAST = looks.FAST
 
 
 def lamp_look(lamp, colour):
     """``(rgb, blink)`` for one column's lamp code and colour code; ``blink``
-    is ``STEADY``, ``SLOW`` or ``FAST``."""
+    indexes ``looks.PATTERNS`` (``STEADY`` is 0)."""
     disc = looks.DISC_NAMES[colour] if 0 <= colour < len(looks.DISC_NAMES) else None
     name, blink = looks.rgb_look(lamp, disc)
     return (looks.PALETTE[name] if name else DARK), blink
@@ -50,7 +50,7 @@ class Lights:
         self.cells = cells
         self.score_leds = score_leds
         self._show = None
-        self._phase = -1
+        self._phase = None  # the redraw phase last drawn; None: draw at once
         self._period = BLINK_MS  # how often the picture can change
         self.changed_at = time.ticks_ms()
         self.turn_at = columns * cells
@@ -59,31 +59,30 @@ class Lights:
     def show(self, show):
         """Show ``show`` (a ``wire.Show``), or go dark for None."""
         self._show = show
-        self._phase = -1  # force a redraw
+        self._phase = None  # force a redraw
         self._period = BLINK_MS
         if show is not None:
             for lamp in show.lamps:
-                if looks.rgb_look(lamp, None)[1] == FAST:
-                    self._period = FAST_BLINK_MS
+                # the slow blink changes every other step; any other every step
+                if looks.rgb_look(lamp, None)[1] not in (STEADY, looks.SLOW):
+                    self._period = STEP_MS
         self.changed_at = time.ticks_ms()
 
     def update(self, now):
-        # Quarter phases of the slow blink: bit 0 is the fast blink, bit 1
-        # the slow one. Without a fast lamp only the slow bit forces a redraw.
-        quarter = (time.ticks_diff(now, 0) // FAST_BLINK_MS) & 3
-        phase = quarter if self._period == FAST_BLINK_MS else quarter >> 1
+        elapsed = time.ticks_diff(now, 0)
+        phase = elapsed // self._period
         if phase == self._phase:
             return
         self._phase = phase
-        self._draw(quarter < 2, quarter & 1 == 0)
+        self._draw(elapsed // STEP_MS)
 
     def due_in(self, now):
         """Milliseconds until :meth:`update` may redraw."""
-        if self._phase == -1:
+        if self._phase is None:
             return 0
         return self._period - time.ticks_diff(now, 0) % self._period
 
-    def _draw(self, lit, fast_lit):
+    def _draw(self, step):
         strip = self.strip
         show = self._show
         if show is None:
@@ -100,8 +99,8 @@ class Lights:
                 look = rgb
                 if rows and cells > 1:
                     # A per-cell strip marks the winning cells themselves.
-                    look = GREEN if (rows >> r) & 1 and lit else DARK
-                elif (blinks == SLOW and not lit) or (blinks == FAST and not fast_lit):
+                    look = WINNING if (rows >> r) & 1 and looks.lit(looks.SLOW, step) else DARK
+                elif not looks.lit(blinks, step):
                     look = DARK
                 strip[c * cells + r] = look
         strip[self.turn_at] = RED if show.turn == wire.COLOUR_RED else DARK

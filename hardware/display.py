@@ -23,8 +23,10 @@ class Lamp(str, Enum):
     CHOSEN = "chosen"  # the one column to act on now (a repair step, a selection)
     ERROR = "error"  # something is wrong with this column
     WINNING = "winning"  # part of the winning line
-    COMPUTER_DROP = "computer-drop"  # drop the computer's disc here (its move, or a hint)
-    COMPUTER_POP = "computer-pop"  # pop the bottom disc here for the computer (or a hint)
+    COMPUTER_DROP = "computer-drop"  # drop the computer's disc here (its move)
+    COMPUTER_POP = "computer-pop"  # pop the bottom disc here for the computer
+    HINT_DROP = "hint-drop"  # a hint: drop the mover's disc here
+    HINT_POP = "hint-pop"  # a hint: pop the mover's bottom disc here
 
 
 class Alert(str, Enum):

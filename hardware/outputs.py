@@ -34,8 +34,7 @@ from hardware.clock import Clock
 from hardware.display import Alert, ColumnLight, Display
 from hardware.pinmap import PinMap
 
-TICK = looks.FAST_MS / 1000  # blink clock: fast blink toggles every tick
-SLOW_TICKS = looks.SLOW_MS // looks.FAST_MS  # slow blink toggles every SLOW_TICKS
+TICK = looks.STEP_MS / 1000  # blink clock: every blink pattern moves on each tick
 SERVO_SETTLE = 0.6  # seconds a servo is driven before it is detached
 BEEP = 0.1  # one beep, and the gap after it
 BEEPS = {Alert.NONE: 0, Alert.ERROR: 1, Alert.DRAW: 2, Alert.WIN: 3}
@@ -44,7 +43,8 @@ BEEPS = {Alert.NONE: 0, Alert.ERROR: 1, Alert.DRAW: 2, Alert.WIN: 3}
 @dataclass(frozen=True, slots=True)
 class Look:
     """How one column light looks: a colour name (``"on"`` for a plain LED)
-    or ``None`` for dark, and a blink rate (0 steady, 1 slow, 2 fast)."""
+    or ``None`` for dark, and a blink (an index of :data:`hardware.looks.PATTERNS`;
+    0 is steady)."""
 
     colour: str | None
     blink: int = 0
@@ -188,12 +188,8 @@ class GpioOutputs:
                 self._detach_at[colour] = now + SERVO_SETTLE
 
     def _paint(self) -> None:
-        fast_on = self._tick % 2 == 0
-        slow_on = (self._tick // SLOW_TICKS) % 2 == 0
         for device, lk in zip(self._columns, self._looks, strict=True):
-            lit = lk.colour is not None and (
-                lk.blink == 0 or (lk.blink == 1 and slow_on) or (lk.blink == 2 and fast_on)
-            )
+            lit = lk.colour is not None and looks.lit(lk.blink, self._tick)
             if self.rgb:
                 device.value = on_off(lk.colour) if lit and lk.colour else (0, 0, 0)
             else:

@@ -49,6 +49,8 @@ _LAMPS = {
     Lamp.WINNING: wire.LAMP_WINNING,
     Lamp.COMPUTER_DROP: wire.LAMP_COMPUTER_DROP,
     Lamp.COMPUTER_POP: wire.LAMP_COMPUTER_POP,
+    Lamp.HINT_DROP: wire.LAMP_HINT_DROP,
+    Lamp.HINT_POP: wire.LAMP_HINT_POP,
 }
 _ALERTS = {
     Alert.NONE: wire.ALERT_NONE,

@@ -101,7 +101,7 @@ def test_show_is_idempotent(plain: Outputs) -> None:
         (ColumnLight(Lamp.DROP_OR_POP, Colour.YELLOW), (1, 1, 0)),
         (ColumnLight(Lamp.DROP), (1, 1, 1)),
         (ColumnLight(Lamp.ERROR, Colour.RED), (0, 0, 1)),
-        (ColumnLight(Lamp.WINNING, Colour.RED), (0, 1, 0)),
+        (ColumnLight(Lamp.WINNING, Colour.RED), (0, 1, 1)),
         (ColumnLight(Lamp.OFF, Colour.RED), (0, 0, 0)),
     ],
 )

@@ -254,7 +254,7 @@ def test_a_hint_lights_the_best_move_for_a_few_seconds(tmp_path: Path) -> None:
     act(simulation, "double")  # Yellow asks: block column 4
     state = simulation.state("hint")
     assert state["hint"] == "4" and state["rules"] == "classic"
-    assert state["lights"] == ["off"] * 3 + ["computer-drop"] + ["off"] * 3
+    assert state["lights"] == ["off"] * 3 + ["hint-drop"] + ["off"] * 3
     assert state["status"] == "Hint for Yellow: drop a Yellow disc into column 4."
     act(simulation, "wait 6000")
     state = simulation.state("later")

@@ -140,7 +140,8 @@ def test_each_accepted_move_is_published_after_it_is_journalled(
     journal.append = journalled  # type: ignore[method-assign]
     connection.publish = published  # type: ignore[method-assign]
     act(table, "drop 4")
-    assert order[:3] == ["journal drop", "publish move", "publish state"]
+    moved = order.index("publish move")
+    assert order.index("journal drop") < moved < order.index("publish state", moved)
 
 
 def test_a_request_not_taken_is_answered_with_the_engines_reason(

@@ -247,7 +247,7 @@ def test_the_soaks_storage_faults_run_clean(tmp_path: Path) -> None:
     [
         "controller.store.journal",
         "controller.store.entries",
-        "controller.store.fields",
+        "controller.referee.fields",
         "controller.store.archive",
         "controller.store.persist",
         "bench.soaklib.diskfull",

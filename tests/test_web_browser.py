@@ -1,43 +1,33 @@
-"""The page in a real browser: Debian's headless Chromium driven by Selenium
-(tests/run.sh installs both where apt-get exists; elsewhere these tests skip
-with one line). The page is served on 127.0.0.1 only.
-
-With ``POPREF_WEB_SCREENSHOTS=1`` the tests also write the screenshots in
-docs/ (docs/web.md shows them).
-"""
+"""The page in a real browser (tests/browser.py): the live board, the
+archive, pairing and the controls, the languages. The page is served on
+127.0.0.1 only."""
 
 from __future__ import annotations
 
 import gettext
-import os
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.i18n.text import LANGUAGES, plural_rule
-from tests.webclient import WIN, Table
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-except ImportError:  # pragma: no cover - the test extra installs it
-    webdriver = None  # type: ignore[assignment]
-
-pytestmark = pytest.mark.skipif(
-    webdriver is None or not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
-    reason="no headless Chromium here: apt-get install chromium chromium-driver (tests/run.sh "
-    "does where apt-get exists)",
+from tests.browser import (
+    By,
+    Select,
+    cells,
+    chromium,
+    lit,
+    needs_chromium,
+    open_page,
+    pair_page,
+    shot,
+    text,
+    wait,
 )
+from tests.webclient import LOOKED, WIN, Table
+
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -49,59 +39,6 @@ def browser(tmp_path: Path) -> Iterator[Any]:
 def finnish_browser(tmp_path: Path) -> Iterator[Any]:
     """A browser whose Accept-Language asks for Finnish first."""
     yield from chromium(tmp_path, "fi-FI,fi,en")
-
-
-def chromium(tmp_path: Path, languages: str) -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.add_experimental_option("prefs", {"intl.accept_languages": languages})
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1200,1400",
-        f"--user-data-dir={tmp_path / 'chromium'}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def wait(driver: Any, check: Callable[[Any], Any], what: str) -> Any:
-    """Wait (up to 15 s) for ``check`` to hold, on the page's own events."""
-    try:
-        return WebDriverWait(driver, 15, poll_frequency=0.05).until(check)
-    except TimeoutException:
-        raise AssertionError(f"the page never showed {what}") from None
-
-
-def cells(driver: Any, kind: str) -> int:
-    return len(driver.find_elements(By.CSS_SELECTOR, f"#board .cell{kind}"))
-
-
-def text(driver: Any, element: str) -> str:
-    found: str = driver.find_element(By.ID, element).text
-    return found
-
-
-def shot(driver: Any, name: str) -> None:
-    if os.environ.get("POPREF_WEB_SCREENSHOTS"):
-        driver.save_screenshot(str(DOCS / f"web-{name}.png"))
-
-
-def open_page(driver: Any, table: Table) -> None:
-    driver.get(table.web.url)
-    wait(driver, lambda d: text(d, "link") == "live", "the live link")
-    wait(driver, lambda d: cells(d, "") == 42, "a 7 x 6 board")
 
 
 def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:
@@ -123,12 +60,14 @@ def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button.game"), "the archive")
     browser.find_element(By.CSS_SELECTOR, "button.game").click()
     wait(browser, lambda d: text(d, "replay-at") == "move 7 of 7", "the replay")
+    assert text(browser, "replay-result") == "Red won"
+    browser.execute_script("document.getElementById('replay').scrollIntoView()")
+    shot(browser, "replay")
     browser.find_element(By.ID, "first").click()
     assert len(browser.find_elements(By.CSS_SELECTOR, "#replay-board .cell.red")) == 0
     browser.find_element(By.ID, "forward").click()
     assert text(browser, "replay-at") == "move 1 of 7"
     assert len(browser.find_elements(By.CSS_SELECTOR, "#replay-board .cell.red")) == 1
-    shot(browser, "replay")
 
 
 def test_a_fault_and_its_repair_show(browser: Any, table: Table) -> None:
@@ -166,12 +105,19 @@ def test_pairing_with_the_mode_button_then_control(browser: Any, table: Table) -
     # the page says so when its own POST returns, which may come after the
     # event stream has already shown the blinking board
     wait(browser, lambda d: "mode button" in text(d, "message"), "the pairing sentence")
+    # the page draws the columns the board lights for this request
+    drawn = [
+        int(light.get_attribute("data-column"))
+        for light in browser.find_elements(By.CSS_SELECTOR, "#pair-code .light.lamp-chosen")
+    ]
+    lit = table.get_json("/api/state")["lights"]
+    assert drawn and drawn == [c + 1 for c, lamp in enumerate(lit) if lamp == "chosen"]
+    assert f"columns {', '.join(map(str, drawn))}" in text(browser, "message")
     shot(browser, "pairing")
-    table.act("press")  # the simulated mode button
+    table.act(LOOKED, "press")  # the simulated mode button, once the code has shown
     wait(browser, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
     assert "paired" in text(browser, "pair-text")
-    Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")
-    browser.find_element(By.ID, "set-rules").click()
+    Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")  # applies at once
     wait(browser, lambda d: "Pop 10" in text(d, "rules"), "the new rules")
     assert table.get_json("/api/state")["rules"] == "pop10"
     table.act("drop 3")
@@ -214,7 +160,7 @@ def test_accept_language_chooses_the_pages_language(finnish_browser: Any, table:
     assert text(browser, "status") == "Vuorossa Punainen, Klassinen."
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fi"
     headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
-    assert headings[:3] == ["Siirrot", "Ohjaus", "Päättyneet pelit"]
+    assert headings[:3] == ["Ohjaus", "Siirrot", "Päättyneet pelit"]
     table.act(*WIN)
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button.game"), "the archive")
     game = browser.find_element(By.CSS_SELECTOR, "button.game").text
@@ -233,26 +179,6 @@ def quick(tmp_path: Path) -> Iterator[Table]:
         served.close()
 
 
-def pair_page(driver: Any, table: Table) -> None:
-    driver.find_element(By.ID, "pair").click()
-    wait(
-        driver,
-        lambda d: "pairing" in d.find_element(By.TAG_NAME, "body").get_attribute("class"),
-        "the board blinking",
-    )
-    table.act("press")
-    wait(driver, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
-
-
-def lit(driver: Any, lamp: str) -> list[str]:
-    """The columns whose light shows ``lamp``, with the light's colour."""
-    lights = driver.find_elements(By.CSS_SELECTOR, f"#board .light.lamp-{lamp}")
-    return [
-        f"{light.get_attribute('data-column')}:{light.get_attribute('class').split('colour-')[-1]}"
-        for light in lights
-    ]
-
-
 def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick: Table) -> None:
     open_page(browser, quick)
     pair_page(browser, quick)
@@ -260,11 +186,9 @@ def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick:
         "nobody (two players)"
     )
     Select(browser.find_element(By.ID, "opponent-choice")).select_by_value("yellow")
-    browser.find_element(By.ID, "set-opponent").click()
     wait(browser, lambda d: "plays Yellow at level 5" in text(d, "opponent"), "the opponent")
     wait(browser, lambda d: "This game: the computer plays Yellow" in text(d, "message"), "why")
     Select(browser.find_element(By.ID, "level-choice")).select_by_value("3")
-    browser.find_element(By.ID, "set-level").click()
     wait(browser, lambda d: "at level 3" in text(d, "opponent"), "the level")
     assert quick.get_json("/api/state")["level"] == 3
     quick.act("drop 4")  # Red; the computer (Yellow) answers at once in the simulator
@@ -280,12 +204,12 @@ def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick:
     wait(browser, lambda d: "Hint:" in text(d, "opponent"), "the hint")
     assert text(browser, "message") == "Red asked for a hint."
     hint = quick.get_json("/api/state")["hint"]
-    assert lit(browser, "computer-drop") == [f"{hint}:red"]
+    assert lit(browser, "hint-drop") == [f"{hint}:red"] and lit(browser, "computer-drop") == []
     assert f"Hint for Red: drop a Red disc into column {hint}" in text(browser, "status")
     shot(browser, "hint")
     quick.act("wait 6000")  # the board lights a hint for a few seconds
     wait(browser, lambda d: "Hint:" not in text(d, "opponent"), "the hint going out")
-    assert lit(browser, "computer-drop") == []
+    assert lit(browser, "hint-drop") == []
 
 
 def test_the_computer_opponents_fields_show_when_the_state_has_them(
@@ -299,6 +223,16 @@ def test_the_computer_opponents_fields_show_when_the_state_has_them(
     assert text(browser, "opponent") == (
         "The computer plays Yellow. The computer's move: 4; make it on the grid."
     )
+
+
+def test_a_refused_pairing_says_so(browser: Any, table: Table) -> None:
+    open_page(browser, table)
+    browser.find_element(By.ID, "pair").click()
+    wait(browser, lambda d: "mode button" in text(d, "message"), "the pairing sentence")
+    table.act("press")  # too soon: someone choosing rules
+    wait(browser, lambda d: "not paired" in text(d, "message"), "the refusal")
+    assert not browser.find_element(By.ID, "pair-code").is_displayed()
+    assert browser.find_element(By.ID, "pair").is_displayed()
 
 
 def test_a_pairing_nobody_answers_says_to_try_again(browser: Any, table: Table) -> None:

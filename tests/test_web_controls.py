@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from controller.daemon.config import parse_config
+from controller.i18n.text import LANGUAGES
 from controller.referee.commands import HintAsked, LevelChosen, OpponentChosen
 from controller.referee.core import Referee
 from controller.referee.core import Table as RefereeTable
@@ -56,7 +57,8 @@ def test_the_opponent_sits_now_before_the_first_move_else_from_the_next_game(
     token = quick.pair()
     status, answer = quick.post("/api/opponent", {"plays": "yellow"}, token=token)
     assert status == 202
-    assert answer == {"plays": "yellow", "said": ["This game: the computer plays Yellow."]}
+    assert answer["plays"] == "yellow"
+    assert answer["said"] == ["This game: the computer plays Yellow."]
     state = quick.get_json("/api/state")
     assert state["opponent"] == "yellow" and state["next_opponent"] == "yellow"
     assert state["level"] == 5  # the configured level
@@ -137,7 +139,10 @@ def test_a_hint_lights_its_column_on_the_board_and_the_page_for_a_few_seconds(
     token = quick.pair()
     quick.act("drop 4")
     status, answer = quick.post("/api/hint", {}, token=token)
-    assert status == 202 and answer == {"said": ["Yellow asked for a hint."]}
+    assert status == 202 and answer["said"] == ["Yellow asked for a hint."]
+    # in every language too, so the page can say it again after a language change
+    assert set(answer["said_in"]) == set(LANGUAGES) and answer["said_in"]["en"] == answer["said"]
+    assert answer["said_in"]["it"] == ["Giallo ha chiesto un suggerimento."]
     state = quick.get_json("/api/state")
     hint = state["hint"]
     assert hint is not None and state["status"].startswith("Hint for Yellow")

@@ -9,8 +9,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from controller.i18n.text import LANGUAGES
 from controller.web.page_text import PAGE, PLURALS
 from engine import RULES_NAMES
+from hardware import looks
 from tests.webclient import Stream, Table
 
 FINNISH = {"Accept-Language": "fi-FI,fi;q=0.9,en;q=0.5"}
@@ -85,6 +87,9 @@ def test_a_refusal_says_how_to_pair_in_the_readers_language(table: Table) -> Non
     assert json.loads(body)["error"].startswith("Questo browser non è associato")
     status, _, body = table.request("POST", "/api/rules", {"rules": "pop10"})
     assert json.loads(body)["error"].startswith("This browser is not paired")
+    # in every language too, for a page that changes its language afterwards
+    error_in = json.loads(body)["error_in"]
+    assert set(error_in) == set(LANGUAGES) and error_in["it"].startswith("Questo browser")
 
 
 def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
@@ -93,7 +98,7 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     static = Path(__file__).resolve().parent.parent / "controller" / "web" / "static"
     script = (static / "app.js").read_text()
     page = (static / "index.html").read_text()
-    asked = set(re.findall(r"""\bt\(\s*"(\w+)"\s*[,)]""", script))
+    asked = set(re.findall(r"""\b(?:t|say)\(\s*"(\w+)"\s*[,)]""", script))
     for either in re.findall(r"""\bt\(\s*\w+\s*\?\s*"(\w+)"\s*:\s*"(\w+)"\s*\)""", script):
         asked |= set(either)
     asked |= set(re.findall(r'data-t(?:-label)?="(\w+)"', page))
@@ -103,10 +108,11 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
         "result_": ("red", "yellow", "draw", "unknown"),
         "turn_": ("red", "yellow"),
         "colour_": ("red", "yellow"),
+        "lamp_": tuple(looks.CODES),
     }.items():
         assert f't("{prefix}" +' in script or f't("{prefix}"' in script
         asked |= {prefix + value for value in values}
-    plural = set(re.findall(r"""\btn\(\s*"(\w+)\"""", script))
+    plural = set(re.findall(r"""\b(?:tn|sayPlural)\(\s*"(\w+)\"""", script))
     assert len(asked) > 40 and plural
     assert asked <= set(PAGE), f"not in page_text.PAGE: {sorted(asked - set(PAGE))}"
     assert plural <= set(PLURALS), f"not in page_text.PLURALS: {sorted(plural - set(PLURALS))}"

@@ -4,15 +4,23 @@ only), and a simulated table with its page served on loopback."""
 from __future__ import annotations
 
 import http.client
+import io
 import json
+import socket
+from dataclasses import dataclass
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
 from controller.daemon.config import parse_config
+from controller.referee.pairing_window import LOOK
 from controller.simulator.script import parse_line
 from controller.simulator.simulation import Simulation
 from controller.web.server import WebServer, serve_daemon
+from hardware.clock import FakeClock
 
+# the wait before a press that allows a pairing request
+LOOKED = f"wait {round(LOOK * 1000)}"
 # Red wins in column 1 (Yellow plays column 2 meanwhile)
 WIN = ("drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1")
 
@@ -32,10 +40,13 @@ class Table:
         document = {"web": table, "opponent": opponent or {}, "remote": remote or {}}
         self.config = parse_config(document, "test.toml")
         self.sim = Simulation(self.config, state_dir)
+        # requests are timed on a clock of the test's own: none runs out unless told to
+        self.deadlines = FakeClock()
         self.web: WebServer = serve_daemon(
-            self.sim.daemon, self.config.web, self.sim.clock, self.sim
+            self.sim.daemon, self.config.web, self.sim.clock, self.sim, self.deadlines
         )
         self.host, self.port = self.web.address
+        self.authority = f"{self.host}:{self.port}"  # what a browser sends as Host
 
     def act(self, *lines: str) -> None:
         for line in lines:
@@ -76,10 +87,11 @@ class Table:
         return status, json.loads(raw)
 
     def pair(self) -> str:
-        """Pair as a browser does, pressing the mode button on the grid."""
+        """Pair as a browser does, pressing the mode button on the grid once
+        the code has shown long enough."""
         status, asked = self.post("/api/pair", {})
         assert status == 202, asked
-        self.act("press")
+        self.act(LOOKED, "press")
         status, claimed = self.post("/api/pair/claim", {"request": asked["request"]})
         assert status == 200, claimed
         token: str = claimed["token"]
@@ -133,3 +145,47 @@ class Stream:
     def close(self) -> None:
         self.response.close()  # the response holds the socket open too
         self.connection.close()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer as read off the wire."""
+
+    status: int
+    headers: Message
+    body: bytes
+
+
+class _Kept(io.BytesIO):
+    def close(self) -> None:
+        """Kept open: the next answer follows where this one ends."""
+
+
+class _Wire:
+    """What ``http.client.HTTPResponse`` reads an answer from: bytes received."""
+
+    def __init__(self, data: bytes) -> None:
+        self.file = _Kept(data)
+
+    def makefile(self, mode: str) -> io.BytesIO:
+        return self.file
+
+
+def exchange(table: Table, data: bytes, *, head: bool = False) -> list[Answer]:
+    """Send ``data`` as it is, end the sending side, and read every answer
+    until the server closes (within 10 s)."""
+    with socket.create_connection((table.host, table.port), timeout=10) as sock:
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    wire = _Wire(received)
+    answers: list[Answer] = []
+    while wire.file.tell() < len(received):
+        first = not answers
+        method = "HEAD" if head and first else "GET"  # what follows a HEAD is another request
+        response = http.client.HTTPResponse(wire, method=method)  # type: ignore[arg-type]
+        response.begin()
+        answers.append(Answer(response.status, response.headers, response.read()))
+    return answers

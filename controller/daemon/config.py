@@ -15,9 +15,11 @@ example.toml: [board] rows: 40 is out of range; use 4 to 16
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import ipaddress
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable, Mapping
@@ -46,6 +48,7 @@ BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 200
 # carries 16 columns and a 16-bit mask of rows; rules.md asks for 4x4 to 12x10.
 MIN_SIZE = 4
 MAX_SIZE = 16
+HOST_NAME = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?")
 MAX_BYTES = 1 << 20  # a configuration is a few hundred bytes; refuse to read a huge file
 
 _KNOWN: dict[str, tuple[str, ...]] = {
@@ -53,7 +56,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "board": ("backend", "columns", "rows", "colour_sensing"),
     "daemon": ("state_dir",),
     "sim": ("seed", "link"),
-    "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days"),
+    "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days", "hosts"),
     "opponent": ("plays", "level", "think_ms", "seed", "ponder"),
     "ui": ("language",),
     "remote": (
@@ -95,7 +98,8 @@ class WebConfig:
     real board (a Pi at the table) and off for the simulated grid; ``watch``
     lets anyone who reaches the page watch; ``token`` is a fixed control
     token for headless use (empty: none); a paired browser's token lasts
-    ``pair_days``."""
+    ``pair_days``; ``hosts`` are names the board answers to besides its own
+    (``controller.web.hosts``)."""
 
     enabled: bool = False
     host: str = "0.0.0.0"
@@ -104,6 +108,7 @@ class WebConfig:
     token: str = ""
     max_clients: int = 32
     pair_days: int = 30
+    hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +401,28 @@ def _web(web: ConfigTable, *, on_a_board: bool) -> WebConfig:
         token=token,
         max_clients=web.integer("max_clients", 32, low=1, high=1000),
         pair_days=web.integer("pair_days", 30, low=1, high=3650),
+        hosts=_web_hosts(web),
     )
+
+
+def _web_hosts(web: ConfigTable) -> tuple[str, ...]:
+    """``[web] hosts``: names (or addresses) the board answers to besides its own."""
+    names = web.get("hosts", [])
+    if not isinstance(names, list) or not all(
+        isinstance(name, str) and _host_name(name) for name in names
+    ):
+        raise web.error(
+            "hosts",
+            'must be a list of host names or addresses in quotes, e.g. ["popref.example.org"]',
+        )
+    return tuple(names)
+
+
+def _host_name(name: str) -> bool:
+    with contextlib.suppress(ValueError):
+        ipaddress.ip_address(name)
+        return True
+    return len(name) <= 253 and HOST_NAME.fullmatch(name.lower()) is not None
 
 
 _SERIAL_SECONDS = ("timeout", "resend", "keepalive", "reconnect_min", "reconnect_max")

@@ -64,9 +64,11 @@ class HintAsked:
 
 @dataclass(frozen=True, slots=True)
 class PairingRequested:
-    """A browser asks to be paired: the board blinks, and the next press of
-    the mode button within :data:`PAIRING_WINDOW` grants it."""
+    """A browser asks to be paired: the board lights ``code`` (the columns
+    its page shows lit) until a press of the mode button answers it or
+    :data:`PAIRING_WINDOW` runs out (the rule: :mod:`controller.pairing_window`)."""
 
+    code: tuple[int, ...] = ()
     at: float = 0.0
 
 

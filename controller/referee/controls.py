@@ -80,7 +80,7 @@ class Controls:
             _remote(referee, command, out)
         elif isinstance(command, PairingRequested):
             out.changed = True
-            out.log.append(referee.pairing.request(command.at))
+            out.log.append(referee.pairing.request(command.at, command.code))
         elif isinstance(command, PairingEnded):
             sentence = referee.pairing.ended()
             if sentence is not None:

@@ -31,7 +31,7 @@ from controller.referee import commentary, repair
 from controller.referee.commands import Command, Input
 from controller.referee.computer_seat import ComputerSeat
 from controller.referee.controls import Controls
-from controller.referee.pairing_window import PairingWindow
+from controller.referee.pairing_window import Answer, PairingWindow
 from controller.referee.proxy import ProxySeat
 from controller.referee.remote_seat import RemoteSeat
 from controller.referee.seat import Seat
@@ -153,7 +153,7 @@ class Referee:
         """The clock behind event times has started again (a restart): times
         before and after cannot be compared."""
         self.last_entry_at = None
-        self.pairing.since = None
+        self.pairing.end()
         self.controls.restarted()
         self.remote.starts += 1
 
@@ -169,11 +169,25 @@ class Referee:
 
     # -- events ---------------------------------------------------------------
 
+    def _answered_pairing(self, button: ButtonPressed | ButtonHeld, out: Draft) -> bool:
+        """The mode button ends a pending pairing request (the rule:
+        :mod:`controller.referee.pairing_window`); whether it did nothing else."""
+        answer = self.pairing.pressed(button.at, held=isinstance(button, ButtonHeld))
+        if answer is Answer.NONE:
+            return False
+        out.changed = True
+        if answer is Answer.GRANTED:
+            out.paired = True
+            out.log.append(_t("The mode button paired a browser."))
+            return True
+        out.log.append(
+            _t("The mode button refused the pairing request: the browser was not paired.")
+        )
+        return False
+
     def handle(self, event: Input) -> Verdict:
         out = Draft()
-        if isinstance(event, ButtonPressed) and self.pairing.answered_by(event.at):
-            out.changed = out.paired = True
-            out.log.append(_t("The mode button paired a browser."))
+        if isinstance(event, ButtonPressed | ButtonHeld) and self._answered_pairing(event, out):
             return out.verdict()
         if isinstance(event, Command):
             self.controls.command(self, event, out)

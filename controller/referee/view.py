@@ -1,6 +1,6 @@
 """What the board shows for a referee's state: one :class:`Display`.
 
-The priorities, highest first: a browser asks to be paired (every light
+The priorities, highest first: a browser asks to be paired (its code
 blinks for the mode button); the slider is open; the grid disagrees with
 the game (show the next repair step, one at a time); the game is over; the
 player is choosing the next rules; normal play. A sensor fault is shown on top
@@ -63,13 +63,14 @@ def _slider_open(referee: Referee) -> Display:
 
 
 def _pairing(referee: Referee) -> Display:
-    """Every column light blinks until the mode button answers (at most
-    :data:`controller.referee.commands.PAIRING_WINDOW`); the game waits meanwhile."""
-    return Display(
-        columns=tuple(ColumnLight(Lamp.CHOSEN) for _ in range(referee.table.columns)),
-        scores=_scores(referee),
-        status=_t("A browser asks to be paired: press the mode button to allow it."),
-    )
+    """The request's code blinks (the columns its page shows lit; every
+    column for a request from before codes) until the mode button answers
+    (at most :data:`controller.referee.commands.PAIRING_WINDOW`); the game waits
+    meanwhile."""
+    code = referee.pairing.code
+    columns = range(1, referee.table.columns + 1)
+    lit = [ColumnLight(Lamp.CHOSEN) if c in code or not code else ColumnLight() for c in columns]
+    return Display(columns=tuple(lit), scores=_scores(referee), status=referee.pairing.sentence())
 
 
 def step_sentence(referee: Referee, step: repair.Step) -> Text:
@@ -190,11 +191,13 @@ def _playing(referee: Referee) -> Display:
     )
 
 
-def move_light(move: Move, colour: Colour) -> ColumnLight:
+def move_light(move: Move, colour: Colour, hint: bool = False) -> ColumnLight:
     """The look of a move chosen away from the grid (the computer's, a remote
-    player's, or a hint)."""
-    lamp = Lamp.COMPUTER_POP if move.kind is MoveKind.POP else Lamp.COMPUTER_DROP
-    return ColumnLight(lamp, colour)
+    player's: the same), or a ``hint``."""
+    pop = move.kind is MoveKind.POP
+    if hint:
+        return ColumnLight(Lamp.HINT_POP if pop else Lamp.HINT_DROP, colour)
+    return ColumnLight(Lamp.COMPUTER_POP if pop else Lamp.COMPUTER_DROP, colour)
 
 
 def move_sentence(move: Move, colour: Colour) -> Text:
@@ -278,6 +281,6 @@ def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
     if mover is None or not plain or referee.proxy_to_move() is not None:
         return shown
     lights = _dark(referee)
-    lights[move.column - referee.offset - 1] = move_light(move, mover)
+    lights[move.column - referee.offset - 1] = move_light(move, mover, hint=True)
     status = _t("Hint for {colour}: {move}.", colour=player(mover), move=move_sentence(move, mover))
     return Display(columns=tuple(lights), turn=mover, scores=shown.scores, status=status)

@@ -27,6 +27,8 @@ LAMP_MARKS = {
     Lamp.WINNING: "#",
     Lamp.COMPUTER_DROP: "V",
     Lamp.COMPUTER_POP: "A",
+    Lamp.HINT_DROP: "V",  # the status line says it is a hint
+    Lamp.HINT_POP: "A",
 }
 
 HELP = N_("""\

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from controller.referee import fields
 from controller.referee.commands import Input
-from controller.store import fields
 from controller.store.eventcodec import decode
 from engine import Move, parse_move
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.referee import fields
 from controller.referee.commands import (
     HintAsked,
     Input,
@@ -25,8 +26,8 @@ from controller.referee.commands import (
     RulesChosen,
 )
 from controller.referee.invitation import Invitation
+from controller.referee.pairing_window import checked_code
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
-from controller.store import fields
 from engine import RULES_NAMES, parse_move
 from engine.colour import Colour
 from hardware.events import (
@@ -46,13 +47,12 @@ class CodecError(ValueError):
 
 # The inputs that carry nothing but their time, by the kind their records name:
 # one table for both directions.
-Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | PairingRequested | PairingEnded
+Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | PairingEnded
 BARE: dict[str, type[Bare]] = {
     "press": ButtonPressed,
     "hold": ButtonHeld,
     "new": NewGameAsked,
     "hint": HintAsked,
-    "pair": PairingRequested,
     "pair-end": PairingEnded,
 }
 _BARE_KINDS = {cls: kind for kind, cls in BARE.items()}
@@ -68,6 +68,8 @@ def encode(event: Input) -> dict[str, Any]:
         return {"e": "opponent", "plays": plays, "at": event.at}
     if isinstance(event, LevelChosen):
         return {"e": "level", "level": event.level, "at": event.at}
+    if isinstance(event, PairingRequested):
+        return {"e": "pair", "code": list(event.code), "at": event.at}
     if isinstance(event, RemoteChosen):
         plays = event.plays.value if event.plays is not None else None
         return {"e": "remote", "plays": plays, "at": event.at}
@@ -120,6 +122,8 @@ def decode(record: dict[str, Any]) -> Input:
             return OpponentChosen(colour, at)
         if kind == "level":
             return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
+        if kind == "pair":  # journals from before codes have none
+            return PairingRequested(checked_code(record.get("code", [])), at)
         if kind in REMOTE_KINDS:
             return _remote(kind, record, at)
     except fields.FieldError as error:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.i18n.text import Text
+from controller.referee import fields
 from controller.referee.core import Referee, Table
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL, Seat
-from controller.store import fields
 from engine import RULES_NAMES, game_from_position, parse_move
 from engine.colour import Colour
 
@@ -62,7 +62,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "next_computer": referee.next_computer.value if referee.next_computer else None,
         "computer_move": str(referee.computer_move) if referee.computer_move else None,
         "next_level": referee.seats.next_level,
-        "pairing_since": referee.pairing_since,
+        **referee.pairing.data(),
         "remote": referee.remote.data(),
     }
 
@@ -89,7 +89,7 @@ def check_size(table: Table, data: dict[str, Any]) -> None:
 def restore(table: Table, data: dict[str, Any]) -> Referee:
     """The referee a :func:`snapshot` describes. Raises :class:`BoardChanged`
     when it was saved for another board size, ``ValueError`` (an engine
-    error or a :class:`~controller.store.fields.FieldError` included) when it is
+    error or a :class:`~controller.referee.fields.FieldError` included) when it is
     not a state of this table."""
     check_size(table, data)
     rules = fields.one_of(data, "rules", RULES_NAMES)
@@ -128,8 +128,7 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
             raise ValueError(f"the computer's move {chosen} does not fit the game")
     if data.get("next_level") is not None:
         referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
-    pairing = data.get("pairing_since")
-    referee.pairing.since = fields.number(data, "pairing_since") if pairing is not None else None
+    referee.pairing.restore(data)
     if data.get("remote") is not None:  # journals from before the remote seat have none
         _remote(referee, data["remote"])
     return referee

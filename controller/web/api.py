@@ -9,6 +9,7 @@ the request, and the page is served from a fixed table of names.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
@@ -18,8 +19,9 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
-from controller.i18n.text import _t, choose, known, render, sentences
+from controller.i18n.text import LANGUAGES, _t, choose, known, render, sentences
 from controller.referee.commands import (
+    PAIRING_WINDOW,
     Command,
     HintAsked,
     LevelChosen,
@@ -31,14 +33,19 @@ from controller.referee.commands import (
     RulesChosen,
 )
 from controller.referee.invitation import DAY
+from controller.referee.pairing_window import LOOK
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.verdict import Verdict
 from controller.store.archive import ArchiveError, NoSuchGame
+from controller.web.checks import Refused, content_length, from_the_page
+from controller.web.connections import Connection, Connections
+from controller.web.hosts import HOST
 from controller.web.page_text import page_catalog
 from controller.web.pairing import PENDING, Busy
 from controller.web.replay import replay
 from engine import RULES_NAMES
 from engine.colour import Colour
+from hardware import looks
 
 if TYPE_CHECKING:
     from controller.web.server import WebServer
@@ -51,7 +58,7 @@ CSP = (
 )
 GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
-MAX_BODY = 4096
+STALLED = 30.0  # seconds an event stream may go unread before it is dropped
 REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
 CONTROLS = (
     "/api/rules",
@@ -63,6 +70,25 @@ CONTROLS = (
     "/api/remote/revoke",
 )
 PLAYS = ("red", "yellow", "none")
+# GET /api/rules: the rules there are, and how each lamp looks (hardware/looks.py,
+# the table the board's lights follow), so the page draws what the board shows.
+RULES = {
+    "rules": list(RULES_NAMES),
+    "step_ms": looks.STEP_MS,
+    "lamps": {
+        name: {"colour": colour, "pattern": list(looks.PATTERNS[blink])}
+        for name, colour, blink, _, _ in looks.LOOKS
+    },
+}
+URI_TOO_LONG = HTTPStatus.REQUEST_URI_TOO_LONG
+# http.server's own refusals, each said as one line
+MALFORMED = {
+    HTTPStatus.BAD_REQUEST: "the request line is malformed; send METHOD /path HTTP/1.1",
+    URI_TOO_LONG: "the address is too long",
+    HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE: "the request's headers are too long or too many",
+    HTTPStatus.NOT_IMPLEMENTED: "this server answers GET, HEAD and POST only",
+    HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: "send HTTP/1.1",
+}
 NOT_PAIRED = _t(
     "This browser is not paired: press Pair on the page, then press the mode button "
     "on the board within 30 seconds."
@@ -70,17 +96,96 @@ NOT_PAIRED = _t(
 
 
 class Handler(BaseHTTPRequestHandler):
-    """One request; the server (``self.server.web``) holds everything shared."""
+    """One connection's requests; the server (``self.server.web``) holds
+    everything shared, ``self.request`` is the :class:`Connection`."""
 
     protocol_version = "HTTP/1.1"
-    timeout = 30  # a client that sends nothing for this long is dropped
+    default_request_version = "HTTP/1.0"  # every answer has its headers, even to HTTP/0.9
+    io: Connection
+    body = b""
 
     @property
     def web(self) -> WebServer:
         return self.server.web  # type: ignore[attr-defined, no-any-return]
 
+    @property
+    def places(self) -> Connections:
+        return self.web.places
+
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("web: %s %s", self.address_string(), format % args)
+
+    # -- a whole request, or a refusal ---------------------------------------------------
+
+    def setup(self) -> None:
+        self.io = self.request
+        self.connection = self.io.sock
+        self.rfile = io.BufferedReader(self.io)
+        self.wfile = io.BufferedWriter(self.io)  # flushed at the end of each answer
+
+    def handle_one_request(self) -> None:
+        self.io.begin_request()
+        self.places.sending(self.io)
+        # what a refusal before the request line and headers are read may look at
+        self.raw_requestline, self.requestline = b"", ""
+        self.command, self.request_version = None, self.default_request_version  # type: ignore[assignment]
+        self.path, self.headers, self.body = "", self.MessageClass(), b""
+        try:
+            super().handle_one_request()
+        except Refused as refusal:  # too slow or too large, before the request was whole
+            too_large = refusal.status == HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+            if too_large and not self.requestline:  # it never ended: an address too long
+                refusal = Refused(HTTPStatus.REQUEST_URI_TOO_LONG, MALFORMED[URI_TOO_LONG])
+            self._refuse(refusal)
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        try:
+            self._check()
+        except Refused as refusal:
+            self._refuse(refusal)
+            return False
+        self.places.answering(self.io)
+        self.io.begin_answer()
+        return True
+
+    def _check(self) -> None:
+        """Refuse a request that is not for this board or not whole; read its body."""
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or not self.web.hosts.allows(hosts[0]):
+            named = hosts[0] if len(hosts) == 1 and HOST.fullmatch(hosts[0].lower()) else "?"
+            raise Refused(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                _t(
+                    "This board does not answer to the name {host}: open it by its own name or "
+                    "address, or add the name to [web] hosts.",
+                    host=named,
+                ),
+            )
+        length = content_length(self.headers)
+        if self.command == "POST":
+            from_the_page(self.headers)
+        self.body = self.rfile.read(length)
+        if len(self.body) < length:
+            raise Refused(HTTPStatus.BAD_REQUEST, "the body is shorter than its Content-Length")
+
+    def _refuse(self, refusal: Refused) -> None:
+        """Answer ``refusal`` and close: what follows the request cannot be trusted."""
+        self.close_connection = self.io.refused = True
+        self.io.begin_answer()
+        self._error(refusal.status, refusal.sentence)
+
+    def handle_expect_100(self) -> bool:
+        return True  # no interim answer before the request is checked; the body follows anyway
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, an unknown
+        method, too many headers), answered like every other, headers and all."""
+        self.log_error("code %d, message %s", code, message)
+        self.close_connection = self.io.refused = True
+        status = HTTPStatus(code)
+        self._error(status, MALFORMED.get(status, "the request is malformed"))
 
     # -- answers ----------------------------------------------------------------------
 
@@ -96,6 +201,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         if length is not None:
             self.send_header("Content-Length", str(length))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         for name, value in (extra or {}).items():
             self.send_header(name, value)
         self.end_headers()
@@ -106,16 +213,20 @@ class Handler(BaseHTTPRequestHandler):
         self._headers(status, kind, len(body), extra)
         if self.command != "HEAD":
             self.wfile.write(body)
+        self.wfile.flush()
 
     def _json(self, status: int, value: Any) -> None:
         self._send(status, json.dumps(value).encode(), "application/json")
 
     def _error(self, status: int, message: str) -> None:
-        self._json(status, {"error": render(message, self._language())})
+        self._json(
+            status, {"error": render(message, self._language()), "error_in": in_every(message)}
+        )
 
     def _language(self) -> str:
         """The reader's language: ``?lang=`` (the page's own choice), else
-        the browser's ``Accept-Language``, else English."""
+        the browser's ``Accept-Language``, else English (also before the
+        request's line and headers have been read)."""
         query = parse_qs(self.path.partition("?")[2])
         asked = known(query.get("lang", [""])[0])
         return asked or choose(self.headers.get("Accept-Language"))
@@ -144,18 +255,10 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def _body(self) -> dict[str, Any] | None:
-        """The request's JSON object; ``None`` after answering 400 or 413."""
+        """The request's JSON object; ``None`` after answering 400."""
         try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if not 0 <= length <= MAX_BODY:
-            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"send at most {MAX_BODY} bytes")
-            return None
-        raw = self.rfile.read(length) if length else b"{}"
-        try:
-            value = json.loads(raw)
-        except ValueError:
+            value = json.loads(self.body or b"{}")
+        except (ValueError, RecursionError):  # RecursionError: nested too deep, "[[[[..."
             value = None
         if not isinstance(value, dict):
             self._error(HTTPStatus.BAD_REQUEST, "send a JSON object")
@@ -192,7 +295,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/events":
             self._events()
         elif path == "/api/rules":
-            self._json(HTTPStatus.OK, {"rules": list(RULES_NAMES)})
+            self._json(HTTPStatus.OK, RULES)
         elif path == "/api/games":
             self._games()
         elif match := GAME.match(path):
@@ -208,11 +311,13 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, too_many)
             return
         try:
-            self._headers(HTTPStatus.OK, "text/event-stream", None, {"Connection": "close"})
+            self.close_connection = True
+            self._headers(HTTPStatus.OK, "text/event-stream", None)
             self.wfile.write(b"retry: 1000\n\n")
             seen = -1  # a (re)connecting client gets the current state at once
             while not hub.closed:
                 version, data = hub.wait(seen, KEEPALIVE, language)
+                self.io.begin_answer(STALLED)
                 if data is None:
                     self.wfile.write(b": keep-alive\n\n")
                 else:
@@ -223,7 +328,6 @@ class Handler(BaseHTTPRequestHandler):
             pass  # the client went away, or stopped reading for too long
         finally:
             hub.leave()
-            self.close_connection = True
 
     def _games(self) -> None:
         try:
@@ -289,18 +393,20 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/level":
             self._level(body)
         elif path == "/api/hint":
-            self._json(HTTPStatus.ACCEPTED, {"said": self._submit(HintAsked())})
+            self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
         elif path == "/api/remote/invite":
             self._invite(body)
         elif path == "/api/remote/revoke":
-            self._json(HTTPStatus.ACCEPTED, {"said": self._submit(RemoteRevoked())})
+            self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
         else:
             self._new(body)
 
-    def _submit(self, command: Command) -> list[str]:
+    def _submit(self, command: Command) -> dict[str, Any]:
         """Hand ``command`` to the daemon's loop; the referee's sentences about
-        it in the reader's language, once it is journalled (none if the loop is
-        slower than :data:`REPLY_WAIT`: the event stream shows the outcome anyway)."""
+        it once it is journalled (none if the loop is slower than
+        :data:`REPLY_WAIT`: the event stream shows the outcome anyway), as the
+        answer's ``said`` (in the reader's language) and ``said_in`` (in
+        every language, so the page can show them again in another)."""
         done = threading.Event()
         said: list[str] = []
 
@@ -311,16 +417,21 @@ class Handler(BaseHTTPRequestHandler):
         self.web.controls.submit(command, reply)
         done.wait(REPLY_WAIT)
         language = self._language()
-        return [render(sentence, language) or "" for sentence in said]
+        return {
+            "said": [render(sentence, language) or "" for sentence in said],
+            "said_in": {code: [render(s, code) or "" for s in said] for code in LANGUAGES},
+        }
 
     def _pair(self) -> None:
+        pairing = self.web.pairing
         try:
-            request = self.web.pairing.request()
+            request, code = pairing.request(self.web.columns)
         except Busy as error:
             self._error(HTTPStatus.CONFLICT, error.sentence)
             return
-        self.web.controls.submit(PairingRequested())
-        self._json(HTTPStatus.ACCEPTED, {"request": request, "window": 30})
+        self.web.controls.submit(PairingRequested(code), lambda _: pairing.shown(code))
+        answer = {"request": request, "window": PAIRING_WINDOW, "code": list(code), "look": LOOK}
+        self._json(HTTPStatus.ACCEPTED, answer)
 
     def _claim(self, body: dict[str, Any]) -> None:
         request = body.get("request")
@@ -335,8 +446,11 @@ class Handler(BaseHTTPRequestHandler):
                 HTTPStatus.OK, {"token": answer, "expires": self.web.pairing.expires(answer)}
             )
         else:
-            ran_out = _t("the pairing request ran out of time; ask again")
-            self._error(HTTPStatus.GONE, ran_out)
+            ended = _t(
+                "This browser was not paired: the board refused the request, or nobody "
+                "answered it in time. Press Pair to try again."
+            )
+            self._error(HTTPStatus.GONE, ended)
 
     def _rules(self, body: dict[str, Any]) -> None:
         name = body.get("rules")
@@ -344,7 +458,7 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.BAD_REQUEST, f"rules must be one of {', '.join(RULES_NAMES)}")
             return
         said = self._submit(RulesChosen(str(name)))
-        self._json(HTTPStatus.ACCEPTED, {"rules": name, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"rules": name, **said})
 
     def _opponent(self, body: dict[str, Any]) -> None:
         plays = body.get("plays")
@@ -353,7 +467,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         colour = None if plays == "none" else Colour(plays)
         said = self._submit(OpponentChosen(colour))
-        self._json(HTTPStatus.ACCEPTED, {"plays": plays, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"plays": plays, **said})
 
     def _level(self, body: dict[str, Any]) -> None:
         level = body.get("level")
@@ -369,7 +483,7 @@ class Handler(BaseHTTPRequestHandler):
             )
             return
         said = self._submit(LevelChosen(level))
-        self._json(HTTPStatus.ACCEPTED, {"level": level, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"level": level, **said})
 
     def _invite(self, body: dict[str, Any]) -> None:
         """A new invitation for a colour, in this game (made between games:
@@ -393,7 +507,7 @@ class Handler(BaseHTTPRequestHandler):
             "colour": colour,
             "link": host.link(invitation, rules),
             "expires": invitation.made_at + DAY,
-            "said": said,
+            **said,
         }
         self._json(HTTPStatus.ACCEPTED, answer)
 
@@ -408,4 +522,9 @@ class Handler(BaseHTTPRequestHandler):
             )
             return
         said = self._submit(NewGameAsked())
-        self._json(HTTPStatus.ACCEPTED, {"new_game": True, "said": said})
+        self._json(HTTPStatus.ACCEPTED, {"new_game": True, **said})
+
+
+def in_every(message: str) -> dict[str, str]:
+    """``message`` in every language the page speaks (a plain ``str`` is English)."""
+    return {code: render(message, code) or "" for code in LANGUAGES}

@@ -23,15 +23,15 @@ PAGE: dict[str, str] = {
     "controls": N_("Controls"),
     "not_paired": N_(
         "This browser is not paired: press Pair, then the mode button on the board "
-        "within 30 seconds."
+        "when its lights match the ones shown here."
     ),
     "paired": N_("This browser is paired: it may change the game."),
     "pair": N_("Pair this browser"),
-    "pairing": N_("Now press the mode button on the board (the lights blink)."),
     "pair_failed": N_("Nobody pressed the mode button in time; press Pair to try again."),
     "pair_done": N_("Paired."),
     "next_rules": N_("Rules of the next game"),
-    "set_rules": N_("Choose"),
+    "next_game": N_("Next game: {rules}, two players."),
+    "next_game_computer": N_("Next game: {rules}, the computer plays {colour} at level {level}."),
     "new_game": N_("New game"),
     "confirm_abandon": N_("Abandon the game in progress?"),
     "abandon": N_("Abandon it"),
@@ -69,11 +69,9 @@ PAGE: dict[str, str] = {
     "opponent_level": N_("The computer plays {colour} at level {level}."),
     "opponent_choice": N_("The computer plays"),
     "opponent_none": N_("nobody (two players)"),
-    "set_opponent": N_("Choose"),
     "level_choice": N_("Its level"),
     "level_lowest": N_("{level}: a child can beat it"),
     "level_highest": N_("{level}: full strength"),
-    "set_level": N_("Choose"),
     "ask_hint": N_("Hint for the player to move"),
     "from_next_game": N_(
         "The rules, the opponent and its level apply from the next game "
@@ -81,11 +79,30 @@ PAGE: dict[str, str] = {
     ),
     "computer_move": N_("The computer's move: {move}; make it on the grid."),
     "hint": N_("Hint: {move}."),
+    # each column light, for screen readers and as its tooltip: the lamp's meaning
+    "light": N_("Column {column}: {meaning}"),
+    "lamp_off": N_("off"),
+    "lamp_drop": N_("drop here"),
+    "lamp_pop": N_("pop here"),
+    "lamp_drop-or-pop": N_("drop or pop here"),
+    "lamp_chosen": N_("do the next step here"),
+    "lamp_error": N_("something is wrong here"),
+    "lamp_winning": N_("part of the winning line"),
+    "lamp_computer-drop": N_("the computer's move: drop here"),
+    "lamp_computer-pop": N_("the computer's move: pop here"),
+    "lamp_hint-drop": N_("hint: drop here"),
+    "lamp_hint-pop": N_("hint: pop here"),
 }
 
 # Sentences with a count: every plural form of the language, ``{n}`` for it.
 PLURALS: dict[str, tuple[str, str]] = {
     "move_count": Nn_("{n} move", "{n} moves"),
+    "pairing": Nn_(
+        "The board now lights columns {columns}, as drawn here. If its lights match, "
+        "press the mode button after {n} second.",
+        "The board now lights columns {columns}, as drawn here. If its lights match, "
+        "press the mode button after {n} seconds.",
+    ),
 }
 
 

@@ -1,17 +1,21 @@
 """Who may control the board from a browser: pairing requests and tokens.
 
-A browser asks to pair; the board blinks (the referee's rule, see
-:mod:`controller.referee.commands`), and a press of the mode button grants the one
-pending request a token. The browser claims it with the request's id (in a
-request body, never a URL) and sends it in the ``Authorization`` header from
-then on. Only tokens' SHA-256 digests are kept, in ``web-tokens.json`` in the
-state directory, so a restart keeps the phones paired and the file gives no
-control away.
+A browser asks to pair and gets a code, a few columns to draw lit; the board
+lights the same ones (the referee's rule, :mod:`controller.referee.pairing_window`),
+and a deliberate press of the mode button grants the one pending request a
+token. The browser claims it with the request's id (in a request body, never
+a URL) and sends it in the ``Authorization`` header from then on. Only
+tokens' SHA-256 digests are kept, in ``web-tokens.json`` in the state
+directory, so a restart keeps the phones paired and the file gives no control
+away.
 
+>>> import random
 >>> from hardware.clock import FakeClock
 >>> clock = FakeClock()
->>> pairing = Pairing(clock=clock, wall=lambda: 1000.0, days=1)
->>> request = pairing.request()
+>>> pairing = Pairing(clock=clock, wall=lambda: 1000.0, days=1, random=random.Random(4))
+>>> request, code = pairing.request(columns=7)
+>>> code
+(3, 5, 6, 7)
 >>> pairing.claim(request) is PENDING
 True
 >>> pairing.granted()
@@ -33,6 +37,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from random import Random, SystemRandom
 
 from controller.i18n.text import _n
 from controller.referee.commands import PAIRING_WINDOW
@@ -57,6 +62,22 @@ class Busy(Exception):
         )
 
 
+def new_code(columns: int, random: Random, before: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """A pairing code for a board of ``columns`` (4 or more): two or more
+    columns lit and two or more dark, so that it reads as a pattern, never
+    the same as the code ``before`` (a new request looks new).
+
+    >>> import random
+    >>> codes = {new_code(4, random.Random(seed)) for seed in range(100)}
+    >>> sorted(codes)[:3], len(codes)
+    ([(1, 2), (1, 3), (1, 4)], 6)
+    """
+    while True:
+        code = tuple(c for c in range(1, columns + 1) if random.random() < 0.5)
+        if 2 <= len(code) <= columns - 2 and code != before:
+            return code
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -72,6 +93,7 @@ class Pairing:
         days: int,
         fixed_token: str = "",
         path: Path | None = None,
+        random: Random = SystemRandom(),  # noqa: B008 - stateless, shared on purpose
     ) -> None:
         self._clock = clock
         self._wall = wall
@@ -82,11 +104,15 @@ class Pairing:
         self._request: str | None = None  # the one pending request's id
         self._asked_at = 0.0
         self._granted: str | None = None  # its token, once the button granted it
+        self._code: tuple[int, ...] = ()  # its code: the columns lit on the board and its page
+        self._shown = False  # the board has shown it
+        self._random = random
         self._tokens: dict[str, float] = self._load()  # digest -> wall-clock expiry
 
-    def request(self) -> str:
-        """A new pairing request's id; raises :class:`Busy` while another
-        browser's request is still within its window."""
+    def request(self, columns: int) -> tuple[str, tuple[int, ...]]:
+        """A new pairing request's id and its code for a board of
+        ``columns``; raises :class:`Busy` while another browser's request is
+        still within its window."""
         with self._lock:
             now = self._clock()
             if self._request is not None and now - self._asked_at < PAIRING_WINDOW + GRACE:
@@ -95,7 +121,25 @@ class Pairing:
             self._request = secrets.token_urlsafe(24)
             self._asked_at = now
             self._granted = None
-            return self._request
+            self._shown = False
+            self._code = new_code(columns, self._random, self._code)
+            return self._request, self._code
+
+    def shown(self, code: tuple[int, ...]) -> None:
+        """The referee took in the request with ``code`` (the daemon's reply):
+        from now on, a state without it means the request ended."""
+        with self._lock:
+            if self._request is not None and code == self._code:
+                self._shown = True
+
+    def observe(self, pairing: bool) -> None:
+        """A new state (``pairing``: a request is pending on the board). Once
+        the board showed ours, a state without one means it was refused or
+        ran out, so its browser hears so at once and another may ask."""
+        with self._lock:
+            if self._shown and not pairing and self._granted is None:
+                self._request = None
+                self._shown = False
 
     def granted(self) -> bool:
         """The mode button answered: the pending request gets a token.

@@ -2,8 +2,8 @@
 replays the record, so the page never needs a rule of its own.
 
 >>> data = replay("Rules: classic\\nSize: 4x4\\n\\n1 2\\n")
->>> data["moves"], data["positions"][1]
-(['1', '2'], ['....', '....', '....', 'R...'])
+>>> data["moves"], data["positions"][1], data["winning"]
+(['1', '2'], ['....', '....', '....', 'R...'], [])
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from engine.colour import Colour
 
 def replay(record: str) -> dict[str, Any]:
     """The record's rules, result, moves, and the board (rows top first) and
-    scores before the first move and after each one. Raises ``ValueError``
-    when the record cannot be replayed."""
+    scores before the first move and after each one; ``winning``, the cells
+    of the line that won, as ``[column, row]`` (row 1 at the bottom, columns
+    counted as in ``positions``). Raises ``ValueError`` when the record
+    cannot be replayed."""
     try:
         game = read_record(record)
     except RecordError as error:
@@ -37,6 +39,7 @@ def replay(record: str) -> dict[str, Any]:
     return {
         "rules": game.rules.name,
         "result": None if game.result is None else str(game.result),
+        "winning": sorted([column, row] for column, row in game.winning_cells()),
         "strips": game.rules.strips,
         "moves": moves,
         "positions": positions,

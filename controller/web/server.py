@@ -12,7 +12,7 @@ grants into :class:`Pairing`; the page's commands go back through
 >>> class Nobody:
 ...     def submit(self, command: object, reply: object = None) -> None: ...
 >>> web = WebServer(WebConfig(host="127.0.0.1", port=0), Nobody(),
-...                 GameArchive(pathlib.Path(tempfile.mkdtemp())), clock=monotonic)
+...                 GameArchive(pathlib.Path(tempfile.mkdtemp())), columns=7, clock=monotonic)
 >>> web.start(); web.url.startswith("http://127.0.0.1:")
 True
 >>> web.close()
@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.resources
 import logging
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -35,9 +36,11 @@ from controller.referee.commands import Command
 from controller.referee.verdict import Verdict
 from controller.store.archive import GameArchive
 from controller.web.api import Handler
+from controller.web.connections import Connection, Connections
+from controller.web.hosts import Hosts
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
-from hardware.clock import Clock
+from hardware.clock import Clock, monotonic
 
 if TYPE_CHECKING:
     from controller.daemon.loop import Daemon
@@ -66,30 +69,42 @@ class WebError(RuntimeError):
 
 
 SPARE_CONNECTIONS = 16  # short requests beside the event streams
+BACKLOG = 128  # connections waiting to be taken: a burst waits rather than being refused
 
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stuck page never holds the daemon's exit
     block_on_close = False
+    request_queue_size = BACKLOG
     web: WebServer
-    connections: threading.BoundedSemaphore  # one thread per connection, capped
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.connections.acquire(blocking=False):
-            # a flood of connections costs no threads: the excess is closed at once
-            self.shutdown_request(request)
+        connection = Connection(request, self.web.deadlines)
+        if not self.web.places.admit(connection):
+            # every place is answering: closed at once, costing no thread
+            super().shutdown_request(request)
             return
         try:
-            super().process_request(request, client_address)
+            # the handler takes the Connection as its request (Handler.setup)
+            super().process_request(connection, client_address)  # type: ignore[arg-type]
         except BaseException:
-            self.connections.release()
+            self.shutdown_request(connection)
             raise
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.connections.release()
+    def shutdown_request(self, request: Any) -> None:
+        request.linger()
+        self.web.places.closed(request)
+        self.close_request(request.sock)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line in the log, never a traceback: a client that goes away
+        mid-request is no fault of ours."""
+        error = sys.exc_info()[1]
+        client = client_address[0] if client_address else "?"
+        if isinstance(error, OSError):
+            log.debug("web: %s: the connection ended: %s", client, error)
+        else:
+            log.warning("web: %s: %s: %s", client, type(error).__name__, error)
 
     def server_bind(self) -> None:
         if self.address_family == socket.AF_INET6:
@@ -111,7 +126,9 @@ class WebServer:
         controls: Controls,
         archive: GameArchive,
         *,
+        columns: int,
         clock: Clock,
+        deadlines: Clock = monotonic,
         wall: Callable[[], float] = time.time,
         tokens: Path | None = None,
         remote: RemoteHost | None = None,
@@ -120,7 +137,12 @@ class WebServer:
         self.controls = controls
         self.remote = remote  # makes invitations and their links ([remote])
         self.archive = archive
+        self.columns = columns  # the board's, for pairing codes
+        self.deadlines = deadlines  # the clock requests and answers are timed on
+        self.hosts = Hosts(config.hosts)
         self.hub = StateHub(config.max_clients)
+        # one thread a connection, capped (controller.web.connections)
+        self.places = Connections(config.max_clients + SPARE_CONNECTIONS)
         self.pairing = Pairing(
             clock=clock, wall=wall, days=config.pair_days, fixed_token=config.token, path=tokens
         )
@@ -134,6 +156,7 @@ class WebServer:
     def publish(self, state: dict[str, Any]) -> None:
         """The daemon's ``on_state``."""
         self.hub.publish(state)
+        self.pairing.observe(bool(state.get("pairing")))
 
     def paired(self) -> None:
         """The daemon's ``on_paired``."""
@@ -151,9 +174,6 @@ class WebServer:
                 "choose another port, or set [web] enabled = false"
             ) from None
         self._server.web = self
-        self._server.connections = threading.BoundedSemaphore(
-            self.config.max_clients + SPARE_CONNECTIONS
-        )
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             # how soon close() is heard (Ctrl-C waits for it); four wake-ups a
@@ -186,16 +206,22 @@ class WebServer:
 
 
 def serve_daemon(
-    daemon: Daemon, config: WebConfig, clock: Clock, controls: Controls | None = None
+    daemon: Daemon,
+    config: WebConfig,
+    clock: Clock,
+    controls: Controls | None = None,
+    deadlines: Clock = monotonic,
 ) -> WebServer:
     """A started web server for ``daemon``, wired to its loop (before
     ``daemon.open()``, so the first state reaches it). ``controls`` defaults
-    to the daemon itself."""
+    to the daemon itself; ``deadlines`` times requests (tests inject one)."""
     web = WebServer(
         config,
         controls if controls is not None else daemon,
         daemon.archive,
+        columns=daemon.referee.table.columns,
         clock=clock,
+        deadlines=deadlines,
         tokens=daemon.state_dir / "web-tokens.json",
         remote=daemon.remote,
     )

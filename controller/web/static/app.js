@@ -8,6 +8,11 @@ let state = null;
 let games = [];
 let replayData = null;
 let replayAt = 0;
+// GET /api/rules: the rules there are, and the lamp table the board's lights
+// follow (hardware/looks.py): each lamp's colour and blink pattern
+let rulesNames = [];
+let lamps = {};
+let stepMs = 125;
 
 function token() {
   return localStorage.getItem(TOKEN_KEY);
@@ -47,6 +52,28 @@ function el(tag, className, text) {
   return node;
 }
 
+// One column light as the lamp table says: its colour ("disc": the disc
+// colour the state gives it, white if none) and its blink pattern.
+function drawLight(lamp, disc, column) {
+  const look = lamps[lamp] || { colour: null, pattern: [1] };
+  const colour = look.colour === "disc" ? disc || "white" : look.colour;
+  const light = el("span", "light lamp-" + lamp);
+  if (disc) light.classList.add("colour-" + disc);
+  if (colour) light.classList.add("look-" + colour);
+  if (look.pattern.length > 1) light.dataset.pattern = look.pattern.join("");
+  light.dataset.column = String(column);
+  light.dataset.lamp = lamp;
+  light.setAttribute("role", "img");
+  nameLight(light);
+  return light;
+}
+
+function nameLight(light) {
+  const name = t("light", { column: light.dataset.column, meaning: t("lamp_" + light.dataset.lamp) });
+  light.title = name;
+  light.setAttribute("aria-label", name);
+}
+
 function drawBoard(target, rows, lights, colours, winning) {
   target.textContent = "";
   const width = rows.length ? rows[0].length : 0;
@@ -54,13 +81,7 @@ function drawBoard(target, rows, lights, colours, winning) {
   target.classList.toggle("wide", width > 9);
   if (lights) {
     const bar = el("div", "lights");
-    lights.forEach((lamp, i) => {
-      const light = el("span", "light lamp-" + lamp);
-      if (colours && colours[i]) light.classList.add("colour-" + colours[i]);
-      light.dataset.column = String(i + 1);
-      light.title = lamp;
-      bar.appendChild(light);
-    });
+    lights.forEach((lamp, i) => bar.appendChild(drawLight(lamp, colours && colours[i], i + 1)));
     target.appendChild(bar);
   }
   const win = new Set((winning || []).map(([c, r]) => c + ":" + r));
@@ -82,6 +103,29 @@ function drawBoard(target, rows, lights, colours, winning) {
   const numbers = el("div", "numbers");
   for (let c = 1; c <= width; c++) numbers.appendChild(el("span", "", String(c)));
   target.appendChild(numbers);
+  blink();
+}
+
+// The lights blink on one clock, step by step through their patterns, as the
+// board's do; not at all for a reader who asked for less motion (the shapes
+// still say what each light asks for).
+const still = window.matchMedia("(prefers-reduced-motion: reduce)");
+let blinker = null;
+
+function blink() {
+  const blinking = document.querySelectorAll(".light[data-pattern]");
+  if (!blinking.length || still.matches) {
+    clearInterval(blinker);
+    blinker = null;
+    for (const light of blinking) light.classList.remove("dark");
+    return;
+  }
+  const step = Math.floor(Date.now() / stepMs);
+  for (const light of blinking) {
+    const pattern = light.dataset.pattern;
+    light.classList.toggle("dark", pattern[step % pattern.length] === "0");
+  }
+  if (!blinker) blinker = setInterval(blink, stepMs);
 }
 
 function rulesTitle(name) {
@@ -97,6 +141,9 @@ function render() {
   if (!state || !state.board) return;
   document.body.dataset.rules = state.rules;
   $("rules").textContent = t("rules_line", { rules: rulesTitle(state.rules), number: state.game_number });
+  const next = nextGame();
+  $("next").hidden = !next;
+  $("next").textContent = next;
   drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
   $("status").textContent = state.status;
   $("fault").hidden = !state.fault;
@@ -120,15 +167,29 @@ function render() {
   $("opponent").hidden = extra.length === 0;
   $("opponent").textContent = extra.join(" ");
   document.body.classList.toggle("pairing", Boolean(state.pairing));
-  if ($("rules-choice").value === "") $("rules-choice").value = state.next_rules;
+  followChoice("rules-choice", state.next_rules);
   followChoice("opponent-choice", state.next_opponent || "none");
   followChoice("level-choice", String(state.next_level || 5));
 }
 
-// A choice shows what the board will do next, until the person changes it.
+// The next game's rules and opponent, when they are not this game's.
+function nextGame() {
+  const opponent = state.next_opponent || null;
+  const same =
+    state.next_rules === state.rules &&
+    opponent === (state.opponent || null) &&
+    (!opponent || state.next_level === state.level);
+  if (same || !state.next_rules) return "";
+  const rules = rulesTitle(state.next_rules);
+  if (!opponent) return t("next_game", { rules });
+  return t("next_game_computer", { rules, colour: t("colour_" + opponent), level: state.next_level });
+}
+
+// A choice shows what the board will do next, except while the person's own
+// choice is on its way to the board.
 function followChoice(id, value) {
   const choice = $(id);
-  if (!choice.dataset.changed) choice.value = value;
+  if (!choice.dataset.sending) choice.value = value;
 }
 
 // -- the event stream (fetch, so a token can go in a header) --------------------------
@@ -183,6 +244,9 @@ async function follow() {
 function onState(next) {
   const before = state;
   state = next;
+  // a page that may watch only once paired ([web] watch = false) reads the
+  // rules and the lamp table as soon as it may
+  if (!rulesNames.length) loadRules();
   render();
   // a game ended (or was abandoned for a new one): the archive has grown
   if (before && (before.game_number !== next.game_number || (!before.result && next.result))) {
@@ -192,7 +256,44 @@ function onState(next) {
 
 // -- controls --------------------------------------------------------------------------
 
-function say(text) {
+// The message line keeps what it says as a page sentence's key and values,
+// or as the server's sentences in every language (said_in, error_in), so a
+// new language shows it again in that one.
+let message = null;
+
+function say(key, values) {
+  message = { key, values };
+  showMessage();
+}
+
+// A sentence with plural forms, chosen by n.
+function sayPlural(key, n, values) {
+  message = { key, values, n };
+  showMessage();
+}
+
+function sayServer(texts) {
+  message = { texts };
+  showMessage();
+}
+
+// The server's error, in every language when it sent them.
+function problem(data, status) {
+  return { message: (data && (data.error_in || data.error)) || String(status) };
+}
+
+function translated(value) {
+  return value && typeof value === "object" ? value[language] || value.en : value;
+}
+
+function showMessage() {
+  let text = "";
+  if (message && message.texts) text = translated(message.texts);
+  else if (message && message.key) {
+    const values = {};
+    for (const [name, value] of Object.entries(message.values || {})) values[name] = translated(value);
+    text = message.n === undefined ? t(message.key, values) : tn(message.key, message.n, values);
+  }
   $("message").textContent = text;
 }
 
@@ -206,25 +307,47 @@ async function refreshSession() {
   $("control-box").hidden = !paired;
 }
 
+// The request's code: the columns the board lights for it, drawn as its lights.
+function showCode(code) {
+  const box = $("pair-code");
+  box.textContent = "";
+  box.hidden = !code;
+  if (!code) return;
+  const bar = el("div", "lights");
+  const columns = state && state.lights ? state.lights.length : Math.max(...code);
+  for (let c = 1; c <= columns; c++) {
+    const light = el("span", "light lamp-" + (code.includes(c) ? "chosen" : "off"));
+    light.dataset.column = String(c);
+    bar.appendChild(light);
+  }
+  box.appendChild(bar);
+}
+
 async function pair() {
   const { status, data } = await call("POST", "/api/pair", {});
   if (status !== 202) {
-    say(t("error", { message: (data && data.error) || status }));
+    say("error", problem(data, status));
     return;
   }
-  say(t("pairing"));
+  showCode(data.code);
+  sayPlural("pairing", data.look, { columns: data.code.join(", ") });
   for (;;) {
     await new Promise((done) => setTimeout(done, 500));
     const claim = await call("POST", "/api/pair/claim", { request: data.request });
     if (claim.status === 202) continue;
     if (claim.status === 200 && claim.data && claim.data.token) {
       localStorage.setItem(TOKEN_KEY, claim.data.token);
-      say(t("pair_done"));
+      say("pair_done");
     } else {
-      say(t("pair_failed"));
+      if (claim.data && claim.data.error) {
+        sayServer(claim.data.error_in || { [language]: claim.data.error });
+      } else {
+        say("pair_failed");
+      }
     }
     break;
   }
+  showCode(null);
   await refreshSession();
 }
 
@@ -233,19 +356,27 @@ async function control(path, body) {
   if (status === 403) {
     localStorage.removeItem(TOKEN_KEY);
     await refreshSession();
-    say(data && data.error ? data.error : t("not_paired"));
+    if (data && data.error) sayServer(data.error_in || { [language]: data.error });
+    else say("not_paired");
     return status;
   }
   if (status === 409 && data && data.confirm) {
-    say("");
+    message = null;
+    showMessage();
     $("confirm").hidden = false;
     return status;
   }
-  if (status === 202) {
+  if (status === 202 && data && data.said && data.said.length) {
     // the referee's own sentences, e.g. why there is no hint now
-    say(data && data.said && data.said.length ? data.said.join(" ") : t("sent"));
+    const texts = {};
+    for (const [code, said] of Object.entries(data.said_in || { [language]: data.said })) {
+      texts[code] = said.join(" ");
+    }
+    sayServer(texts);
+  } else if (status === 202) {
+    say("sent");
   } else {
-    say(t("error", { message: (data && data.error) || status }));
+    say("error", problem(data, status));
   }
   return status;
 }
@@ -269,7 +400,7 @@ async function loadGames() {
         rules: rulesTitle(game.rules),
         result: resultText(game.result),
         moves: game.moves === null || game.moves === undefined ? "?" : tn("move_count", game.moves),
-        finished: new Date(game.finished).toLocaleString(),
+        finished: when(game.finished),
       }),
     );
     button.type = "button";
@@ -280,22 +411,33 @@ async function loadGames() {
   }
 }
 
+// A date and time as the page's language writes them (not the browser's).
+function when(iso) {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
 async function openReplay(number) {
   const { status, data } = await call("GET", "/api/games/" + number + "/replay");
   if (status !== 200) {
-    say(t("error", { message: (data && data.error) || status }));
+    say("error", problem(data, status));
     return;
   }
   replayData = data;
   replayAt = data.moves.length;
   $("replay").hidden = false;
-  $("replay-title").textContent = t("replay_title", { number, rules: rulesTitle(data.rules) });
   drawReplay();
 }
 
+// The position after replayAt moves; at the end, the result and the winning line.
 function drawReplay() {
   const data = replayData;
-  drawBoard($("replay-board"), data.positions[replayAt], null, null, null);
+  if (!data) return;
+  const end = replayAt === data.moves.length;
+  $("replay-title").textContent = t("replay_title", { number: data.number, rules: rulesTitle(data.rules) });
+  drawBoard($("replay-board"), data.positions[replayAt], null, null, end ? data.winning : null);
+  $("replay-result").textContent = end ? resultText(data.result) : "";
+  const [red, yellow] = data.scores[replayAt];
+  $("replay-scores").textContent = data.rules.endsWith("pop10") ? t("scores", { red, yellow }) : "";
   $("replay-at").textContent = t("replay_at", { at: replayAt, total: data.moves.length });
   const moves = $("replay-moves");
   moves.textContent = "";
@@ -334,15 +476,7 @@ function translatePage() {
   for (const node of document.querySelectorAll("[data-t-label]")) {
     node.setAttribute("aria-label", t(node.dataset.tLabel));
   }
-  const choice = $("rules-choice");
-  const chosen = choice.value;
-  choice.textContent = "";
-  for (const name of ["classic", "popout", "pop10", "five", "five+popout", "five+pop10"]) {
-    const option = el("option", "", rulesTitle(name));
-    option.value = name;
-    choice.appendChild(option);
-  }
-  choice.value = chosen || (state ? state.next_rules : "classic");
+  fillRules();
   fillChoice($("opponent-choice"), [
     ["none", t("opponent_none")],
     ["red", t("colour_red")],
@@ -365,6 +499,26 @@ function translatePage() {
   picker.hidden = false;
   picker.value = language;
   render();
+  drawReplay();
+  showMessage();
+}
+
+async function loadRules() {
+  const { status, data } = await call("GET", "/api/rules");
+  if (status !== 200) return;
+  rulesNames = data.rules;
+  lamps = data.lamps;
+  stepMs = data.step_ms;
+  fillRules();
+  render();
+  drawReplay();
+}
+
+function fillRules() {
+  fillChoice(
+    $("rules-choice"),
+    rulesNames.map((name) => [name, rulesTitle(name)]),
+  );
 }
 
 function fillChoice(choice, options) {
@@ -378,9 +532,17 @@ function fillChoice(choice, options) {
   if (chosen) choice.value = chosen;
 }
 
-async function choose(id, path, body) {
-  const status = await control(path, body);
-  if (status === 202) delete $(id).dataset.changed;
+// A menu applies its choice as soon as it changes.
+function applyOnChange(id, path, body) {
+  $(id).addEventListener("change", async () => {
+    $(id).dataset.sending = "1";
+    try {
+      await control(path, body($(id).value));
+    } finally {
+      delete $(id).dataset.sending;
+      render();
+    }
+  });
 }
 
 async function switchLanguage(code) {
@@ -407,19 +569,10 @@ async function start() {
   translatePage();
   $("language").addEventListener("change", (event) => switchLanguage(event.target.value));
   $("pair").addEventListener("click", pair);
-  $("set-rules").addEventListener("click", () => control("/api/rules", { rules: $("rules-choice").value }));
   $("new-game").addEventListener("click", () => control("/api/new", {}));
-  for (const id of ["opponent-choice", "level-choice"]) {
-    $(id).addEventListener("change", () => {
-      $(id).dataset.changed = "1";
-    });
-  }
-  $("set-opponent").addEventListener("click", () =>
-    choose("opponent-choice", "/api/opponent", { plays: $("opponent-choice").value }),
-  );
-  $("set-level").addEventListener("click", () =>
-    choose("level-choice", "/api/level", { level: Number($("level-choice").value) }),
-  );
+  applyOnChange("rules-choice", "/api/rules", (rules) => ({ rules }));
+  applyOnChange("opponent-choice", "/api/opponent", (plays) => ({ plays }));
+  applyOnChange("level-choice", "/api/level", (level) => ({ level: Number(level) }));
   $("hint").addEventListener("click", () => control("/api/hint", {}));
   $("confirm-yes").addEventListener("click", async () => {
     $("confirm").hidden = true;
@@ -433,7 +586,9 @@ async function start() {
   $("forward").addEventListener("click", () => stepReplay(replayAt + 1));
   $("last").addEventListener("click", () => stepReplay(Infinity));
   $("download").addEventListener("click", download);
+  still.addEventListener("change", blink);
   refreshSession();
+  loadRules();
   loadGames();
   follow();
 }

@@ -9,7 +9,7 @@ JSON's ``true`` is not an integer here, although Python's ``bool`` is one.
 >>> integer({"n": True}, "n")
 Traceback (most recent call last):
 ...
-controller.store.fields.FieldError: "n" is not an integer
+controller.referee.fields.FieldError: "n" is not an integer
 """
 
 from __future__ import annotations

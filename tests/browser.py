@@ -1,0 +1,125 @@
+"""The page in a real browser, for the browser tests: Debian's headless
+Chromium driven by Selenium (tests/run.sh installs both where apt-get
+exists; elsewhere the tests skip with one line, by :data:`needs_chromium`).
+
+With ``POPREF_WEB_SCREENSHOTS=1`` :func:`shot` also writes the screenshots in
+docs/ (docs/web.md shows them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.webclient import LOOKED, Table
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PHONE = (390, 844)  # a phone's window, in CSS pixels
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By as By  # for the tests too
+    from selenium.webdriver.support.ui import Select as Select  # for the tests
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - the test extra installs it
+    webdriver = None  # type: ignore[assignment]
+
+needs_chromium = pytest.mark.skipif(
+    webdriver is None or not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
+    reason="no headless Chromium here: apt-get install chromium chromium-driver (tests/run.sh "
+    "does where apt-get exists)",
+)
+
+
+def chromium(tmp_path: Path, languages: str) -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.add_experimental_option("prefs", {"intl.accept_languages": languages})
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1400",
+        "--force-device-scale-factor=1",
+        f"--user-data-dir={tmp_path / 'chromium'}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(driver: Any, check: Callable[[Any], Any], what: str) -> Any:
+    """Wait (up to 15 s) for ``check`` to hold, on the page's own events."""
+    try:
+        return WebDriverWait(driver, 15, poll_frequency=0.05).until(check)
+    except TimeoutException:
+        raise AssertionError(f"the page never showed {what}") from None
+
+
+def cells(driver: Any, kind: str) -> int:
+    return len(driver.find_elements(By.CSS_SELECTOR, f"#board .cell{kind}"))
+
+
+def text(driver: Any, element: str) -> str:
+    found: str = driver.find_element(By.ID, element).text
+    return found
+
+
+def shot(driver: Any, name: str) -> None:
+    if os.environ.get("POPREF_WEB_SCREENSHOTS"):
+        driver.save_screenshot(str(DOCS / f"web-{name}.png"))
+
+
+def open_page(driver: Any, table: Table) -> None:
+    driver.get(table.web.url)
+    wait(driver, lambda d: text(d, "link") == "live", "the live link")
+    wait(driver, lambda d: cells(d, "") == 42, "a 7 x 6 board")
+
+
+def pair_page(driver: Any, table: Table) -> None:
+    driver.find_element(By.ID, "pair").click()
+    wait(
+        driver,
+        lambda d: "pairing" in d.find_element(By.TAG_NAME, "body").get_attribute("class"),
+        "the board blinking",
+    )
+    table.act(LOOKED, "press")  # the simulated mode button, once the code has shown
+    wait(driver, lambda d: d.find_element(By.ID, "control-box").is_displayed(), "the controls")
+
+
+def lit(driver: Any, lamp: str) -> list[str]:
+    """The columns whose light shows ``lamp``, with the light's colour."""
+    lights = driver.find_elements(By.CSS_SELECTOR, f"#board .light.lamp-{lamp}")
+    return [
+        f"{light.get_attribute('data-column')}:{colour}"
+        for light in lights
+        for colour in [c[7:] for c in light.get_attribute("class").split() if c[:7] == "colour-"]
+    ]
+
+
+def says(element: str, words: str) -> Callable[[Any], bool]:
+    """A check for :func:`wait`: ``element``'s text holds ``words``."""
+    return lambda driver: words in text(driver, element)
+
+
+def shows(selector: str) -> Callable[[Any], bool]:
+    """A check for :func:`wait`: ``selector`` finds something."""
+    return lambda driver: bool(driver.find_elements(By.CSS_SELECTOR, selector))
