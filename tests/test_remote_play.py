@@ -61,6 +61,19 @@ def first_link(process: subprocess.Popen[str]) -> str:
     return line.strip()
 
 
+def play_link(link: str, started: list[subprocess.Popen[str]]) -> subprocess.Popen[str]:
+    """``popref play LINK``, its standard streams piped."""
+    friend = subprocess.Popen(
+        [*POPREF, "play", link],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started.append(friend)
+    return friend
+
+
 def states(stream: IO[str] | None) -> list[dict[str, Any]]:
     assert stream is not None
     return [json.loads(line) for line in stream.read().splitlines() if line.startswith("{")]
@@ -86,14 +99,7 @@ def test_a_whole_game_with_a_remote_seat_through_popref_play(
     board = simulate(mosquitto, tmp_path / "state", script)
     finish.append(board)
     link = first_link(board)
-    friend = subprocess.Popen(
-        [*POPREF, "play", link],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    finish.append(friend)
+    friend = play_link(link, finish)
     said, complaints = friend.communicate("2\n2\n2\n", timeout=4 * FRIEND_MS / 1000 + WAIT)
     assert friend.returncode == 0, complaints
     played = [json.loads(line) for line in said.splitlines()]
@@ -119,14 +125,7 @@ def test_a_daemon_killed_mid_game_resumes_the_invitation_and_the_pending_move(
     first = simulate(mosquitto, state_dir, "drop 4\nwait 600000\n")
     finish.append(first)
     link = first_link(first)
-    friend = subprocess.Popen(
-        [*POPREF, "play", link],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    finish.append(friend)
+    friend = play_link(link, finish)
     assert friend.stdin is not None
     friend.stdin.write("3\n")
     friend.stdin.flush()
