@@ -28,8 +28,11 @@ from controller.referee.commands import (
     NewGameAsked,
     OpponentChosen,
     PairingRequested,
+    RemoteInvited,
+    RemoteRevoked,
     RulesChosen,
 )
+from controller.referee.invitation import DAY
 from controller.referee.pairing_window import LOOK
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.verdict import Verdict
@@ -57,7 +60,15 @@ GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
 STALLED = 30.0  # seconds an event stream may go unread before it is dropped
 REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
-CONTROLS = ("/api/rules", "/api/new", "/api/opponent", "/api/level", "/api/hint")
+CONTROLS = (
+    "/api/rules",
+    "/api/new",
+    "/api/opponent",
+    "/api/level",
+    "/api/hint",
+    "/api/remote/invite",
+    "/api/remote/revoke",
+)
 PLAYS = ("red", "yellow", "none")
 # GET /api/rules: the rules there are, and how each lamp looks (hardware/looks.py,
 # the table the board's lights follow), so the page draws what the board shows.
@@ -383,6 +394,10 @@ class Handler(BaseHTTPRequestHandler):
             self._level(body)
         elif path == "/api/hint":
             self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
+        elif path == "/api/remote/invite":
+            self._invite(body)
+        elif path == "/api/remote/revoke":
+            self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
         else:
             self._new(body)
 
@@ -469,6 +484,32 @@ class Handler(BaseHTTPRequestHandler):
             return
         said = self._submit(LevelChosen(level))
         self._json(HTTPStatus.ACCEPTED, {"level": level, **said})
+
+    def _invite(self, body: dict[str, Any]) -> None:
+        """A new invitation for a colour, in this game (made between games:
+        in the next); its link, for the paired browser only."""
+        colour = body.get("colour")
+        if colour not in ("red", "yellow"):
+            self._error(HTTPStatus.BAD_REQUEST, 'colour must be "red" or "yellow"')
+            return
+        host = self.web.remote
+        if host is None:
+            no_broker = _t(
+                "No broker is configured: set [remote] broker in the configuration "
+                "to invite a friend."
+            )
+            self._error(HTTPStatus.CONFLICT, no_broker)
+            return
+        invitation = host.invitation(Colour(colour))
+        said = self._submit(RemoteInvited(invitation))
+        rules = str(self.web.hub.state().get("rules", "classic"))
+        answer = {
+            "colour": colour,
+            "link": host.link(invitation, rules),
+            "expires": invitation.made_at + DAY,
+            **said,
+        }
+        self._json(HTTPStatus.ACCEPTED, answer)
 
     def _new(self, body: dict[str, Any]) -> None:
         state = self.web.hub.state()
