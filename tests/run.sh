@@ -72,7 +72,7 @@ if compgen -G "firmware/*.py" >/dev/null; then
     done
     rm -rf "$out"
 fi
-if [ -f systemd/popref.service ] && command -v systemd-analyze >/dev/null 2>&1; then
+if [ -f controller/system/popref.service ] && command -v systemd-analyze >/dev/null 2>&1; then
     echo "== systemd-analyze verify"
     tests/verify-unit.sh
 fi

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-UNIT = REPO / "systemd" / "popref.service"
-SYSUSERS = REPO / "systemd" / "popref.conf"
+UNIT = REPO / "controller" / "system" / "popref.service"
+SYSUSERS = REPO / "controller" / "system" / "popref.conf"
 VERIFY = REPO / "tests" / "verify-unit.sh"
 
 needs_systemd = pytest.mark.skipif(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Check systemd/popref.service with `systemd-analyze verify` and systemd/popref.conf
-# with `systemd-sysusers --dry-run`, offline; fail on any complaint about either.
+# Check controller/system/popref.service with `systemd-analyze verify` and
+# controller/system/popref.conf with `systemd-sysusers --dry-run`, offline;
+# fail on any complaint about either.
 # Usage: tests/verify-unit.sh [UNIT [SYSUSERS]]  (the tests pass broken copies)
 #
 # systemd-analyze exits 0 for most mistakes (an unknown key, bad device rights)
@@ -9,8 +10,8 @@ set -euo pipefail
 unit=${1:+$(realpath "$1")}
 sysusers=${2:+$(realpath "$2")}
 cd "$(dirname "$0")/.."
-unit=${unit:-systemd/popref.service}
-sysusers=${sysusers:-systemd/popref.conf}
+unit=${unit:-controller/system/popref.service}
+sysusers=${sysusers:-controller/system/popref.conf}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
