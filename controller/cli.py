@@ -31,6 +31,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("controller.solve_cmd", "print the exact score of positions read from stdin"),
     "bestmove": ("controller.bestmove_cmd", "print the computer's move for positions from stdin"),
     "book": ("controller.book_cmd", "build the Classic opening book (resumable, reproducible)"),
+    "install": (
+        "controller.install_cmd",
+        "install the service on this Raspberry Pi: user, configuration, unit; start it",
+    ),
+    "uninstall": (
+        "controller.uninstall_cmd",
+        "remove what popref install did (the saved games stay unless --purge)",
+    ),
 }
 
 

@@ -46,6 +46,7 @@ def test_the_sdist_carries_what_the_package_needs(tmp_path: Path) -> None:
         "engine/solver/book-7x6.bin",
         "controller/system/popref.service",
         "controller/system/popref.conf",
+        "controller/system/config.toml",
         "controller/web/static/index.html",
         *(f"controller/locale/{lang}/LC_MESSAGES/popref.mo" for lang in ("fi", "it", "el", "cs")),
     }

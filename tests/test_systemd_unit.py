@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.installer import unit_settings
+
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "controller" / "system" / "popref.service"
 SYSUSERS = REPO / "controller" / "system" / "popref.conf"
@@ -23,22 +25,6 @@ needs_systemd = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None or shutil.which("systemd-sysusers") is None,
     reason="systemd-analyze and systemd-sysusers are not installed (tests/run.sh installs them)",
 )
-
-
-def unit_settings(text: str) -> dict[str, dict[str, list[str]]]:
-    """Every ``Key=value`` per section, in order, repeated keys kept (as systemd reads them)."""
-    sections: dict[str, dict[str, list[str]]] = {}
-    current: dict[str, list[str]] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = sections.setdefault(line[1:-1], {})
-            continue
-        key, _, value = line.partition("=")
-        current.setdefault(key, []).append(value)
-    return sections
 
 
 def verify(*paths: Path) -> subprocess.CompletedProcess[str]:
