@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
-import sys
 from pathlib import Path
 
 from controller.config import DEFAULT_STATE_DIR, WebConfig, load_config
@@ -29,6 +28,7 @@ from controller.installer import (
     InstallError,
     Say,
     Unit,
+    carried_out,
     check_host,
     group_id,
     groups,
@@ -64,12 +64,7 @@ def host_of(args: argparse.Namespace) -> Host:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        install(host_of(args), print)
-    except InstallError as error:
-        print(f"popref install: {error}", file=sys.stderr)
-        return error.status
-    return 0
+    return carried_out("install", lambda: install(host_of(args), print))
 
 
 def install(host: Host, say: Say) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -45,6 +46,21 @@ class InstallError(Exception):
     def __init__(self, message: str, status: int = 2) -> None:
         super().__init__(message)
         self.status = status
+
+
+def carried_out(verb: str, action: Callable[[], None]) -> int:
+    """Run ``action`` for ``popref VERB``: its exit status, a failure told in
+    one line on standard error."""
+    try:
+        action()
+    except InstallError as error:
+        print(f"popref {verb}: {error}", file=sys.stderr)
+        return error.status
+    except OSError as error:  # a full disk, a read-only /etc
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"popref {verb}: {where}{error.strerror or error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_command(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:

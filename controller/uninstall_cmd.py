@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shutil
-import sys
 
 from controller import install_cmd
 from controller.installer import (
@@ -24,9 +23,9 @@ from controller.installer import (
     UNIT,
     USER,
     Host,
-    InstallError,
     Say,
     Unit,
+    carried_out,
     check_host,
     groups,
     recorded_groups,
@@ -45,12 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        uninstall(install_cmd.host_of(args), print, purge=args.purge)
-    except InstallError as error:
-        print(f"popref uninstall: {error}", file=sys.stderr)
-        return error.status
-    return 0
+    host = install_cmd.host_of(args)
+    return carried_out("uninstall", lambda: uninstall(host, print, purge=args.purge))
 
 
 def uninstall(host: Host, say: Say, *, purge: bool = False) -> None:

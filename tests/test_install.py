@@ -24,7 +24,16 @@ from hypothesis import strategies as st
 from controller import cli
 from controller.config import WebConfig
 from controller.install_cmd import install, page_addresses
-from controller.installer import CONFIG, RECORD, STATE, SYSUSERS, UNIT, Host, InstallError
+from controller.installer import (
+    CONFIG,
+    RECORD,
+    STATE,
+    SYSUSERS,
+    UNIT,
+    Host,
+    InstallError,
+    carried_out,
+)
 from controller.uninstall_cmd import uninstall
 from tests.test_systemd_unit import offline_security, verify
 
@@ -323,3 +332,12 @@ def test_the_page_is_shown_at_every_address_it_listens_on(
 def test_a_page_for_this_machine_only_says_so() -> None:
     host = Host(euid=0, booted=True, hostname="pi")
     assert page_addresses(host, WebConfig(host="127.0.0.1")) == ["http://127.0.0.1:8080/"]
+
+
+def test_a_file_that_cannot_be_written_is_one_line_not_a_traceback(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (root / CONFIG).parent.write_text("not a directory\n")  # /etc/popref as a file
+    assert carried_out("install", lambda: install(live(root), print)) == 1
+    error = capsys.readouterr().err
+    assert error == f"popref install: {root / RECORD}: Not a directory\n"
