@@ -24,7 +24,7 @@ mirror=${POPREF_REHEARSAL_MIRROR:-http://deb.debian.org/debian}
 base_packages=sudo,python3,ca-certificates,curl
 base=$cache/bookworm-arm64
 work=$cache/run
-doc=docs/install-pi.md
+doc=$repo/docs/install-pi.md
 
 skip() { echo "pi_rehearsal: skipped: $*"; exit 77; }
 # Unmount everything under a root before it is removed: rm -rf through a bind
@@ -209,7 +209,7 @@ chroot "$work" /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 \
     /opt/popref/venv/bin/popref run --config /tmp/rehearsal.toml > "$cache/run.log" 2>&1 &
 daemon_pid=$!
 # curl in the root, over loopback; it waits for the daemon to listen (slow under qemu)
-page=$(in_root "curl -fsS --retry-connrefused --retry 300 --retry-delay 1 http://127.0.0.1:$port/") \
+page=$(in_root "curl -fs --retry-connrefused --retry 300 --retry-delay 1 http://127.0.0.1:$port/") \
     || fail "the page did not answer on port $port: see $cache/run.log"
 grep -q "<title>" <<<"$page" || fail "/ is not the page"
 in_root "curl -fsS http://127.0.0.1:$port/api/state" | python3 -c \
@@ -223,10 +223,10 @@ cp -r tests pyproject.toml "$work/tmp/rehearsal/"
 rm -rf "$work/tmp/rehearsal/tests/__pycache__"
 in_root "/opt/popref/venv/bin/pip install -q pytest hypothesis" > /dev/null
 in_root "cd /tmp/rehearsal && /opt/popref/venv/bin/python -c 'import engine; print(\"   engine from\", engine.__file__)'"
-in_root "cd /tmp/rehearsal && /opt/popref/venv/bin/python -m pytest -q -p no:cacheprovider \
+in_root "cd /tmp/rehearsal && /opt/popref/venv/bin/python -m pytest -rs -p no:cacheprovider \
     tests/test_engine_*.py tests/test_solver.py tests/test_fastsearch.py" > "$cache/tests.log" 2>&1 \
     || { tail -n 20 "$cache/tests.log"; fail "the engine tests failed: see $cache/tests.log"; }
-tail -n 1 "$cache/tests.log" | sed 's/^/   /'
+grep -E "^SKIPPED|^[0-9]+ passed" "$cache/tests.log" | sed 's/^/   /'
 
 release
 remove_root "$work"
