@@ -159,6 +159,9 @@ echo "   exit status $status; its last line: $refusal"
     || fail "step 1 did not end in popref install's refusal to run without systemd: see $install_log"
 grep -q "^Successfully installed .*popref-0" "$install_log" || fail "pip did not install popref: see $install_log"
 grep -E "^Successfully installed" "$install_log" | sed 's/^/   /'
+leftovers=$(cd "$work/root" && ls -d build popref popref.egg-info 2>/dev/null || true)
+[ -z "$leftovers" ] || fail "pip left $leftovers beside the archive"
+echo "   nothing left beside the archive: pip built it in a temporary directory"
 
 step "the update, as written"
 status=0
