@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.colour import Colour
 from engine.game import Game
 from engine.move import Move
 from engine.rules import Rules
@@ -86,9 +87,10 @@ def classic_fits(rules: Rules) -> bool:
 def classic_position(game: Game) -> Position:
     """The solver's position for a Classic game."""
     # the engine's bitboards have the solver's layout: column-major, stride height + 1
-    rules = game.rules
-    mine = game._bb[game._side]
-    return Position(rules.width, rules.height, mine, game._bb[0] | game._bb[1], len(game.moves))
+    key = game.position_key()
+    mine = key.yellow if key.to_move is Colour.YELLOW else key.red
+    discs = key.red | key.yellow
+    return Position(game.rules.width, game.rules.height, mine, discs, discs.bit_count())
 
 
 class Opponent:
