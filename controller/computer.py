@@ -24,9 +24,9 @@ from typing import Any
 from controller.i18n import Text, _t
 from controller.words import player
 from engine.colour import Colour
+from engine.solver.opponent import MAX_LEVEL as MAX_LEVEL  # the engine states the range
+from engine.solver.opponent import MIN_LEVEL as MIN_LEVEL
 
-MIN_LEVEL = 1
-MAX_LEVEL = 10  # engine.solver.opponent.MAX_LEVEL: perfect where the solver is exact
 # A press of the mode button this soon after the last one makes a double press.
 DOUBLE_PRESS = 0.6
 # What a double press between games cycles through: nobody, then the computer as

@@ -35,7 +35,8 @@ from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.search import GameSearch
 
-MAX_LEVEL = 10
+MIN_LEVEL = 1  # a child can beat it
+MAX_LEVEL = 10  # full strength: the one statement of the level range (config, page, CLI read it)
 FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
 FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
 FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
@@ -107,8 +108,8 @@ class Opponent:
         book: Book | bool | None = True,
         core: CoreName = "auto",
     ) -> None:
-        if not 1 <= level <= MAX_LEVEL:
-            raise ValueError(f"levels are 1 to {MAX_LEVEL}, not {level}")
+        if not MIN_LEVEL <= level <= MAX_LEVEL:
+            raise ValueError(f"levels are {MIN_LEVEL} to {MAX_LEVEL}, not {level}")
         self.rules = rules
         self.level = level
         self.seed = seed
