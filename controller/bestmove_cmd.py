@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     warn_if_slow(rules, args.core, PROG)
     opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core)
+    if opponent.book_problem is not None:
+        print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)
     for number, line in enumerate(sys.stdin, start=1):
         deadline = time.monotonic() + search_seconds(args.movetime / 1000)
         try:

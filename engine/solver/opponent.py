@@ -28,7 +28,7 @@ from engine.colour import Colour
 from engine.game import Game
 from engine.move import Move
 from engine.rules import Rules
-from engine.solver.book import Book, packaged_book
+from engine.solver.book import Book, BookError, packaged_book
 from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
@@ -98,6 +98,8 @@ class Opponent:
     """Chooses moves for one set of rules at one level.
 
     ``book`` defaults to the book shipped for the board size (Classic only).
+    A damaged shipped book is not used: the solver answers instead, and
+    ``book_problem`` says why, for the caller to tell once.
     """
 
     def __init__(
@@ -116,6 +118,7 @@ class Opponent:
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
+        self.book_problem: str | None = None
         # full strength in every other game: the fast search where the board fits it
         self.fast: FastSearch | None = None
         if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
@@ -123,7 +126,13 @@ class Opponent:
         if level == MAX_LEVEL and classic_fits(rules):
             self.solver = ClassicSolver(rules.width, rules.height, core=core)
             if book is True:
-                self.book = packaged_book(rules.width, rules.height)
+                try:
+                    self.book = packaged_book(rules.width, rules.height)
+                except BookError as error:
+                    self.book_problem = (
+                        f"playing without the opening book ({error}): reinstall popref, "
+                        "or rebuild the book with popref book"
+                    )
             elif isinstance(book, Book):
                 self.book = book
 
