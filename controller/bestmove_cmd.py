@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from controller.positions import PositionInputError, read_position
+from controller.positions import PositionInputError, lines, read_position
 from controller.solve_cmd import add_common, rules_from, warn_if_slow
 from engine.solver.classic import COMPILED
 from engine.solver.limits import Limits, search_seconds
@@ -68,14 +68,14 @@ def run(args: argparse.Namespace) -> int:
     opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core)
     if opponent.book_problem is not None:
         print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)
-    for number, line in enumerate(sys.stdin, start=1):
-        deadline = time.monotonic() + search_seconds(args.movetime / 1000)
-        try:
-            game = read_position(line, rules, number)
-        except PositionInputError as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
-            return 2
-        print(opponent.choose(game, Limits(should_stop=_past(deadline))).move, flush=True)
+    try:
+        for number, line in lines(sys.stdin):
+            deadline = time.monotonic() + search_seconds(args.movetime / 1000)
+            _text, game = read_position(line, rules, number)
+            print(opponent.choose(game, Limits(should_stop=_past(deadline))).move, flush=True)
+    except PositionInputError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
