@@ -42,16 +42,20 @@ FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weak
 FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
 DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
 FAST_NODES = 1_000_000  # the same, compiled fast search: about 0.2 s here, under 1 s on a Pi
-# level: (plies looked ahead, softmax temperature in evaluation units (a
-# threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
-# budget). The budgets keep every level below what full strength searches in
-# a second on a Pi (about 2,000 nodes in Pop Out, pure Python), and keep the
-# levels free of clocks, so deterministic.
+# level: (plies looked ahead, softmax temperature in the units of the one
+# evaluation (engine/solver/evaluation.py: a threat, one disc short of a
+# line, is worth 2 * 4 ** (line - 2)), a node budget). The budgets keep every
+# level below what full strength searches in a second on a Pi (about 2,000
+# nodes in Pop Out, pure Python), and keep the levels free of clocks, so
+# deterministic. The temperatures of levels 1-4 were raised when the lower
+# levels moved to the one evaluation (its parity and Pop 10 terms widen the
+# gaps between moves), so that each level plays its best-scored move as often
+# as before on 240 positions of every game (bench/levels.py).
 LEVELS: dict[int, tuple[int, float, int]] = {
-    1: (1, 60.0, 50),
-    2: (2, 40.0, 100),
-    3: (2, 15.0, 150),
-    4: (3, 12.0, 250),
+    1: (1, 95.0, 50),
+    2: (2, 60.0, 100),
+    3: (2, 19.0, 150),
+    4: (3, 14.0, 250),
     5: (3, 5.0, 350),
     6: (4, 4.0, 500),
     7: (4, 1.5, 700),
