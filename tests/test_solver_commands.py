@@ -205,6 +205,33 @@ def test_bestmove_answers_each_line_before_the_next_is_written() -> None:
     assert all(moves)
 
 
+def test_a_reader_that_stops_early_ends_it_quietly() -> None:
+    # popref bestmove < positions | head -1: the reader closes its end after one line
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "bestmove", "--movetime", "20"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("44\n")
+    process.stdin.flush()
+    assert process.stdout.readline().strip()
+    process.stdout.close()
+    process.stdin.write("44\n" * 50)
+    process.stdin.close()
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    assert process.wait(60) == 141 and errors == ""  # as a shell reports SIGPIPE
+
+
+def test_moves_run_together_outside_classic_are_told_to_stand_apart(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["bestmove", "--rules", "popout"], "4453\n", monkeypatch) == 2
+    error = capsys.readouterr().err
+    assert "boards have at most 99 columns" in error and "(4 4 5 3)" in error
+    assert "numbered from 1" not in error
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
