@@ -183,6 +183,8 @@ def test_a_hint_goes_dark_after_five_seconds_while_nobody_types(tmp_path: Path) 
     typed, text = play(simulation, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
     lit, _, after = text.partition("Hint for Yellow: drop a Yellow disc into column 4.")
     assert lit and "Yellow to move, Classic." in after  # redrawn, unasked, once it went dark
+    # its own mark over column 4, not the computer's V (the lamps and page differ too)
+    assert lit.rsplit("1 2 3 4 5 6 7\n", 1)[1].splitlines()[0].rstrip() == "        h"
     assert simulation.daemon.thinking.hint is None
     # no busy loop: each wait lasts until the daemon's next deadline (at the
     # fastest a blinking light's, eight a second)

@@ -36,8 +36,9 @@ LAMP_MARKS = {
     Lamp.WINNING: "#",
     Lamp.COMPUTER_DROP: "V",
     Lamp.COMPUTER_POP: "A",
-    Lamp.HINT_DROP: "V",  # the status line says it is a hint
-    Lamp.HINT_POP: "A",
+    # a hint must not look like the computer's move, as on the lamps and the page
+    Lamp.HINT_DROP: "h",
+    Lamp.HINT_POP: "H",
 }
 
 HELP = N_("""\
@@ -52,7 +53,7 @@ Actions (one a line):
   w 500     wait 500 ms
   q         quit (the game is kept for next time; hold the button for a new one)
 Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line,
-V / A drop or pop for the computer's move (or a hint).
+V / A drop or pop for the computer's move, h / H for a hint.
 A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
 wait 500.""")
