@@ -26,8 +26,8 @@ from typing import Any
 
 from controller.computer.thinker import Job, Thinker
 from controller.i18n.text import Text, _t
+from controller.referee.computer_seat import MAX_LEVEL
 from controller.referee.core import Referee
-from controller.referee.seat import MAX_LEVEL
 from engine import Move
 
 log = logging.getLogger("popref")

@@ -2,7 +2,7 @@
 commands (:mod:`controller.referee.commands`), which make the same transitions.
 
 A press picks the next rules (of this game while it has not begun); a second
-press within :data:`~controller.referee.seat.DOUBLE_PRESS` puts the rules back
+press within :data:`DOUBLE_PRESS` puts the rules back
 and asks instead for a hint mid-game, or for the next opponent between games;
 a hold abandons a game in progress once confirmed by a second hold, then
 begins the next. :class:`controller.referee.core.Referee` holds one
@@ -45,7 +45,7 @@ from controller.referee.commands import (
     RemoteRequested,
     RulesChosen,
 )
-from controller.referee.seat import DOUBLE_PRESS, MAX_LEVEL, MIN_LEVEL, describe, next_seat
+from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL, describe
 from controller.referee.verdict import Draft
 from engine import RULES_NAMES
 from engine.colour import Colour
@@ -53,6 +53,12 @@ from hardware.events import ButtonHeld, ButtonPressed, Event
 
 if TYPE_CHECKING:
     from controller.referee.core import Referee
+
+# A press of the mode button this soon after the last one makes a double press.
+DOUBLE_PRESS = 0.6
+# What a double press between games cycles through: nobody, then the computer as
+# Yellow (it moves second), then as Red.
+SEATS: tuple[Colour | None, ...] = (None, Colour.YELLOW, Colour.RED)
 
 
 class Controls:
@@ -268,6 +274,11 @@ class Controls:
             out.finished = game
             out.log.append(_t("The game was abandoned."))
         referee.start_next(out)
+
+
+def next_seat(colour: Colour | None) -> Colour | None:
+    """The computer's colour after a double press between games."""
+    return SEATS[(SEATS.index(colour) + 1) % len(SEATS)]
 
 
 def _remote(referee: Referee, command: RemoteCommand, out: Draft) -> None:

@@ -29,12 +29,11 @@ from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
 from controller.referee import commentary, repair
 from controller.referee.commands import Command, Input
-from controller.referee.computer_seat import ComputerSeat
+from controller.referee.computer_seat import ComputerSeat, Seat
 from controller.referee.controls import Controls
 from controller.referee.pairing_window import Answer, PairingWindow
 from controller.referee.proxy import ProxySeat
 from controller.referee.remote_seat import RemoteSeat
-from controller.referee.seat import Seat
 from controller.referee.verdict import Draft, Verdict
 from engine import Game, Move, Rules, game_from_position, new_game, rules_named
 from engine.colour import Colour, picture
