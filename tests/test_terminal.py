@@ -183,7 +183,7 @@ def test_a_hint_goes_dark_after_five_seconds_while_nobody_types(tmp_path: Path) 
     typed, text = play(simulation, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
     lit, _, after = text.partition("Hint for Yellow: drop a Yellow disc into column 4.")
     assert lit and "Yellow to move, Classic." in after  # redrawn, unasked, once it went dark
-    assert simulation.daemon.thinking.hint is None
+    assert simulation.daemon.dispatcher.hint is None
     # no busy loop: each wait lasts until the daemon's next deadline (at the
     # fastest a blinking light's, eight a second)
     assert all(wait is None or wait > 0 for wait in typed.waits)
