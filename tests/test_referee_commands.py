@@ -27,6 +27,8 @@ from controller.referee.commands import (
 )
 from controller.referee.core import Referee, Table
 from controller.referee.invitation import Invitation, b64url
+from controller.referee.state import state_of
+from controller.referee.view import display
 from engine import RULES_NAMES, Move
 from engine.colour import Colour
 from hardware.events import DiscEntered
@@ -95,3 +97,19 @@ def test_an_input_the_referee_does_not_know_is_an_error_and_not_a_new_game() -> 
     with pytest.raises(AssertionError, match="Unknown"):
         referee.handle(Unknown(at=5.0))  # type: ignore[arg-type]
     assert referee.game is game and referee.game.moves == played
+
+
+def test_a_game_renewed_before_its_first_move_drops_the_friends_move_for_the_old_one() -> None:
+    """A friend's move asked for in 5-in-a-Row (column 8 of its 9) stayed
+    waiting when the game became Classic: the board could not draw it
+    (IndexError), and the snapshot written then could not be read back, so a
+    restart moved the journal aside (found by feeding the referee seeded
+    random inputs)."""
+    referee = Referee(Table(), "five")
+    referee.handle(RemoteInvited(Invitation(b64url(bytes(16)), bytes(32), Colour.RED, 0.0)))
+    assert referee.handle(RemoteRequested(1, 0, Move.drop(8))).declined is None
+    assert referee.handle(RulesChosen("classic", at=1.0)).new_game
+    shown = display(referee)
+    assert shown.status == "Waiting for your friend (Red) to choose a move."
+    assert state_of(referee, shown)["remote"] is None
+    assert referee.handle(RemoteRequested(2, 0, Move.drop(4))).declined is None

@@ -595,6 +595,7 @@ class Referee:
         rules = self.rules_for(name)
         self.start_rows = None
         self.seats.sit(self.game_number)
+        self.remote.move = None  # asked for in a game that is gone
         full = all(len(c) == self.table.rows for c in self.grid)
         if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
             game = new_game(rules)
