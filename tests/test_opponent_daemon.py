@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from controller.cli import main
+from controller.computer.dispatch import PONDER_SECONDS
 from controller.computer.thinker import Job, ThreadedThinker
-from controller.computer.thinking import PONDER_SECONDS
 from controller.daemon.config import Config, parse_config
 from controller.simulator.script import Action, parse_line
 from controller.simulator.simulation import Simulation

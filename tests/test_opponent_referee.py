@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.referee.computer_seat import Seat
+from controller.referee.controls import DOUBLE_PRESS
 from controller.referee.core import Referee, Table
-from controller.referee.seat import DOUBLE_PRESS, Seat
 from controller.referee.view import display
 from controller.store.persist import restore, snapshot
 from engine import Move

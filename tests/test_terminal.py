@@ -185,7 +185,7 @@ def test_a_hint_goes_dark_after_five_seconds_while_nobody_types(tmp_path: Path) 
     assert lit and "Yellow to move, Classic." in after  # redrawn, unasked, once it went dark
     # its own mark over column 4, not the computer's V (the lamps and page differ too)
     assert lit.rsplit("1 2 3 4 5 6 7\n", 1)[1].splitlines()[0].rstrip() == "        h"
-    assert simulation.daemon.thinking.hint is None
+    assert simulation.daemon.dispatcher.hint is None
     # no busy loop: each wait lasts until the daemon's next deadline (at the
     # fastest a blinking light's, eight a second)
     assert all(wait is None or wait > 0 for wait in typed.waits)

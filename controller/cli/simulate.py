@@ -19,7 +19,7 @@ from controller.daemon.assembly import StartupError
 from controller.daemon.config import Config, load_config, parse_config
 from controller.daemon.logs import setup_logging
 from controller.i18n.text import from_locale
-from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
+from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.simulator.script import Action, ScriptError, excerpt, read_script
 from controller.simulator.simulation import Simulation
 from controller.store.places import simulate_state_dir

@@ -1,3 +1,7 @@
-"""The computer's thinking beside the daemon: searches on a thread or in a
-process of their own, and which search the daemon wants now. Who the computer
-plays, and the move it chose, are the referee's (:mod:`controller.referee.seat`)."""
+"""The computer's searches beside the daemon's loop: where a search runs
+(:mod:`~controller.computer.thinker`: what every thinker does, and the two in
+the daemon's own process, on a worker thread or inline;
+:mod:`~controller.computer.process`: in a process of its own), and which
+search the daemon dispatches to it now (:mod:`~controller.computer.dispatch`).
+Who the computer plays, and the move it chose, are the referee's
+(:mod:`controller.referee.computer_seat`)."""

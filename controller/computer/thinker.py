@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from controller.i18n.text import Text
-from controller.referee.seat import MAX_LEVEL
+from controller.referee.computer_seat import MAX_LEVEL
 from engine import Game, Move
 from engine.solver.limits import Limits, search_seconds
 from hardware.clock import Clock

@@ -23,9 +23,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
-from controller.computer.thinking import Thinking
 from controller.daemon.config import OpponentConfig
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup
@@ -119,8 +119,8 @@ class Daemon:
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
         self._published: dict[str, Any] | None = None
-        # the computer's moves and hints (controller.computer.thinking)
-        self.thinking = Thinking(
+        # the computer's moves and hints (controller.computer.dispatch)
+        self.dispatcher = Dispatcher(
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
             self._wakeup.set,
             self._computer_chose,
@@ -280,7 +280,7 @@ class Daemon:
         if verdict.paired and self.on_paired is not None:
             self.on_paired()
         if verdict.hint:
-            self.thinking.hint_asked(self.referee)
+            self.dispatcher.hint_asked(self.referee)
         if verdict.finished is not None:
             self._finished(verdict.finished)
         with self._storing():
@@ -371,7 +371,7 @@ class Daemon:
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
         verdicts += self._take_remote(now)
-        thought = self.thinking.step(self.referee, now)
+        thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
         if verdicts or thought or retried or self.shown is None:
             # only an event can change what the board shows (blinking is the
@@ -412,7 +412,7 @@ class Daemon:
     def next_deadline(self) -> float | None:
         times = [
             self.backend.next_deadline(),
-            *self.thinking.next_deadline(),
+            *self.dispatcher.next_deadline(),
             self.referee.pairing.deadline(),
             self.referee.controls.deadline(),
         ]
@@ -429,7 +429,7 @@ class Daemon:
         shown = self.display()
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any
-        hint = self.thinking.hint
+        hint = self.dispatcher.hint
         lit = hint is not None and shown.status.startswith("Hint")
         state["hint"] = str(hint.move) if hint is not None and lit else None
         return state
@@ -481,7 +481,7 @@ class Daemon:
     def close(self) -> None:
         if self.remote is not None:
             self.remote.close()
-        self.thinking.close()
+        self.dispatcher.close()
         self.backend.close()
         self.journal.close()
         self._wakeup.close()
@@ -505,10 +505,10 @@ class Daemon:
 
     def display(self) -> Display:
         shown = view(self.referee)
-        hint = self.thinking.lit(self.referee)
+        hint = self.dispatcher.lit(self.referee)
         if hint is not None:
             shown = with_hint(self.referee, shown, hint)
-        searching = self.thinking.notice()
+        searching = self.dispatcher.notice()
         if self.storage_fault is None and searching is None:
             return shown
         # a storage fault needs the owner at once; a search that fell back plays on

@@ -5,10 +5,13 @@ what is physically in the grid, built only from what the sensors proved. Each ev
 returns a :class:`~controller.referee.verdict.Verdict`;
 :func:`controller.referee.view.display` turns the state into what the board shows. While
 the two grids agree, legal drops and pops become moves; anything else changes only the
-physical grid, and the board guides the players back until the grids agree again. It
-hands the mode button and the page's commands to :mod:`controller.referee.controls`, the
-computer's side to :mod:`controller.referee.computer_seat`, and takes its sentences
-about play from :mod:`controller.referee.commentary`.
+physical grid, and the board guides the players back until the grids agree again. The
+page's commands (:mod:`controller.referee.commands`) and the mode button, whose timing
+:mod:`controller.referee.controls` follows, ask for the same transitions: its methods
+that say what they do (choose the rules, seat the computer, a hint, a new game). It hands
+the computer's side to :mod:`controller.referee.computer_seat`, the remote player's to
+:mod:`controller.referee.remote_seat`, and takes its sentences about play from
+:mod:`controller.referee.commentary`.
 
 >>> from hardware.events import DiscEntered
 >>> referee = Referee(Table(columns=7, rows=6), "classic")
@@ -22,21 +25,34 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, assert_never
 
 from controller.i18n import words
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
-from controller.referee import commentary, repair
-from controller.referee.commands import Command, Input
-from controller.referee.computer_seat import ComputerSeat
+from controller.referee import commentary, remote_seat, repair
+from controller.referee.commands import (
+    Command,
+    HintAsked,
+    Input,
+    LevelChosen,
+    NewGameAsked,
+    OpponentChosen,
+    PairingEnded,
+    PairingRequested,
+    RemoteChosen,
+    RemoteInvited,
+    RemoteRequested,
+    RemoteRevoked,
+    RulesChosen,
+)
+from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL, ComputerSeat, Seat, describe
 from controller.referee.controls import Controls
 from controller.referee.pairing_window import Answer, PairingWindow
 from controller.referee.proxy import ProxySeat
 from controller.referee.remote_seat import RemoteSeat
-from controller.referee.seat import Seat
 from controller.referee.verdict import Draft, Verdict
-from engine import Game, Move, Rules, game_from_position, new_game, rules_named
+from engine import RULES_NAMES, Game, Move, Rules, game_from_position, new_game, rules_named
 from engine.colour import Colour, picture
 from hardware.events import (
     ButtonHeld,
@@ -191,7 +207,7 @@ class Referee:
         if isinstance(event, ButtonPressed | ButtonHeld) and self._answered_pairing(event, out):
             return out.verdict()
         if isinstance(event, Command):
-            self.controls.command(self, event, out)
+            self._command(event, out)
             return out.verdict()
         self.controls.saw(event)
         if isinstance(event, DiscEntered):
@@ -213,8 +229,11 @@ class Referee:
                     message=reason(event.message),
                 )
             )
-        elif isinstance(event, SensorCleared) and self.faults.pop(event.sensor, ""):
-            out.log.append(_t("The fault on {sensor} has cleared.", sensor=event.sensor))
+        elif isinstance(event, SensorCleared):
+            if self.faults.pop(event.sensor, ""):
+                out.log.append(_t("The fault on {sensor} has cleared.", sensor=event.sensor))
+        else:
+            assert_never(event)
         if out.changed and self.in_step() and self.problem is not None:
             self.problem = None
             self.rebuilding = False
@@ -223,6 +242,39 @@ class Referee:
             else:
                 out.log.append(_t("The grid matches the game again; play resumes."))
         return out.verdict()
+
+    def _command(self, command: Command, out: Draft) -> None:
+        """A request from the page (or the daemon's configuration): the same
+        transitions the mode button asks for. Each kind is named; none falls
+        through to another's transition."""
+        if isinstance(command, RulesChosen):
+            self._rules_chosen(command.rules, out)
+        elif isinstance(command, OpponentChosen):
+            self._computer_chosen(command.plays, out)
+        elif isinstance(command, LevelChosen):
+            self._level_chosen(command.level, out)
+        elif isinstance(command, HintAsked):
+            self.controls.hint(self, out)
+        elif isinstance(command, NewGameAsked):
+            self.controls.new_game(self, out)
+        elif isinstance(command, PairingRequested):
+            out.changed = True
+            out.log.append(self.pairing.request(command.at, command.code))
+        elif isinstance(command, PairingEnded):
+            sentence = self.pairing.ended()
+            if sentence is not None:
+                out.changed = True
+                out.log.append(sentence)
+        elif isinstance(command, RemoteChosen):
+            remote_seat.choose(self, command.plays, out)
+        elif isinstance(command, RemoteInvited):
+            remote_seat.invited(self, command.invitation, out)
+        elif isinstance(command, RemoteRequested):
+            remote_seat.requested(self, command, out)
+        elif isinstance(command, RemoteRevoked):
+            remote_seat.revoked(self, command.expired, out)
+        else:
+            assert_never(command)
 
     def _entered(self, event: DiscEntered, out: Draft) -> None:
         column = event.column
@@ -399,26 +451,132 @@ class Referee:
     def choose_rules(self, name: str) -> Verdict:
         """Pick the rules of the next game; a game not yet begun takes them now."""
         out = Draft()
-        self.controls.choose_rules(self, name, out)
+        self._rules_chosen(name, out)
         return out.verdict()
 
     def choose_computer(self, colour: Colour | None) -> Verdict:
         """Who the computer plays in the next game (``None``: nobody); a game
         not yet begun takes it now."""
         out = Draft()
-        self.controls.choose_computer(self, colour, out)
+        self._computer_chosen(colour, out)
         return out.verdict()
 
     def choose_level(self, level: int) -> Verdict:
         """The computer's level in the next game; a game not yet begun takes it now."""
         out = Draft()
-        self.controls.choose_level(self, level, out)
+        self._level_chosen(level, out)
         return out.verdict()
+
+    def _rules_chosen(self, name: str, out: Draft) -> None:
+        if name not in RULES_NAMES:
+            out.log.append(_t("Ignored unknown rules {name}.", name=repr(name)))
+            return
+        settled = name == self.next_rules and (not self.not_begun() or self.game.rules.name == name)
+        if not settled:
+            out.log.append(self.pick_rules(name, out))
+
+    def _computer_chosen(self, colour: Colour | None, out: Draft) -> None:
+        if colour is not None and self.friend_plays(colour):
+            out.log.append(
+                _t(
+                    "Ignored: a friend plays {colour}; revoke the invitation first.",
+                    colour=player(colour),
+                )
+            )
+            return
+        now = self.not_begun() and self.computer != self.seats.seat_for(colour, self.game_number)
+        if colour != self.next_computer or now:
+            self.seat_computer(colour, out)
+
+    def _level_chosen(self, level: int, out: Draft) -> None:
+        if not MIN_LEVEL <= level <= MAX_LEVEL:
+            out.log.append(
+                _t(
+                    "Ignored level {level}: the computer plays at {low} to {high}.",
+                    level=level,
+                    low=MIN_LEVEL,
+                    high=MAX_LEVEL,
+                )
+            )
+            return
+        seat = self.computer
+        now = self.not_begun() and seat is not None and seat.level != level
+        if level == self.seats.next_level and not now:
+            return
+        out.changed = True
+        self.seats.next_level = level
+        if self._renew(self.game.rules.name, out):
+            out.log.append(_t("This game: the computer plays at level {level}.", level=level))
+        else:
+            out.log.append(_t("The next game: the computer plays at level {level}.", level=level))
+
+    def pick_rules(self, name: str, out: Draft) -> Text:
+        """Choose ``name`` for the next game (for this one if it has not
+        begun); the sentence that says so, left for the caller to say (the
+        mode button holds it back)."""
+        out.changed = True
+        self.next_rules = name
+        if self._renew(name, out):
+            return _t("Rules changed to {title}.", title=words.rules_title(self.game.rules))
+        return _t("The next game will be {title}.", title=words.title_of(name))
+
+    def take_back_rules(self, name: str, out: Draft) -> None:
+        """Put the rules chosen back to ``name``, saying nothing (a double
+        press says what it did instead)."""
+        if name != self.next_rules:
+            self.next_rules = name
+            self._renew(name, out)
+
+    def seat_computer(self, colour: Colour | None, out: Draft) -> None:
+        """The computer plays ``colour`` in the next game (``None``: nobody),
+        in this one if it has not begun."""
+        out.changed = True
+        self.seats.next_colour = colour
+        if self._renew(self.game.rules.name, out):
+            out.log.append(_t("This game: {who}.", who=describe(colour)))
+        else:
+            out.log.append(_t("The next game: {who}.", who=describe(colour)))
+
+    def ask_hint(self, out: Draft) -> None:
+        """A hint for the player to move, or the sentence why there is none."""
+        refused = self.no_hint()
+        if refused is not None:
+            out.log.append(refused)
+            return
+        assert self.game.to_move is not None
+        out.hint = True
+        out.log.append(_t("{colour} asked for a hint.", colour=player(self.game.to_move)))
+
+    def new_game(self, out: Draft) -> None:
+        """The next game begins now; a game in progress is abandoned."""
+        out.changed = True
+        if self.in_progress():
+            out.finished = self.game
+            out.log.append(_t("The game was abandoned."))
+        self.start_next(out)
+
+    def _renew(self, rules: str, out: Draft) -> bool:
+        """A game not yet begun starts again as a fresh game of ``rules`` (with
+        what was just chosen for it); whether it did."""
+        if not self.not_begun():
+            return False
+        self.game = self.fresh_game(rules)
+        out.new_game = True
+        return True
 
     def not_begun(self) -> bool:
         """Whether this game may still change its rules and players: no move,
         no result, not begun from a full grid."""
         return not self.game.moves and not self.game.is_over() and self.start_rows is None
+
+    def in_progress(self) -> bool:
+        """Whether a game has begun and is not over."""
+        return bool(self.game.moves) and not self.game.is_over()
+
+    def at_stake(self) -> bool:
+        """Whether a new game now would abandon a game in progress whose
+        position is still on the grid (the slider has not emptied it)."""
+        return self.in_progress() and not (self.rebuilding and not any(self.grid))
 
     def start_next(self, out: Draft) -> None:
         """The next game begins, with the rules chosen for it."""
@@ -437,6 +595,7 @@ class Referee:
         rules = self.rules_for(name)
         self.start_rows = None
         self.seats.sit(self.game_number)
+        self.remote.move = None  # asked for in a game that is gone
         full = all(len(c) == self.table.rows for c in self.grid)
         if rules.pop10 and full and all(d is not None for c in self.grid for d in c):
             game = new_game(rules)
@@ -493,6 +652,10 @@ class Referee:
 
     def proxies(self) -> tuple[ProxySeat, ...]:
         return (self.seats, self.remote)
+
+    def friend_plays(self, colour: Colour) -> bool:
+        """Whether a remote player has ``colour``, in this game or the next."""
+        return self.remote.holds(colour)
 
     def proxy_to_move(self) -> ProxySeat | None:
         """The computer's or the remote player's seat when it is to move."""

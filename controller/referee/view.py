@@ -12,9 +12,9 @@ from __future__ import annotations
 from controller.i18n.text import Text, Value, _n, _t, sentences
 from controller.i18n.words import disc, player, rules_title, title_of
 from controller.referee import commentary, repair
+from controller.referee.computer_seat import describe
 from controller.referee.core import SLIDER_OPENED, Referee
 from controller.referee.proxy import ProxySeat
-from controller.referee.seat import describe
 from engine import RULES_NAMES, Move, MoveKind, Phase
 from engine.colour import Colour
 from hardware.display import Alert, ColumnLight, Display, Lamp

@@ -25,9 +25,9 @@ from controller.referee.commands import (
     RemoteRevoked,
     RulesChosen,
 )
+from controller.referee.computer_seat import COLOURS, MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import Invitation
 from controller.referee.pairing_window import checked_code
-from controller.referee.seat import COLOURS, MAX_LEVEL, MIN_LEVEL
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware.events import (

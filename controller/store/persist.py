@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 from controller.i18n.text import TEXT_LIMIT, Text
 from controller.referee import fields
+from controller.referee.computer_seat import COLOURS, MAX_LEVEL, MIN_LEVEL, Seat
 from controller.referee.core import Referee, Table
-from controller.referee.seat import COLOURS, MAX_LEVEL, MIN_LEVEL, Seat
 from engine import RULES_NAMES, game_from_position
 from engine.colour import Colour
 

@@ -32,9 +32,9 @@ from controller.referee.commands import (
     RemoteRevoked,
     RulesChosen,
 )
+from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import DAY
 from controller.referee.pairing_window import LOOK
-from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.verdict import Verdict
 from controller.store.archive import ArchiveError, NoSuchGame
 from controller.web.checks import Refused, content_length, from_the_page

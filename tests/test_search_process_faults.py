@@ -68,66 +68,66 @@ def endless() -> Job:
 @pytest.fixture
 def thinker() -> Iterator[tuple[ProcessThinker, FakeClock]]:
     clock = FakeClock()
-    searcher = ProcessThinker(clock, budget=BUDGET, grace=GRACE)
+    process = ProcessThinker(clock, budget=BUDGET, grace=GRACE)
     try:
-        yield searcher, clock
+        yield process, clock
     finally:
-        if searcher.pid is not None:  # a stopped child would keep close() waiting
+        if process.pid is not None:  # a stopped child would keep close() waiting
             with contextlib.suppress(ProcessLookupError):
-                os.kill(searcher.pid, signal.SIGCONT)
-        searcher.close()
+                os.kill(process.pid, signal.SIGCONT)
+        process.close()
 
 
-def started_child(searcher: ProcessThinker) -> int:
+def started_child(process: ProcessThinker) -> int:
     """Start the search process with a quick job and return its pid."""
     woken = Woken()
     quick = winning()
-    searcher.start(quick, woken)
+    process.start(quick, woken)
     assert woken.wait()
-    assert [answer.job for answer in searcher.answers()] == [quick]
-    assert searcher.pid is not None
-    return searcher.pid
+    assert [answer.job for answer in process.answers()] == [quick]
+    assert process.pid is not None
+    return process.pid
 
 
 def stop(pid: int) -> None:
     os.kill(pid, signal.SIGSTOP)
 
 
-def poll(searcher: ProcessThinker, clock: FakeClock, at: float) -> None:
+def poll(process: ProcessThinker, clock: FakeClock, at: float) -> None:
     """Step the thinker as the daemon's loop does at ``at``; it must never
     ask to be stepped again at or before that time (a loop that spins)."""
     clock.set(at)
-    searcher.poll(at)
-    due = searcher.next_deadline()
+    process.poll(at)
+    due = process.next_deadline()
     assert due is None or due > at
 
 
-def answer(searcher: ProcessThinker, woken: Woken) -> Answer:
+def answer(process: ProcessThinker, woken: Woken) -> Answer:
     assert woken.wait()
-    (found,) = searcher.answers()
+    (found,) = process.answers()
     return found
 
 
 def test_a_stopped_search_process_is_replaced_past_its_grace_and_searches_again(
     thinker: tuple[ProcessThinker, FakeClock],
 ) -> None:
-    searcher, clock = thinker
-    first = started_child(searcher)
+    process, clock = thinker
+    first = started_child(process)
     stop(first)
     woken, job = Woken(), winning()
-    searcher.start(job, woken)
+    process.start(job, woken)
     deadline = clock() + search_seconds(BUDGET)
-    assert searcher.next_deadline() == deadline
-    poll(searcher, clock, deadline)  # hurried: it does not answer
-    assert searcher.next_deadline() == deadline + GRACE
-    assert searcher.notice() is None
-    poll(searcher, clock, deadline + GRACE)
-    assert searcher.pid not in (None, first)
-    notice = searcher.notice()
+    assert process.next_deadline() == deadline
+    poll(process, clock, deadline)  # hurried: it does not answer
+    assert process.next_deadline() == deadline + GRACE
+    assert process.notice() is None
+    poll(process, clock, deadline + GRACE)
+    assert process.pid not in (None, first)
+    notice = process.notice()
     assert notice is not None and "a new one thinks again" in notice
-    found = answer(searcher, woken)
+    found = answer(process, woken)
     assert found.job is job and str(found.move) == "4"  # searched, not the first legal move
-    assert searcher.notice() is None  # a child answers again
+    assert process.notice() is None  # a child answers again
     with pytest.raises(ProcessLookupError):
         os.kill(first, 0)  # killed and reaped, not left stopped
 
@@ -135,44 +135,44 @@ def test_a_stopped_search_process_is_replaced_past_its_grace_and_searches_again(
 def test_a_search_process_killed_mid_thought_searches_again(
     thinker: tuple[ProcessThinker, FakeClock],
 ) -> None:
-    searcher, clock = thinker
-    first = started_child(searcher)
+    process, clock = thinker
+    first = started_child(process)
     stop(first)  # so that it dies holding the job, before it can answer
     woken, job = Woken(), winning()
-    searcher.start(job, woken)
+    process.start(job, woken)
     os.kill(first, signal.SIGKILL)
     assert woken.wait()  # the loop is told at once, not at the deadline
-    assert searcher.answers() == []
-    poll(searcher, clock, clock())
-    found = answer(searcher, woken)
+    assert process.answers() == []
+    poll(process, clock, clock())
+    found = answer(process, woken)
     assert found.job is job and str(found.move) == "4"
-    assert searcher.pid not in (None, first)
+    assert process.pid not in (None, first)
 
 
 def test_a_second_failure_leaves_the_thinking_to_the_daemon_at_a_low_level(
     thinker: tuple[ProcessThinker, FakeClock],
 ) -> None:
-    searcher, clock = thinker
-    stop(started_child(searcher))
+    process, clock = thinker
+    stop(started_child(process))
     woken, job = Woken(), endless()
-    searcher.start(job, woken)
-    poll(searcher, clock, clock() + search_seconds(BUDGET))
-    poll(searcher, clock, clock() + GRACE)
-    second = searcher.pid
+    process.start(job, woken)
+    poll(process, clock, clock() + search_seconds(BUDGET))
+    poll(process, clock, clock() + GRACE)
+    second = process.pid
     assert second is not None
     stop(second)  # the new one is stopped too, mid-search
-    poll(searcher, clock, clock() + search_seconds(BUDGET))
-    poll(searcher, clock, clock() + GRACE)
-    found = answer(searcher, woken)
+    poll(process, clock, clock() + search_seconds(BUDGET))
+    poll(process, clock, clock() + GRACE)
+    found = answer(process, woken)
     expected = Opponent(job.game.rules, FALLBACK_LEVEL, job.seed).choose(job.game).move
     assert found.job is job and found.move == expected
-    notice = searcher.notice()
+    notice = process.notice()
     assert notice is not None and f"level {FALLBACK_LEVEL} at most" in notice
-    assert searcher.pid is None  # no search process any more
+    assert process.pid is None  # no search process any more
     # and from then on, every search runs in the daemon
     again = winning()
-    searcher.start(again, woken)
-    assert str(answer(searcher, woken).move) == "4" and searcher.pid is None
+    process.start(again, woken)
+    assert str(answer(process, woken).move) == "4" and process.pid is None
 
 
 # -- through the daemon ------------------------------------------------------------
@@ -213,11 +213,11 @@ def expected_first_move(state: Path) -> str:
 def test_a_stopped_search_process_neither_stalls_nor_spins_the_simulated_daemon(
     thinker: tuple[ProcessThinker, FakeClock], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    searcher, clock = thinker
-    stop(started_child(searcher))
+    process, clock = thinker
+    stop(started_child(process))
     woken = Woken()
     state = tmp_path / "state"
-    simulation = Simulation(red_at_level_3(), state, thinker=Tapped(searcher, woken), clock=clock)
+    simulation = Simulation(red_at_level_3(), state, thinker=Tapped(process, woken), clock=clock)
     try:
         steps = 0
         step = simulation.daemon.step
@@ -245,8 +245,8 @@ def test_a_stopped_search_process_neither_stalls_nor_spins_the_simulated_daemon(
 def test_the_daemon_plays_on_and_pings_the_watchdog_while_its_search_process_is_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    searcher = ProcessThinker(monotonic, budget=0.2, grace=0.5)
-    first = started_child(searcher)
+    process = ProcessThinker(monotonic, budget=0.2, grace=0.5)
+    first = started_child(process)
     stop(first)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(tmp_path / "notify"))
@@ -254,9 +254,7 @@ def test_the_daemon_plays_on_and_pings_the_watchdog_while_its_search_process_is_
     monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
     monkeypatch.setenv("WATCHDOG_USEC", "200000")
     state = tmp_path / "state"
-    daemon = assemble(
-        None, None, state, monotonic, config=red_at_level_3(), thinker=searcher
-    ).daemon
+    daemon = assemble(None, None, state, monotonic, config=red_at_level_3(), thinker=process).daemon
     steps = 0
     step = daemon.step
 

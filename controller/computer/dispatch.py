@@ -1,6 +1,8 @@
-"""The daemon's side of the computer's thinking: which search it wants from
-its :class:`~controller.computer.thinker.Thinker` now (the computer's move, or a hint
-for the player to move), the answers it takes, and the hint being lit.
+"""What the daemon dispatches to its :class:`~controller.computer.thinker.Thinker`:
+which search it wants now (the computer's move, a hint for the player to
+move, or pondering), the answers it takes, and the hint being lit. Where the
+search runs is the thinker's business (:mod:`controller.computer.thinker`,
+:mod:`controller.computer.process`).
 
 The daemon holds one, steps it from its loop with the referee of the moment,
 and makes the computer's choice durable itself (the ``chose`` callback):
@@ -9,9 +11,9 @@ and makes the computer's choice durable itself (the ``chose`` callback):
 >>> from controller.computer.thinker import InlineThinker
 >>> from engine.colour import Colour
 >>> chosen = []
->>> thinking = Thinking(InlineThinker(budget=1.0), lambda: None, chosen.append)
+>>> dispatcher = Dispatcher(InlineThinker(budget=1.0), lambda: None, chosen.append)
 >>> referee = Referee(Table(), "classic", computer=Colour.RED)
->>> thinking.step(referee, now=0.0)
+>>> dispatcher.step(referee, now=0.0)
 True
 >>> len(chosen)
 1
@@ -26,8 +28,8 @@ from typing import Any
 
 from controller.computer.thinker import Job, Thinker
 from controller.i18n.text import Text, _t
+from controller.referee.computer_seat import MAX_LEVEL
 from controller.referee.core import Referee
-from controller.referee.seat import MAX_LEVEL
 from engine import Move
 
 log = logging.getLogger("popref")
@@ -52,7 +54,7 @@ def position(referee: Referee) -> tuple[Any, ...]:
     return (referee.game_number, referee.game.rules.name, len(referee.game.moves))
 
 
-class Thinking:
+class Dispatcher:
     """The searches one daemon asks for, and the hint it lights.
 
     With ``ponder``, a computer at full strength also thinks while the other
