@@ -8,9 +8,7 @@ tmpfs when this machine lets the test mount one.
 
 from __future__ import annotations
 
-import doctest
 import errno
-import importlib
 import os
 import shutil
 import subprocess
@@ -258,19 +256,3 @@ def test_the_soaks_storage_faults_run_clean(tmp_path: Path) -> None:
     assert tally.problems == [] and tally.clean
     assert tally.injected["disk-full"] == tally.repaired["disk-full"] >= 1
     assert tally.injected["board-size"] == tally.repaired["board-size"] == 2
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "controller.store.journal",
-        "controller.store.entries",
-        "controller.referee.fields",
-        "controller.store.archive",
-        "controller.store.persist",
-        "bench.soaklib.diskfull",
-    ],
-)
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0 and result.attempted > 0
