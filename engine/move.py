@@ -7,7 +7,7 @@ from enum import StrEnum
 from functools import total_ordering
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.errors import InvalidMoveError
+from engine.errors import InvalidMoveError, NotAMoveError
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -109,12 +109,12 @@ def parse_move(text: str) -> Move:
     token = text.strip()
     match = _MOVE_RE.fullmatch(token)
     if match is None:
-        raise InvalidMoveError(f"{token!r} is not a move: {_HOW}")
+        raise NotAMoveError(token, _HOW)
     digits = match.group(2)
     # past a few digits no board has the column (and int() refuses 4300 digits)
     column = int(digits) if len(digits) <= 9 else MAX_COLUMN + 1
     if not 1 <= column <= MAX_COLUMN:
-        raise InvalidMoveError(f"{token!r} is not a move: columns are numbered from 1")
+        raise NotAMoveError(token, "columns are numbered from 1")
     return Move(MoveKind.POP if match.group(1) else MoveKind.DROP, column)
 
 

@@ -18,7 +18,7 @@ line 7 (4444444): move 7 (4): column 4 is full
 
 from __future__ import annotations
 
-from engine import Game, MoveError, Rules, new_game, parse_move
+from engine import Game, MoveError, NotAMoveError, Rules, new_game, parse_move
 from engine.move import digit_runs_allowed
 
 
@@ -44,7 +44,7 @@ def read_position(line: str, rules: Rules, number: int) -> Game:
             try:
                 game.play(parse_move(token))
             except MoveError as error:
-                reason = str(error).replace(f"{token!r} is not a move", "not a move", 1)
+                reason = error.reason if isinstance(error, NotAMoveError) else str(error)
                 raise PositionInputError(
                     f"line {number} ({field}): move {index} ({token}): {reason}"
                 ) from None

@@ -400,8 +400,7 @@ class Daemon:
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any
         hint = self.thinking.hint
-        lit = hint is not None and shown.status.startswith("Hint")
-        state["hint"] = str(hint.move) if hint is not None and lit else None
+        state["hint"] = str(hint.move) if hint is not None and shown.hint_lit else None
         return state
 
     def publish(self) -> None:
