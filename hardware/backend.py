@@ -74,6 +74,16 @@ class Backend(Protocol):
 
 
 @runtime_checkable
+class Seeing(Protocol):
+    """A backend that sees what the grid holds, not only what goes in and
+    out: the simulated grid does (a real board's sensors count discs)."""
+
+    def contents(self) -> list[str]:
+        """The grid now, top row first: ``.``, ``R`` or ``Y`` a cell."""
+        ...
+
+
+@runtime_checkable
 class Counting(Protocol):
     """A backend whose board keeps cumulative counters (the sensor board).
 

@@ -427,7 +427,7 @@ def test_a_daemon_restart_counts_what_the_board_counted_meanwhile(tmp_path: Path
         sim.daemon = Daemon(
             old.table,
             "classic",
-            SimulatedBackend(backend, sim.board, on_close=sim.board.close),
+            SimulatedBackend(backend, sim.board, sim.grid, on_close=sim.board.close),
             sim.clock,
             state,
         )

@@ -52,7 +52,7 @@ from controller.store.persist import BoardChanged, restore, snapshot
 from controller.store.statelock import StateLock
 from engine import Game, Move, write_record
 from engine.colour import Colour
-from hardware.backend import Backend, Counting
+from hardware.backend import Backend, Counting, Seeing
 from hardware.clock import Clock
 from hardware.display import Alert, Display
 
@@ -91,8 +91,6 @@ class Daemon:
     on_state: Callable[[dict[str, Any]], None] | None = None
     # a pairing request granted by the mode button
     on_paired: Callable[[], None] | None = None
-    # the physical grid's rows when something knows them better than the referee
-    grid_view: Callable[[], list[str]] | None = None
     # the state directory's lock (controller.store.statelock), released by close()
     lock: StateLock | None = None
 
@@ -395,7 +393,8 @@ class Daemon:
 
     def state(self) -> dict[str, Any]:
         """The table's state, as ``popref simulate --json`` prints it."""
-        grid = self.grid_view() if self.grid_view is not None else None
+        # what the grid holds where the board sees it, else the referee's belief
+        grid = self.backend.contents() if isinstance(self.backend, Seeing) else None
         shown = self.display()
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any

@@ -35,6 +35,7 @@ from hardware.clock import Clock, FakeClock
 from hardware.gpio_backend import GpioBackend
 from hardware.pinmap import PinMap
 from hardware.sim.gpio import MockWires, PinLightReader
+from hardware.sim.mockpins import clocked_mock_factory
 from hardware.sim.seam import Beam, SensorWires
 
 Span = tuple[float, float]
@@ -382,10 +383,8 @@ def build_simulated_gpio(
     score dials, as far as they fit (:meth:`PinMap.simulated`).
     ``dead`` names outputs whose lamp is broken (see :class:`PinLightReader`).
     """
-    from hardware.factory import make_pin_factory
-
     pins = pinmap or PinMap.simulated(columns, colour_sensing)
-    factory = make_pin_factory("mock", clock=clock, revision=pins.board_revision)
+    factory = clocked_mock_factory(clock, pins.board_revision)
     wires = MockWires(pins, factory)
     backend = GpioBackend(pins, factory, clock, rows=rows)
     grid = SimGrid(columns, rows, wires, clock, physics, seed)
