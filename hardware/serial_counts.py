@@ -51,16 +51,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
+from engine.sentence import Sentence
 from hardware import timing, wire
+from hardware.backend import Mark
 from hardware.events import (
     ButtonHeld,
     ButtonPressed,
     DiscEntered,
     DiscLeft,
     Event,
-    FaultSentence,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -101,11 +101,6 @@ class _Seen:
     hb: wire.Heartbeat
     seq: int | None
     at: float | None
-
-
-Mark = dict[str, Any]
-"""The counters consumed up to and including one event: what the daemon
-journals with that event, so a restart counts exactly what it missed."""
 
 
 class _Cursor:
@@ -413,7 +408,7 @@ class CounterTracker:
             log.debug("another heartbeat that does not add up: %s", why)
             return []
         self.fault = why
-        message = FaultSentence(
+        message = Sentence(
             "The sensor board sent a report that does not add up ({why}); popref "
             "counts nothing from it until the board's reports agree again. If this "
             "repeats, check the board's USB cable.",
@@ -481,14 +476,14 @@ class CounterTracker:
         return events
 
 
-def _blocked(beam: str, column: int) -> FaultSentence:
+def _blocked(beam: str, column: int) -> Sentence:
     if beam == "entry":
-        return FaultSentence(
+        return Sentence(
             "The entry beam of column {column} has been blocked for seconds; "
             "clear the top of the column or check that sensor's wiring.",
             column=column,
         )
-    return FaultSentence(
+    return Sentence(
         "The exit beam of column {column} has been blocked for seconds; "
         "clear the bottom of the column or check that sensor's wiring.",
         column=column,

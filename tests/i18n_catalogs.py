@@ -29,26 +29,21 @@ SOURCE = ROOT / "controller"
 LOCALE = SOURCE / "i18n" / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 # controller.i18n.text's markers: _t(msgid), _n(singular, plural, n), _p(context, msgid),
-# N_(msgid), Nn_(singular, plural); the engine's reasons, Reason(template, ...), and
-# the simulated grid's refusals, SimGridError(template, ...), and the sensors'
-# faults, FaultSentence(template, ...)
+# N_(msgid), Nn_(singular, plural); and the sentences made in engine/ and hardware/
+# (the engine's reasons and titles, the sensors' faults, the simulated grid's
+# refusals), Sentence(template, ...)
 KEYWORDS = {
     "_t": None,
     "_n": (1, 2),
     "_p": ((1, "c"), 2),
     "N_": None,
     "Nn_": (1, 2),
-    "Reason": None,
-    "SimGridError": None,
-    "FaultSentence": None,
+    "Sentence": None,
 }
 SOURCES = [
     ("controller/**.py", "python"),
-    ("engine/explain.py", "python"),
-    ("hardware/sim/grid.py", "python"),
-    ("hardware/inputs.py", "python"),
-    ("hardware/serial_backend.py", "python"),
-    ("hardware/serial_counts.py", "python"),
+    ("engine/**.py", "python"),
+    ("hardware/**.py", "python"),
 ]
 HEADER = """\
 # popref's sentences in {name}: the referee's, the page's, the simulator's.

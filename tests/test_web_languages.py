@@ -11,7 +11,6 @@ from typing import Any
 
 from controller.i18n.text import LANGUAGES
 from controller.web.page_text import PAGE, PLURALS
-from engine import RULES_NAMES
 from hardware import looks
 from tests.webclient import Stream, Table
 
@@ -105,7 +104,6 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     asked |= set(re.findall(r'data-t(?:-label)?="(\w+)"', page))
     # keys made from a prefix and a value: every value the state can have
     for prefix, values in {
-        "rules_": RULES_NAMES,
         "result_": ("red", "yellow", "draw", "unknown"),
         "turn_": ("red", "yellow"),
         "colour_": ("red", "yellow"),

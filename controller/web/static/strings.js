@@ -10,6 +10,7 @@ let language = "en";
 let languages = { en: "English" };
 let strings = {};
 let plurals = {};
+let titles = {};
 let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 
 // The page's choice (the language menu, remembered), else none: the server
@@ -27,6 +28,7 @@ async function loadStrings(wanted) {
   languages = catalog.languages;
   strings = catalog.strings;
   plurals = catalog.plurals;
+  titles = catalog.titles;
   pluralIndex = pluralRule(catalog.plural);
   return true;
 }
