@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_forms, plural_rule
+from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_categories, plural_forms
 from controller.i18n.words import title_of
 from engine import RULES_NAMES
 
@@ -117,12 +117,12 @@ def titles(language: str) -> dict[str, str]:
 
 def page_catalog(language: str) -> dict[str, Any]:
     """What ``GET /api/strings`` answers: the page's sentences in
-    ``language``, its plural rule (the catalog's ``Plural-Forms``), the
-    rules' titles, and the languages there are, each in its own name."""
+    ``language``, the plural form each ``Intl.PluralRules`` category takes,
+    the rules' titles, and the languages there are, each in its own name."""
     return {
         "language": language,
         "languages": LANGUAGES,
-        "plural": plural_rule(language),
+        "plural": plural_categories(language),
         "strings": strings(language),
         "plurals": plurals(language),
         "titles": titles(language),
