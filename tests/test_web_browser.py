@@ -13,10 +13,10 @@ import pytest
 from controller.i18n.text import LANGUAGES, translations
 from controller.web.page_text import PLURALS, page_catalog
 from tests.browser import (
+    Browsers,
     By,
     Select,
     cells,
-    chromium,
     lit,
     needs_chromium,
     open_page,
@@ -31,14 +31,14 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    yield from chromium(tmp_path, "en-US,en")
+def browser(browsers: Browsers) -> Iterator[Any]:
+    yield from browsers.open("en-US,en")
 
 
 @pytest.fixture
-def finnish_browser(tmp_path: Path) -> Iterator[Any]:
+def finnish_browser(browsers: Browsers) -> Iterator[Any]:
     """A browser whose Accept-Language asks for Finnish first."""
-    yield from chromium(tmp_path, "fi-FI,fi,en")
+    yield from browsers.open("fi-FI,fi,en")
 
 
 def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:
