@@ -26,7 +26,11 @@ WINDOW = (1200, 1400)  # every test's window to begin with
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException, WebDriverException
+    from selenium.common.exceptions import (
+        StaleElementReferenceException,
+        TimeoutException,
+        WebDriverException,
+    )
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By as By  # for the tests too
     from selenium.webdriver.support.ui import Select as Select  # for the tests
@@ -106,9 +110,11 @@ def _forget(driver: Any) -> None:
 
 
 def wait(driver: Any, check: Callable[[Any], Any], what: str) -> Any:
-    """Wait (up to 15 s) for ``check`` to hold, on the page's own events."""
+    """Wait (up to 15 s) for ``check`` to hold, on the page's own events (an
+    element the page drew again while ``check`` read it: not yet)."""
+    stale = (StaleElementReferenceException,)
     try:
-        return WebDriverWait(driver, 15, poll_frequency=0.05).until(check)
+        return WebDriverWait(driver, 15, poll_frequency=0.05, ignored_exceptions=stale).until(check)
     except TimeoutException:
         raise AssertionError(f"the page never showed {what}") from None
 
