@@ -120,6 +120,25 @@ def test_a_full_archive_disk_at_the_end_of_a_game_is_a_fault_not_a_crash(state: 
         again.close()
 
 
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT])
+def test_a_full_archive_is_known_by_its_error_number_not_its_words(
+    state: Path, code: int
+) -> None:
+    """A quota as well as a full disk asks the owner to free space: the
+    archive's error carries the system's error number, so nothing is decided
+    on the system's wording of it."""
+    sim = start(state)
+    try:
+        act(sim, *WIN[:-1])
+        with full_disk(state / "games", code):
+            act(sim, WIN[-1])
+            fault = sim.display().fault
+            assert fault is not None and f"({os.strerror(code)})" in fault
+            assert "free space in" in fault
+    finally:
+        sim.close()
+
+
 class Crash(BaseException):
     """A power cut at one exact point: nothing after it runs."""
 

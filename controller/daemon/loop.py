@@ -12,7 +12,6 @@ import dataclasses
 import errno
 import hashlib
 import logging
-import os
 import queue
 import secrets
 import signal
@@ -309,13 +308,11 @@ class Daemon:
         except fatal:
             raise
         except (OSError, ArchiveError) as error:
-            full = False
             if isinstance(error, OSError):
                 reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
-                full = error.errno in (errno.ENOSPC, errno.EDQUOT)
             else:
                 reason = error.reason
-                full = reason == os.strerror(errno.ENOSPC)
+            full = error.errno in (errno.ENOSPC, errno.EDQUOT)
             if self.storage_fault is None:
                 log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
             place = str(self.state_dir)
