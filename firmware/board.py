@@ -20,15 +20,14 @@ Example (``main.py`` does this with the real pins)::
 
 import time
 
-import sensors
 import timing
 import wire
 
-HEARTBEAT_MS = 200
 HOST_SILENT_MS = 2000  # no frame from the host for this long: outputs to safe idle
 # Pin edges come in by IRQ, which cannot end a poll: wake at least this often,
-# less than a beam's settle window, so a settled edge is never seen late and
-# the level backstop (sensors.Input) sees a beam blocked by any disc.
+# less than a beam's settle window, so a settled edge is reported on time (the
+# IRQs count it meanwhile) and the level backstop (sensors.Input) sees a beam
+# blocked by any disc whose IRQ was lost.
 MAX_WAIT_MS = 5
 if MAX_WAIT_MS >= timing.BEAM_SETTLE_MS:
     raise ValueError("MAX_WAIT_MS must stay below timing.BEAM_SETTLE_MS")
@@ -65,6 +64,7 @@ class SensorBoard:
         self._uptime_at = self.started
         self._hello_sent = False
         self._faults = (0, 0)
+        self._counted = False  # a disc was counted in this pass
         self._go_idle(self.started)
 
     def run(self):
@@ -80,7 +80,7 @@ class SensorBoard:
         long, and the simulated board (``hardware/sim/board``) steps by it."""
         if not self._hello_sent:
             return 1
-        wait = max(0, HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
+        wait = max(0, wire.HEARTBEAT_MS - time.ticks_diff(now, self._last_beat))
         for c in range(self.columns):  # no tuple of the two lists: that allocates
             wait = _sooner(wait, self.entries[c].due_in(now))
             wait = _sooner(wait, self.exits[c].due_in(now))
@@ -112,42 +112,43 @@ class SensorBoard:
             dial.update(now)
         if self.buzzer is not None:
             self.buzzer.update(now)
-        if changed or time.ticks_diff(now, self._last_beat) >= HEARTBEAT_MS:
+        if changed or time.ticks_diff(now, self._last_beat) >= wire.HEARTBEAT_MS:
             self._beat(now)
         if self.wdt is not None:
             self.wdt.feed()
 
     def _read_inputs(self, now):
-        changed = False
-        entry_faults = self._faults[0]
-        exit_faults = self._faults[1]
-        for c in range(self.columns):
-            # A disc counts when its beam clears; a stuck beam is a fault bit
-            # instead, and its clearing is no disc (as hardware/debounce.py).
-            outcome = self.entries[c].update(now)
-            if outcome == sensors.PASSED:
-                self.drops[c] = (self.drops[c] + 1) & 0xFFFF
-            elif outcome == sensors.STUCK:
-                entry_faults |= 1 << c
-            elif outcome == sensors.UNSTUCK:
-                entry_faults &= ~(1 << c)
-            changed = changed or outcome != sensors.NOTHING
-            outcome = self.exits[c].update(now)
-            if outcome == sensors.PASSED:
-                self.pops[c] = (self.pops[c] + 1) & 0xFFFF
-            elif outcome == sensors.STUCK:
-                exit_faults |= 1 << c
-            elif outcome == sensors.UNSTUCK:
-                exit_faults &= ~(1 << c)
-            changed = changed or outcome != sensors.NOTHING
-        if changed:
+        self._counted = False
+        entry_faults = self._count(self.entries, self.drops, now)
+        exit_faults = self._count(self.exits, self.pops, now)
+        changed = self._counted
+        if entry_faults != self._faults[0] or exit_faults != self._faults[1]:
             self._faults = (entry_faults, exit_faults)
-        if self.slider.update(now):
             changed = True
-            self.slider_changes = (self.slider_changes + 1) & 0xFFFF
+        flips = self.slider.update(now)
+        if flips:
+            changed = True
+            self.slider_changes = (self.slider_changes + flips) & 0xFFFF
         if self.button.update(now):
             changed = True
         return changed
+
+    def _count(self, beams, counts, now):
+        """Add the discs through ``beams`` since the last pass to ``counts``
+        (``_counted`` tells whether there were any); returns the bits of the
+        beams stuck now. A disc counts when its beam clears; a stuck beam is
+        a fault bit instead, and its clearing is no disc (as
+        hardware/debounce.py)."""
+        faults = 0
+        for c in range(self.columns):
+            beam = beams[c]
+            passed = beam.update(now)
+            if passed:
+                counts[c] = (counts[c] + passed) & 0xFFFF
+                self._counted = True
+            if beam.stuck:
+                faults |= 1 << c
+        return faults
 
     def _handle(self, kind, payload, now):
         self.host_seen = now

@@ -25,7 +25,7 @@ from hardware.events import Event
 Mark = dict[str, Any]
 """The sensor board's counters consumed up to and including an event
 (JSON-ready): what the daemon journals with that event, so a restart counts
-exactly what it missed (:mod:`hardware.serial_counts`)."""
+exactly what it missed (:mod:`hardware.serial_marks`)."""
 
 Marked = tuple[Event, Mark | None]
 """An event and its mark (``None`` for events that are not counts)."""

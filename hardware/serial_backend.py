@@ -125,7 +125,9 @@ class SerialBackend:
         self._started: float | None = None
         self._last_rx: float | None = None
         self._last_tx = float("-inf")
-        self._hello_at = float("-inf")
+        self._hello_at = float("-inf")  # the last HOST_HELLO
+        self._hello_due: float | None = None  # a HOST_HELLO asked for by a heartbeat
+        self._hello_backoff = _HELLO_EVERY
         self._reconnect_at: float | None = None
         self._backoff = config.reconnect_min
         self._display: Display | None = None
@@ -217,6 +219,8 @@ class SerialBackend:
                 deadlines.append(_deadline(self._hello_at, _HELLO_EVERY))
             elif not self._acked:
                 deadlines.append(_deadline(self._show_at, self.config.resend))
+            if self._up and self._hello_due is not None:
+                deadlines.append(self._hello_due)
             if not self._faulted and self._last_rx is not None:
                 deadlines.append(_deadline(self._last_rx, self.config.timeout))
             if self._link.waiting:
@@ -373,8 +377,6 @@ class SerialBackend:
             self._up = True
             self._acked = self._display is None
             self._show_at = float("-inf")
-        if self._counts.boot_id is not None and boot_id != self._counts.boot_id:
-            log.info("the sensor board restarted (boot id %08x)", boot_id)
         return []
 
     def _heartbeat(self, hb: wire.Heartbeat, now: float, seq: int) -> list[Marked]:
@@ -387,10 +389,15 @@ class SerialBackend:
         events += self._counts.update_marked(hb, now, seq)
         if self._counts.wants_hello:
             # a boot id no hello announced: a reset whose hello was lost, or
-            # damage; the board's answer to a host hello says which
+            # damage; the board's answer to a host hello says which. Asked
+            # ever more slowly while its heartbeats stay untrusted, so a
+            # board and host cannot keep each other busy saying hello.
             self._counts.wants_hello = False
-            self._up = False
-            self._hello_at = float("-inf")
+            if self._hello_due is None:
+                self._hello_due = max(now, self._hello_at + self._hello_backoff)
+                self._hello_backoff = min(2 * self._hello_backoff, self.config.reconnect_max)
+        elif self._counts.fault is None:
+            self._hello_backoff = _HELLO_EVERY
         if hb.shown != self._display_id and self._display is not None:
             self._acked = False  # it reset or went dark: show it again
         return events
@@ -411,8 +418,10 @@ class SerialBackend:
         if self._link is None:
             return events
         self._sent = False
-        if not self._up and _due(now, self._hello_at, _HELLO_EVERY):
+        asked = self._hello_due is not None and now >= self._hello_due
+        if (not self._up and _due(now, self._hello_at, _HELLO_EVERY)) or (self._up and asked):
             self._hello_at = now
+            self._hello_due = None
             self._send(wire.HOST_HELLO, bytes([wire.PROTOCOL_VERSION]))
         elif self._up and not self._acked and _due(now, self._show_at, self.config.resend):
             self._show_at = now

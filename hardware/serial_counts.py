@@ -17,10 +17,20 @@ or when two heartbeats in a row follow each other (a new baseline, judged
 counter by counter: one that moved forwards plausibly counts, one that jumped
 counts on from there without events, one that went back keeps the higher
 value, so two agreeing damaged heartbeats neither lose a disc they carry nor
-make the next real one count a disc twice).
+make the next real one count a disc twice). The fault clears once the
+reports have added up for :data:`CLEAN`, so a run of bad frames is one fault.
+
 A new boot id is taken as a board reset only when the board announced it in
-its hello; an unannounced one asks for a hello (:attr:`CounterTracker.wants_hello`),
-and the board's answer names its boot.
+its hello (an unannounced one asks for a hello,
+:attr:`CounterTracker.wants_hello`, and the board's answer names its boot),
+only once the boot before has been quiet for :data:`SILENT` (a board that
+reset says nothing more under its old id: one that still reports has not
+reset, whoever said hello), and only for what a board could have counted
+since it booted: its uptime no longer than the time since the boot before
+last spoke, each counter no more than one per disc's (or switch's) time in
+that uptime. A board never goes back to an earlier boot, so one that does
+was replaced by a boot that was not its own: it counts on from where that
+earlier boot left off.
 
 What is not recoverable: inputs the board counted after its last heartbeat
 that reached the host and before it reset (at most one heartbeat interval,
@@ -55,16 +65,8 @@ from dataclasses import dataclass
 from engine.sentence import Sentence
 from hardware import timing, wire
 from hardware.backend import Mark
-from hardware.events import (
-    ButtonHeld,
-    ButtonPressed,
-    DiscEntered,
-    DiscLeft,
-    Event,
-    SensorCleared,
-    SensorFault,
-    SliderMoved,
-)
+from hardware.events import Event, SensorCleared, SensorFault
+from hardware.serial_marks import delta, events_between, from_mark
 
 log = logging.getLogger("popref.serial")
 
@@ -76,11 +78,28 @@ DISC_GAP = 2 * timing.BEAM_SETTLE_MS / 1000
 clear for ``BEAM_SETTLE_MS`` each, so no beam counts two closer than this (a
 real disc blocks a beam for 20 ms or more)."""
 
-_RETIRED = 8  # boot ids of earlier boots remembered, so their frames are never taken for a reset
+SILENT = 2.5 * wire.HEARTBEAT_MS / 1000
+"""Seconds without a heartbeat of the board's boot before a new boot is
+taken: a board that reset says nothing more under its old boot id, and a
+board that did not reports every ``HEARTBEAT_MS``."""
 
+CLEAN = 1.0
+"""Seconds of heartbeats that all add up before a link fault clears, so a
+run of bad ones is one fault, not one per frame."""
 
-def _delta(new: int, old: int) -> int:
-    return (new - old) & 0xFFFF
+_CLOCKS = 0.25  # seconds the board's uptime may run ahead of the host's clock (late polls)
+_EARLIER = 8  # earlier boots remembered, with where each left off
+
+# The least time between two counts of a counter since boot, in ms: a disc
+# needs its beam blocked and then clear for the settle time, a switch change
+# its level settled, a press a push and a release, a hold the hold time.
+_SINCE_BOOT = {
+    "drops": 2 * timing.BEAM_SETTLE_MS,
+    "pops": 2 * timing.BEAM_SETTLE_MS,
+    "slider changes": timing.SWITCH_SETTLE_MS,
+    "button presses": 2 * timing.SWITCH_SETTLE_MS,
+    "button holds": timing.BUTTON_HOLD_MS,
+}
 
 
 def _newer(seq: int, than: int) -> bool:
@@ -103,40 +122,6 @@ class _Seen:
     at: float | None
 
 
-class _Cursor:
-    """Counters consumed so far, advanced one event at a time."""
-
-    def __init__(self, hb: wire.Heartbeat) -> None:
-        self.boot = hb.boot_id
-        self.drops = list(hb.drops)
-        self.pops = list(hb.pops)
-        self.slider_changes = hb.slider_changes
-        self.slider = hb.slider
-        self.presses = hb.presses
-        self.holds = hb.holds
-
-    def mark(self) -> Mark:
-        return {
-            "boot": self.boot,
-            "drops": list(self.drops),
-            "pops": list(self.pops),
-            "slider_changes": self.slider_changes,
-            "slider": self.slider,
-            "presses": self.presses,
-            "holds": self.holds,
-        }
-
-
-def _from_mark(mark: Mark) -> wire.Heartbeat:
-    """A heartbeat that says exactly what ``mark`` consumed (no faults: a
-    restarted daemon must hear about any that are still there)."""
-    return wire.Heartbeat(
-        int(mark["boot"]), 0, wire.NO_DISPLAY, bool(mark["slider"]), int(mark["slider_changes"]),
-        False, int(mark["presses"]), int(mark["holds"]), 0, 0,
-        [int(d) for d in mark["drops"]], [int(p) for p in mark["pops"]],
-    )  # fmt: skip
-
-
 class CounterTracker:
     """The host's memory of the counters it has turned into events, and its
     judgement of whether the board's latest heartbeat can be believed."""
@@ -153,7 +138,9 @@ class CounterTracker:
         self._pending: _Seen | None = None  # a candidate for a new baseline
         self._announced: int | None = None  # the boot id of the board's last hello
         self.wants_hello = False  # a boot id no hello announced: ask the board to say hello
-        self._retired: list[int] = []
+        self._heard: float | None = None  # the last heartbeat with the trusted boot's id
+        self._clean_since: float | None = None  # every heartbeat added up since then
+        self._earlier: dict[int, _Seen] = {}  # earlier boots, each where it left off
 
     def bound(self, elapsed: float | None) -> int:
         """The most any counter can move between two heartbeats ``elapsed``
@@ -176,7 +163,7 @@ class CounterTracker:
         """Continue from a journalled mark instead of taking the first
         heartbeat as a baseline: what the board counted while the daemon was
         down (or between an event and its journal record) becomes events."""
-        hb = _from_mark(mark)
+        hb = from_mark(mark)
         if len(hb.drops) != self.columns or len(hb.pops) != self.columns:
             return  # a mark from another grid: start from a baseline instead
         self.last = hb
@@ -185,7 +172,8 @@ class CounterTracker:
 
     def announce(self, boot_id: int) -> None:
         """The board said hello: a heartbeat with this boot id may start a
-        new boot, and frame numbers start afresh with the connection."""
+        new boot (once the boot before has gone quiet), and frame numbers
+        start afresh with the connection."""
         self._announced = boot_id
         if self._trusted is not None:
             self._trusted = _Seen(self._trusted.hb, None, self._trusted.at)
@@ -208,29 +196,115 @@ class CounterTracker:
             )
         trusted = self._trusted
         if trusted is None:  # first contact: what happened before is not ours to count
+            self._heard = now
             return self._trust(seen, [])
+        if hb.boot_id != trusted.hb.boot_id:
+            return self._other_boot(seen)
+        self._heard = now
+        if self._announced != hb.boot_id:
+            # this boot still speaks after another one's hello: that hello
+            # was no reset (replayed, forged or damaged)
+            self._announced = None
         why = self._why_not(trusted, seen)
         if why is None:
             return self._trust(seen, self._diff(trusted.hb, hb, now))
-        if hb.boot_id != trusted.hb.boot_id:
-            if hb.boot_id != self._announced or not self._fresh(hb.boot_id):
-                # a reset whose hello was lost, or damage: the board's answer
-                # to a new host hello tells which
-                self.wants_hello = True
-                return self._reject(why, now)
-            restarted = self._restart(seen)
-            if restarted is not None:
-                return restarted
         pending = self._pending
         if (
             pending is not None
-            and self._fresh(hb.boot_id)
             and self._why_not(pending, seen) is None
             and not self._replayed(trusted, seen)
         ):
             return self._rebaseline(seen)
         self._pending = seen
         return self._reject(why, now)
+
+    # -- another boot ------------------------------------------------------------------
+
+    def _other_boot(self, seen: _Seen) -> list[tuple[Event, Mark | None]]:
+        """A heartbeat from a boot other than the trusted one. It is taken
+        only when the board announced it in a hello, and the trusted boot
+        has been quiet for :data:`SILENT` since (a board that reset says
+        nothing more under its old id; one that reports on has not reset,
+        whoever sent the hello), and then only for what that boot could
+        have counted since it began (:meth:`_new_boot`)."""
+        trusted = self._trusted
+        hb, now = seen.hb, seen.at
+        assert trusted is not None and now is not None
+        why = f"its boot id {hb.boot_id:08x} is not the board's {trusted.hb.boot_id:08x}"
+        if hb.boot_id != self._announced:
+            # a reset whose hello was lost, or damage: the board's answer to a
+            # new host hello tells which
+            self.wants_hello = True
+            return self._reject(why, now)
+        quiet = None if self._heard is None else now - self._heard
+        if quiet is not None and quiet < SILENT:
+            log.debug("boot %08x waits until boot %08x is quiet", hb.boot_id, trusted.hb.boot_id)
+            return []
+        earlier = self._earlier.pop(hb.boot_id, None)
+        if earlier is not None:
+            # back to a boot it left: the one in between was not the board's
+            log.warning(
+                "The sensor board reports as boot %08x again, where it left off.", hb.boot_id
+            )
+            self._leave(trusted)
+            self._trusted = _Seen(earlier.hb, None, earlier.at)
+            self._pending = None
+            return self.update_marked(hb, now, seen.seq)
+        impossible = self._new_boot(hb, quiet)
+        if impossible is None:
+            return self._take(seen, self._diff(self._zero(hb), hb, now))
+        pending = self._pending
+        if pending is not None and self._why_not(pending, seen) is None:
+            log.warning(
+                "The sensor board's counters started again from more than the time allows; "
+                "popref counts on from its latest report."
+            )
+            return self._take(seen, [])
+        self._pending = seen
+        return self._reject(impossible, now)
+
+    def _new_boot(self, hb: wire.Heartbeat, quiet: float | None) -> str | None:
+        """Why ``hb`` cannot be a board that booted after the trusted boot
+        was last heard (``quiet`` seconds ago; ``None``: not known), or None
+        if it can: its uptime fits in that time, and each counter in its
+        uptime (one disc per beam per :data:`DISC_GAP`, and no more than
+        between any two heartbeats with no time known)."""
+        if quiet is not None and hb.uptime_ms > (quiet + _CLOCKS) * 1000:
+            return (
+                f"its uptime of {hb.uptime_ms} ms is longer than the {quiet:.1f} s since "
+                "the board last reported"
+            )
+        return self._implausible(self._zero(hb), hb, None, same_boot=False, uptime=hb.uptime_ms)
+
+    def _zero(self, hb: wire.Heartbeat) -> wire.Heartbeat:
+        """What a board that just booted as ``hb.boot_id`` had counted: nothing,
+        and the levels the host knew."""
+        trusted = self._trusted
+        assert trusted is not None
+        zero = [0] * self.columns
+        return wire.Heartbeat(
+            hb.boot_id, 0, wire.NO_DISPLAY, trusted.hb.slider, 0, False, 0, 0,
+            trusted.hb.entry_faults, trusted.hb.exit_faults, zero, list(zero),
+        )  # fmt: skip
+
+    def _take(
+        self, seen: _Seen, events: list[tuple[Event, Mark | None]]
+    ) -> list[tuple[Event, Mark | None]]:
+        """Follow the new boot of ``seen`` from here on."""
+        trusted = self._trusted
+        assert trusted is not None
+        self._leave(trusted)
+        self.resets += 1
+        self._heard = seen.at
+        log.info("The sensor board restarted (boot %08x).", seen.hb.boot_id)
+        return self._trust(seen, events)
+
+    def _leave(self, trusted: _Seen) -> None:
+        """Remember where a boot left off, should the board come back to it."""
+        self._earlier.pop(trusted.hb.boot_id, None)
+        while len(self._earlier) >= _EARLIER:
+            del self._earlier[next(iter(self._earlier))]
+        self._earlier[trusted.hb.boot_id] = trusted
 
     # -- the rules a heartbeat must follow --------------------------------------
 
@@ -244,27 +318,37 @@ class CounterTracker:
         return self._implausible(old.hb, new.hb, elapsed, same_boot=True)
 
     def _implausible(
-        self, old: wire.Heartbeat, new: wire.Heartbeat, elapsed: float | None, same_boot: bool
+        self,
+        old: wire.Heartbeat,
+        new: wire.Heartbeat,
+        elapsed: float | None,
+        same_boot: bool,
+        uptime: int | None = None,
     ) -> str | None:
         """Why the counters cannot have gone from ``old`` to ``new`` in
-        ``elapsed`` seconds, or None if they can."""
-        limit = self.bound(elapsed)
-        counters = [(f"drops in column {c + 1}", new.drops[c], old.drops[c])
+        ``elapsed`` seconds, or None if they can; with ``uptime``, from zero
+        in that many milliseconds since the board booted."""
+        counters = [(f"drops in column {c + 1}", "drops", new.drops[c], old.drops[c])
                     for c in range(self.columns)]  # fmt: skip
-        counters += [(f"pops in column {c + 1}", new.pops[c], old.pops[c])
+        counters += [(f"pops in column {c + 1}", "pops", new.pops[c], old.pops[c])
                      for c in range(self.columns)]  # fmt: skip
         counters += [
-            ("slider changes", new.slider_changes, old.slider_changes),
-            ("button presses", new.presses, old.presses),
-            ("button holds", new.holds, old.holds),
+            ("slider changes", "slider changes", new.slider_changes, old.slider_changes),
+            ("button presses", "button presses", new.presses, old.presses),
+            ("button holds", "button holds", new.holds, old.holds),
         ]
-        for name, value, before in counters:
-            step = _delta(value, before)
+        for name, kind, value, before in counters:
+            limit = self.bound(elapsed)
+            if uptime is not None:
+                limit = min(limit, 1 + uptime // _SINCE_BOOT[kind])
+            step = delta(value, before)
             if step >= 0x8000 and value < before:
                 return f"its {name} went back from {before} to {value}"
             if step > limit:
+                if uptime is not None:
+                    return f"its {name} reached {value} only {uptime} ms after it booted"
                 return f"its {name} jumped from {before} to {value}"
-        flips = _delta(new.slider_changes, old.slider_changes) % 2 == 1
+        flips = delta(new.slider_changes, old.slider_changes) % 2 == 1
         if same_boot and flips != (new.slider != old.slider):
             return "its slider position does not match its count of slider changes"
         if (new.entry_faults | new.exit_faults) >> self.columns:
@@ -283,66 +367,43 @@ class CounterTracker:
         pairs = [*zip(new.drops, old.drops, strict=True), *zip(new.pops, old.pops, strict=True)]
         pairs += [(new.slider_changes, old.slider_changes), (new.presses, old.presses),
                   (new.holds, old.holds)]  # fmt: skip
-        return any(_delta(value, before) >= 0x8000 for value, before in pairs)
-
-    def _fresh(self, boot_id: int) -> bool:
-        """Whether ``boot_id`` may still be taken up (it is not an earlier boot)."""
-        return boot_id not in self._retired
+        return any(delta(value, before) >= 0x8000 for value, before in pairs)
 
     # -- outcomes -------------------------------------------------------------------
 
     def _trust(
         self, seen: _Seen, events: list[tuple[Event, Mark | None]], clear: bool = True
     ) -> list[tuple[Event, Mark | None]]:
+        """Count on from ``seen``; the link fault clears once the reports
+        have added up for :data:`CLEAN` (``clear``: this one agrees with
+        popref's counts)."""
         self._trusted = seen
         self._pending = None
         self.last = seen.hb
         self.boot_id = seen.hb.boot_id
-        if self.fault is None or seen.at is None or not clear:
+        if self.fault is None or seen.at is None:
+            return events
+        if not clear:
+            self._clean_since = None
+            return events
+        if self._clean_since is None:
+            self._clean_since = seen.at
+        if seen.at - self._clean_since < CLEAN:
             return events
         self.fault = None
+        self._clean_since = None
         log.warning("The sensor board's reports add up again.")
         return [(SensorCleared(LINK, at=seen.at), None), *events]
-
-    def _restart(self, seen: _Seen) -> list[tuple[Event, Mark | None]] | None:
-        """The board reset: its counters start from zero. None if they moved
-        further since then than the time since the last trusted heartbeat
-        allows (then this heartbeat is no proof of a reset)."""
-        trusted = self._trusted
-        assert trusted is not None and seen.at is not None
-        hb = seen.hb
-        zero = [0] * self.columns
-        old = wire.Heartbeat(
-            hb.boot_id, 0, wire.NO_DISPLAY, trusted.hb.slider, 0, False, 0, 0,
-            trusted.hb.entry_faults, trusted.hb.exit_faults, zero, list(zero),
-        )  # fmt: skip
-        elapsed = None if trusted.at is None else seen.at - trusted.at
-        if self._implausible(old, hb, elapsed, same_boot=False) is not None:
-            return None
-        self._retire(trusted.hb.boot_id)
-        self.resets += 1
-        return self._trust(seen, self._diff(old, hb, seen.at))
 
     def _rebaseline(self, seen: _Seen) -> list[tuple[Event, Mark | None]]:
         """Two heartbeats in a row agree: count on from the latest. What the
         board counted across the fault becomes events where it is plausible."""
         trusted = self._trusted
         assert trusted is not None and seen.at is not None
-        if seen.hb.boot_id == trusted.hb.boot_id:
-            elapsed = None if trusted.at is None else seen.at - trusted.at
-            base, merged, behind = self._merge(trusted.hb, seen.hb, elapsed)
-            events = self._diff(base, merged, seen.at)
-            return self._trust(_Seen(merged, seen.seq, seen.at), events, clear=not behind)
-        restarted = self._restart(seen)  # announced, but counting since long ago
-        if restarted is not None:
-            return restarted
-        self._retire(trusted.hb.boot_id)
-        self.resets += 1
-        log.warning(
-            "The sensor board's counters started again from more than the time allows; "
-            "popref counts on from its latest report."
-        )
-        return self._trust(seen, [])
+        elapsed = None if trusted.at is None else seen.at - trusted.at
+        base, merged, behind = self._merge(trusted.hb, seen.hb, elapsed)
+        events = self._diff(base, merged, seen.at)
+        return self._trust(_Seen(merged, seen.seq, seen.at), events, clear=not behind)
 
     def _merge(
         self, old: wire.Heartbeat, new: wire.Heartbeat, elapsed: float | None
@@ -370,10 +431,10 @@ class CounterTracker:
         def pick(value: int, before: int) -> tuple[int, int]:
             """(consumed before, new baseline) of one counter."""
             nonlocal behind
-            if 0 < _delta(before, value) <= limit:
+            if 0 < delta(before, value) <= limit:
                 behind = True
                 return before, before
-            if _delta(value, before) > limit:
+            if delta(value, before) > limit:
                 log.warning(
                     "A sensor board counter moved from %d to %d across a link fault, more "
                     "than the grid allows; popref counts on from there.", before, value
@@ -386,7 +447,7 @@ class CounterTracker:
         changes = pick(new.slider_changes, old.slider_changes)
         presses, holds = pick(new.presses, old.presses), pick(new.holds, old.holds)
         jumped = changes[0] != old.slider_changes
-        slider = new.slider if jumped else old.slider ^ (_delta(*changes[::-1]) % 2 == 1)
+        slider = new.slider if jumped else old.slider ^ (delta(*changes[::-1]) % 2 == 1)
 
         def beat(at: int, level: bool) -> wire.Heartbeat:
             return wire.Heartbeat(
@@ -399,11 +460,9 @@ class CounterTracker:
         base.entry_faults, base.exit_faults = old.entry_faults, old.exit_faults
         return base, beat(1, slider), behind
 
-    def _retire(self, boot_id: int) -> None:
-        self._retired = [*self._retired[-(_RETIRED - 1) :], boot_id]
-
     def _reject(self, why: str, now: float) -> list[tuple[Event, Mark | None]]:
         self.rejected += 1
+        self._clean_since = None
         if self.fault is not None:
             log.debug("another heartbeat that does not add up: %s", why)
             return []
@@ -420,49 +479,11 @@ class CounterTracker:
     def _diff(
         self, old: wire.Heartbeat, new: wire.Heartbeat, now: float
     ) -> list[tuple[Event, Mark | None]]:
-        cursor = _Cursor(old)
-        cursor.boot = new.boot_id
-        events: list[tuple[Event, Mark | None]] = []
-
-        def slider(state: bool, counted: bool) -> tuple[Event, Mark]:
-            if counted:
-                cursor.slider_changes = (cursor.slider_changes + 1) & 0xFFFF
-            cursor.slider = state
-            return SliderMoved(open=state, at=now), cursor.mark()
-
-        # the slider's changes in the order they happened (a mark must be a
-        # true prefix of them); discs go after the last opening, which emptied
-        # the grid, and before any closing that follows it
-        flips: list[tuple[bool, bool]] = []
-        state = old.slider
-        for _ in range(_delta(new.slider_changes, old.slider_changes)):
-            state = not state
-            flips.append((state, True))
-        if state != new.slider:  # after a reset the count cannot tell: trust the level
-            flips.append((new.slider, False))
-        opened = [i for i, (is_open, _) in enumerate(flips) if is_open]
-        split = opened[-1] + 1 if opened else 0
-        events += [slider(*flip) for flip in flips[:split]]
-        columns = min(self.columns, len(new.drops), len(old.drops))
-        for c in range(columns):
-            for _ in range(_delta(new.drops[c], old.drops[c])):
-                cursor.drops[c] = (cursor.drops[c] + 1) & 0xFFFF
-                events.append((DiscEntered(c + 1, at=now), cursor.mark()))
-        for c in range(columns):
-            for _ in range(_delta(new.pops[c], old.pops[c])):
-                cursor.pops[c] = (cursor.pops[c] + 1) & 0xFFFF
-                events.append((DiscLeft(c + 1, at=now), cursor.mark()))
-        events += [slider(*flip) for flip in flips[split:]]
-        for _ in range(_delta(new.presses, old.presses)):
-            cursor.presses = (cursor.presses + 1) & 0xFFFF
-            events.append((ButtonPressed(at=now), cursor.mark()))
-        for _ in range(_delta(new.holds, old.holds)):
-            cursor.holds = (cursor.holds + 1) & 0xFFFF
-            events.append((ButtonHeld(at=now), cursor.mark()))
+        """The events from ``old`` to ``new``: what was counted, then the
+        beams' faults that came or went."""
         faults = self._faults("entry", old.entry_faults, new.entry_faults, now)
         faults += self._faults("exit", old.exit_faults, new.exit_faults, now)
-        events += [(fault, None) for fault in faults]
-        return events
+        return [*events_between(old, new, now), *((fault, None) for fault in faults)]
 
     def _faults(self, beam: str, old: int, new: int, now: float) -> list[Event]:
         events: list[Event] = []

@@ -52,6 +52,9 @@ NO_DISPLAY = const(0xFFFF)  # heartbeat "shown": nothing shown since boot or idl
 # A whole frame arrives within this: the longest (166 bytes) takes 14.4 ms at
 # 115200 baud, and about 2 ms over USB. A partial frame older is a false SYNC.
 FRAME_GAP_MS = const(20)
+# The board sends a heartbeat at least this often (and at once on a change):
+# a board silent for longer than that has stopped, or reset.
+HEARTBEAT_MS = const(200)
 
 # board -> host
 HELLO = const(0x01)  # version u8, boot id u32, columns u8

@@ -110,11 +110,13 @@ def _forget(driver: Any) -> None:
 
 
 def wait(driver: Any, check: Callable[[Any], Any], what: str) -> Any:
-    """Wait (up to 15 s) for ``check`` to hold, on the page's own events (an
-    element the page drew again while ``check`` read it: not yet)."""
-    stale = (StaleElementReferenceException,)
+    """Wait (up to 15 s) for ``check`` to hold, on the page's own events. An
+    element the page redrew while ``check`` read it is read again, not an error."""
     try:
-        return WebDriverWait(driver, 15, poll_frequency=0.05, ignored_exceptions=stale).until(check)
+        waiting = WebDriverWait(
+            driver, 15, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+        )
+        return waiting.until(check)
     except TimeoutException:
         raise AssertionError(f"the page never showed {what}") from None
 

@@ -18,6 +18,7 @@ from hardware.clock import FakeClock
 
 if TYPE_CHECKING:
     from tests.browser import Browsers
+    from tests.broker import Mosquitto
     from tests.webclient import Table
 
 # Tests check behaviour, never wall-clock time: Hypothesis's per-example
@@ -70,6 +71,22 @@ def table(tmp_path: Path) -> Iterator[Table]:
         yield served
     finally:
         served.close()
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A real Mosquitto on free loopback ports (tests/broker.py); the tests
+    that use it skip, saying why, where it is not installed."""
+    from tests.broker import MISSING, MOSQUITTO, Mosquitto
+
+    if MOSQUITTO is None:
+        pytest.skip(MISSING)
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
 
 
 SOAK_SEED = "POPREF_SOAK_SEED"

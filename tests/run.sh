@@ -42,6 +42,17 @@ if ! command -v chromedriver >/dev/null 2>&1; then
     fi
 fi
 
+# the remote seat's tests run a real MQTT broker (tests/broker.py)
+if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then
+    if command -v apt-get >/dev/null 2>&1; then
+        echo "mosquitto not found: installing it for the remote seat's tests"
+        { apt-get update -qq && apt-get install -y -qq mosquitto >/dev/null; } \
+            || echo "could not install mosquitto: the remote seat's tests will skip"
+    else
+        echo "no apt-get: the remote seat's tests will skip (they need mosquitto)"
+    fi
+fi
+
 # two commands, not an && list: set -e does not stop on a failure inside one
 echo "== ruff";  .venv/bin/ruff check .
 .venv/bin/ruff format --check --quiet .

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import tty
 from collections.abc import Iterator
@@ -9,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hardware import timing
 from hardware.sim.board import Firmware
+from hardware.sim.board.ticks import FakeTicks
 from hardware.sim.seam import Beam
 
 
@@ -26,6 +31,19 @@ def fw(tmp_path: Path) -> Iterator[Firmware]:
 def run(fw: Firmware, ms: int) -> None:
     for _ in range(ms):
         fw.step()
+
+
+def every_beam(fw: Firmware, blocked: bool) -> None:
+    """Every beam blocked (or cleared) at once, from interrupt context."""
+    machine, pinmap = fw.module("machine"), fw.module("pinmap")
+    level = 1 if blocked == pinmap.BEAM_BLOCKED_HIGH else 0
+    machine.burst([(n, level) for n in (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS)])
+
+
+def wait(fw: Firmware, ms: int) -> None:
+    """``ms`` pass with no pass of the main loop (it stalls)."""
+    assert isinstance(fw.ticks, FakeTicks)
+    fw.ticks.advance(ms)
 
 
 def test_boot_disables_ctrl_c_and_feeds_the_watchdog(fw: Firmware) -> None:
@@ -245,13 +263,11 @@ def test_a_burst_of_every_beam_loses_no_disc(fw: Firmware) -> None:
     """All 14 beams change at once, faster than soft IRQs are serviced (the
     RP2040's scheduler queue holds 8): hard IRQs and the level backstop keep
     every disc."""
-    machine, pinmap = fw.module("machine"), fw.module("pinmap")
-    pins = (*pinmap.ENTRY_PINS, *pinmap.EXIT_PINS)
     run(fw, 10)
     for _ in range(3):
-        machine.burst([(n, 1 if pinmap.BEAM_BLOCKED_HIGH else 0) for n in pins])
+        every_beam(fw, blocked=True)
         run(fw, 30)
-        machine.burst([(n, 0 if pinmap.BEAM_BLOCKED_HIGH else 1) for n in pins])
+        every_beam(fw, blocked=False)
         run(fw, 30)
     assert (fw.board.drops, fw.board.pops) == ([3] * 7, [3] * 7)
 
@@ -291,3 +307,83 @@ def test_servos_rest_mid_travel_from_boot(fw: Firmware) -> None:
         assert dial.pulse_us == rest
         assert dial.pwm.history[-1] == rest * 65535 // 20000  # at 50 Hz
         assert min(dial.pwm.history[1:]) >= pinmap.SERVO_MIN_US * 65535 // 20000
+
+
+@pytest.mark.parametrize("stall_ms", [25, 30, 100])
+def test_discs_through_every_beam_while_the_loop_stalls_all_count(
+    fw: Firmware, stall_ms: int
+) -> None:
+    """Issue 19: the main loop stalls (a garbage collection, a long strip
+    write) while all 14 beams pass a disc, blocked for 20 ms each: the IRQs
+    count every disc, whatever the stall."""
+    run(fw, 10)
+    for _ in range(2):
+        every_beam(fw, blocked=True)
+        wait(fw, 20)
+        every_beam(fw, blocked=False)
+        fw.step(stall_ms - 20)  # the first pass since the discs came in
+        run(fw, 30)
+    assert (fw.board.drops, fw.board.pops) == ([2] * 7, [2] * 7)
+
+
+def test_two_discs_through_one_beam_in_one_stall_count_twice(fw: Firmware) -> None:
+    run(fw, 10)
+    for _ in range(2):
+        fw.wires.beam(Beam.ENTRY, 5, True)
+        wait(fw, 20)
+        fw.wires.beam(Beam.ENTRY, 5, False)
+        wait(fw, 20)
+    fw.step(1)
+    run(fw, 20)
+    assert fw.board.drops == [0, 0, 0, 0, 2, 0, 0]
+
+
+@pytest.fixture(scope="module")
+def one_board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Firmware]:
+    """One board for many examples: each starts with a reset."""
+    with Firmware(tmp_path_factory.mktemp("fw")) as firmware:
+        yield firmware
+
+
+def settled_discs(levels: list[int]) -> int:
+    """The discs in a beam's timeline: ``levels`` are the milliseconds it
+    stays blocked, clear, blocked, ... from a clear beam, ending blocked
+    (then clear for good); a level counts once it lasts the settle time, and
+    a disc is a counted block followed by a counted clearing."""
+    settled_blocked, discs = False, 0
+    for i, ms in enumerate([*levels, math.inf]):
+        blocked = i % 2 == 0
+        if ms >= timing.BEAM_SETTLE_MS and blocked != settled_blocked:
+            settled_blocked = blocked
+            discs += not blocked
+    return discs
+
+
+@settings(max_examples=100, derandomize=True, deadline=None)
+@given(
+    st.lists(st.integers(1, 40), min_size=1, max_size=15).map(
+        lambda ms: ms if len(ms) % 2 else ms[:-1]
+    ),
+    st.lists(st.integers(1, 80), min_size=1, max_size=30),
+)
+def test_a_beam_counts_every_settled_disc_however_the_loop_stalls(
+    one_board: Firmware, levels: list[int], passes: list[int]
+) -> None:
+    """Any train of blocks and gaps (chatter, blips, discs), with the main
+    loop's passes at any gaps: the board counts exactly the discs whose
+    block and clearing both lasted the settle time."""
+    fw = one_board
+    fw.reset(boot_id=len(levels))
+    start = fw.ticks.now
+    edges = list(itertools.accumulate(levels, initial=start + 10))
+    stalls = list(itertools.accumulate(passes, initial=start + 10))
+    now = start
+    for at, kind in sorted([(t, 0) for t in edges] + [(t, 1) for t in stalls]):
+        wait(fw, at - now)
+        now = at
+        if kind == 1:
+            fw.step_now()
+        else:
+            fw.wires.beam(Beam.EXIT, 2, edges.index(at) % 2 == 0)
+    run(fw, 3 * timing.BEAM_SETTLE_MS)
+    assert fw.board.pops == [0, settled_discs(levels), 0, 0, 0, 0, 0]

@@ -77,9 +77,11 @@ def test_wire_format_matches_cpython_byte_for_byte(deploy: Path) -> None:
         "imports",
         "main_loop",
         "burst",
+        "stalled_burst",
         "backstop",
         "queue_overflows",
         "edge_during_update",
+        "backstop_during_an_edge",
         "no_allocation",
     ],
 )

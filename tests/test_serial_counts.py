@@ -20,8 +20,8 @@ from hardware.serial_counts import CounterTracker
 
 def beat(boot: int = 1, drops: tuple[int, ...] = (0, 0, 0), pops: tuple[int, ...] = (0, 0, 0),
          slider: bool = False, changes: int = 0, presses: int = 0, holds: int = 0,
-         entry_faults: int = 0) -> wire.Heartbeat:  # fmt: skip
-    return wire.Heartbeat(boot, 0, wire.NO_DISPLAY, slider, changes, False, presses, holds,
+         entry_faults: int = 0, uptime: int = 0) -> wire.Heartbeat:  # fmt: skip
+    return wire.Heartbeat(boot, uptime, wire.NO_DISPLAY, slider, changes, False, presses, holds,
                           entry_faults, 0, list(drops), list(pops))  # fmt: skip
 
 
@@ -58,7 +58,7 @@ def test_a_new_boot_id_counts_from_zero() -> None:
     tracker.update(beat(boot=1, drops=(9, 9, 9)), 0.0)
     tracker.update(beat(boot=1, drops=(10, 9, 9)), 1.0)
     tracker.announce(2)  # the board's hello after it reset
-    events = tracker.update(beat(boot=2, drops=(0, 1, 0), pops=(2, 0, 0)), 2.0)
+    events = tracker.update(beat(boot=2, drops=(0, 1, 0), pops=(2, 0, 0), uptime=900), 2.0)
     assert events == [DiscEntered(2, at=2.0), DiscLeft(1, at=2.0), DiscLeft(1, at=2.0)]
     assert tracker.resets == 1
 

@@ -7,6 +7,7 @@ with the forged frame written into the board's side with a valid CRC.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,7 +29,7 @@ from hardware.events import (
     SensorFault,
     SliderMoved,
 )
-from hardware.serial_counts import LINK, CounterTracker
+from hardware.serial_counts import CLEAN, LINK, SILENT, CounterTracker
 from hardware.sim.board import BoardTimeline, Firmware, Pair
 from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
@@ -68,6 +69,21 @@ def message(faults: list[SensorFault]) -> str:
     return faults[0].message
 
 
+def cleared_at(events: list[Event]) -> float:
+    """When the link fault cleared: the only event of ``events``."""
+    assert [type(e) for e in events] == [SensorCleared], events
+    return events[0].at
+
+
+def steady(tracker: CounterTracker, state: State, at: float, seq: int) -> list[Event]:
+    """Heartbeats of ``state`` every 0.2 s from ``at`` for a little over
+    :data:`CLEAN`: a link fault clears once they have all added up that long."""
+    events: list[Event] = []
+    for i in range(round(CLEAN / 0.2) + 2):
+        events += tracker.update(state.beat(), at + 0.2 * i, seq=(seq + i) & 0xFF)
+    return events
+
+
 @pytest.fixture
 def tracker() -> CounterTracker:
     """A tracker that has trusted one heartbeat (frame 10, at t = 1 s)."""
@@ -86,9 +102,12 @@ def test_a_replayed_older_heartbeat_counts_nothing(tracker: CounterTracker) -> N
     ]
     events = tracker.update(old, 1.6, seq=10)  # frame 10 again
     assert counted(events) == [] and len(link_faults(events)) == 1
-    # the next real heartbeat: the fault clears and its disc counts once
+    # the next real heartbeat: its disc counts once, and the fault clears
+    # once the reports have added up for a while
     events = tracker.update(with_drops(State(), 6, 6, 5).beat(), 1.8, seq=12)
-    assert events == [SensorCleared(LINK, at=1.8), DiscEntered(2, at=1.8)]
+    assert events == [DiscEntered(2, at=1.8)]
+    events = steady(tracker, with_drops(State(), 6, 6, 5), 2.0, 13)
+    assert cleared_at(events) == pytest.approx(2.0 + CLEAN)
 
 
 def test_a_counter_one_lower_counts_nothing(tracker: CounterTracker) -> None:
@@ -172,8 +191,8 @@ def test_the_fault_is_told_once_until_the_reports_agree_again(tracker: CounterTr
     for seq in (11, 12, 13):  # three bad ones in a row, none agreeing with another
         events += tracker.update(with_drops(State(), 5, 5, 5 - seq).beat(), seq / 10, seq=seq)
     assert len(link_faults(events)) == 1 and tracker.rejected == 3
-    events = tracker.update(with_drops(State(), 5, 5, 5).beat(), 1.4, seq=14)
-    assert events == [SensorCleared(LINK, at=1.4)]
+    events = steady(tracker, with_drops(State(), 5, 5, 5), 1.4, 14)
+    assert cleared_at(events) == pytest.approx(1.4 + CLEAN)
 
 
 def test_what_was_counted_across_a_fault_counts_once_when_plausible(
@@ -190,10 +209,11 @@ def test_what_was_counted_across_a_fault_counts_once_when_plausible(
     assert tracker.fault is not None and tracker.last is not None
     assert tracker.last.drops == [6, 5, 5]
     tracker.update(with_drops(State(), 9, 5, 4).beat(), 1.6, seq=13 + 128)  # not newer
-    events = tracker.update(with_drops(State(), 6, 5, 5).beat(), 1.8, seq=14)
-    assert events == [SensorCleared(LINK, at=1.8)]  # the board caught up
+    assert tracker.update(with_drops(State(), 6, 5, 5).beat(), 1.8, seq=14) == []  # caught up
     events = tracker.update(with_drops(State(), 7, 5, 6).beat(), 2.0, seq=15)
-    assert counted(events) == [DiscEntered(1, at=2.0), DiscEntered(3, at=2.0)]
+    assert events == [DiscEntered(1, at=2.0), DiscEntered(3, at=2.0)]
+    events = steady(tracker, with_drops(State(), 7, 5, 6), 2.2, 16)
+    assert cleared_at(events) == pytest.approx(1.8 + CLEAN)
 
 
 def test_two_agreeing_damaged_heartbeats_lose_no_disc_they_carry(
@@ -209,6 +229,7 @@ def test_two_agreeing_damaged_heartbeats_lose_no_disc_they_carry(
     for seq in (13, 14):  # the real ones follow
         events = tracker.update(with_drops(State(), 5, 5, 6).beat(), seq / 10, seq=seq)
         assert events == []
+    assert counted(steady(tracker, with_drops(State(), 5, 5, 6), 1.6, 15)) == []
     assert tracker.fault is None
 
 
@@ -218,8 +239,7 @@ def test_two_agreeing_heartbeats_one_lower_invent_no_disc_after(
     # soak seed 62: the same counter one lower twice in a row, then the real one
     for seq in (11, 12):
         assert counted(tracker.update(with_drops(State(), 5, 4, 5).beat(), seq / 10, seq=seq)) == []
-    events = tracker.update(with_drops(State(), 5, 5, 5).beat(), 1.4, seq=13)
-    assert events == [SensorCleared(LINK, at=1.4)]
+    assert tracker.update(with_drops(State(), 5, 5, 5).beat(), 1.4, seq=13) == []
     events = tracker.update(with_drops(State(), 5, 6, 5).beat(), 1.6, seq=14)
     assert events == [DiscEntered(2, at=1.6)]
 
@@ -243,25 +263,37 @@ def test_an_unannounced_boot_id_asks_the_board_for_its_hello(tracker: CounterTra
         assert tracker.wants_hello
         tracker.wants_hello = False
     tracker.announce(2)  # the board's answer: it did reset
-    events = tracker.update(with_drops(fresh, 1, 1, 0).beat(), 1.4, seq=5)
-    assert counted(events) == [DiscEntered(1, at=1.4), DiscEntered(2, at=1.4)]
-    assert tracker.resets == 1 and tracker.boot_id == 2 and tracker.fault is None
+    events = tracker.update(with_drops(fresh, 1, 1, 0).beat(), 1.6, seq=5)
+    assert counted(events) == [DiscEntered(1, at=1.6), DiscEntered(2, at=1.6)]
+    assert tracker.resets == 1 and tracker.boot_id == 2
 
 
-def test_an_announced_reset_is_taken_at_once(tracker: CounterTracker) -> None:
+def test_an_announced_reset_is_taken_once_the_boot_before_is_quiet(
+    tracker: CounterTracker,
+) -> None:
     tracker.announce(2)
-    events = tracker.update(State(boot=2, drops=(1, 0, 0)).beat(), 1.2, seq=2)
-    assert events == [DiscEntered(1, at=1.2)] and tracker.resets == 1
+    assert tracker.update(State(boot=2, drops=(1, 0, 0)).beat(), 1.2, seq=2) == []
+    assert tracker.resets == 0  # boot 1 spoke 0.2 s ago: it may not have reset at all
+    events = tracker.update(State(boot=2, drops=(1, 0, 0)).beat(), 1.0 + SILENT, seq=3)
+    assert events == [DiscEntered(1, at=1.0 + SILENT)] and tracker.resets == 1
 
 
-def test_an_earlier_boot_is_never_taken_up_again(tracker: CounterTracker) -> None:
+def test_an_earlier_boot_is_taken_up_again_only_where_it_left_off(
+    tracker: CounterTracker,
+) -> None:
     tracker.announce(2)
-    tracker.update(State(boot=2).beat(), 1.2, seq=2)
-    tracker.announce(1)  # an old hello, and two old heartbeats replayed
+    tracker.update(State(boot=2).beat(), 1.6, seq=2)
+    assert tracker.boot_id == 2
+    tracker.announce(1)  # an old hello, and two newer heartbeats of boot 1
     for i, seq in enumerate((11, 12)):
-        events = tracker.update(with_drops(State(), 6, 6, 6).beat(), 1.4 + i / 10, seq=seq)
-        assert counted(events) == []
+        events = tracker.update(with_drops(State(), 6, 6, 6).beat(), 1.7 + i / 10, seq=seq)
+        assert counted(events) == []  # boot 2 reports: it is the board's
     assert tracker.boot_id == 2 and tracker.resets == 1
+    events = tracker.update(with_drops(State(), 6, 6, 6).beat(), 1.6 + SILENT, seq=13)
+    # boot 2 fell quiet: boot 1 counts on from its 5, 5, 5
+    assert counted(events) == [DiscEntered(1, at=1.6 + SILENT), DiscEntered(2, at=1.6 + SILENT),
+                               DiscEntered(3, at=1.6 + SILENT)]  # fmt: skip
+    assert tracker.boot_id == 1 and tracker.resets == 1
 
 
 MARK = {"boot": 1, "drops": [5, 5, 5], "pops": [0, 0, 0], "slider_changes": 0,
@@ -375,24 +407,33 @@ def test_no_event_from_a_bad_frame_and_good_frames_unaffected(
             if bad not in ("seq", "replay"):
                 seq = bad_seq  # a damaged frame took its number when the board sent it
             assert counted(tested.update(hb, now + 0.05, seq=bad_seq)) == [], bad
-    # the last good heartbeat after everything: nothing lost, nothing doubled
-    now += 0.2
-    seq = (seq + 1) & 0xFF
-    want = clean.update(state.beat(), now, seq=seq)
-    assert counted(tested.update(state.beat(), now, seq=seq)) == want
+    # the last good heartbeats after everything: nothing lost, nothing
+    # doubled, and the fault clears once they have added up for a while
+    for _ in range(round(CLEAN / 0.2) + 2):
+        now += 0.2
+        seq = (seq + 1) & 0xFF
+        want = clean.update(state.beat(), now, seq=seq)
+        assert counted(tested.update(state.beat(), now, seq=seq)) == want
     assert tested.fault is None
 
 
 # -- over the real path: firmware, pty, pyserial, the serial backend ----------------------
 
 
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Pair]:
-    with Firmware(tmp_path, boot_id=0x1111) as fw:
+@contextlib.contextmanager
+def connected(tmp_path: Path, boot_id: int = 0x1111) -> Iterator[Pair]:
+    """A board and the host's backend, once the host follows its counters."""
+    with Firmware(tmp_path, boot_id=boot_id) as fw:
         p = Pair(fw)
         assert p.run_until(lambda: p.backend.connected, ms=500)
         yield p
         p.close()
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[Pair]:
+    with connected(tmp_path) as p:
+        yield p
 
 
 def drop(pair: Pair, column: int) -> list[Event]:
@@ -477,6 +518,7 @@ def test_a_forged_heartbeat_over_the_pty_invents_nothing(
     assert len(link_faults(events)) == 1
     events = drop(pair, 2)
     assert moves(events) == ["2"]
+    pair.run(round(CLEAN * 1000) + 300)
     assert [e for e in pair.events if isinstance(e, SensorCleared) and e.sensor == LINK]
     assert pair.backend.resets_seen == 0 and moves(pair.events) == ["4", "2"]
 
@@ -497,6 +539,7 @@ def test_the_same_damage_twice_over_the_pty_loses_and_invents_nothing(
     assert moves(drop(pair, 6)) == ["6"], name
     pair.run(450)
     assert moves(drop(pair, 4)) == ["4"], name
+    pair.run(round(CLEAN * 1000) + 300)
     assert moves(pair.events) == ["4", "6", "4"], name
     assert not [e for e in pair.events if isinstance(e, SliderMoved)], name
     link = [e for e in pair.events if getattr(e, "sensor", None) == LINK]
@@ -571,7 +614,8 @@ def test_a_reset_whose_hello_is_lost_is_followed_over_the_pty(pair: Pair) -> Non
     pair.fw.reset(boot_id=0x2222)
     pair.run(5)
     assert lost
-    assert moves(drop(pair, 3)) == ["3"]
+    drop(pair, 3)
+    pair.run(round(SILENT * 1000) + 200)  # until boot 1 has been quiet long enough
     assert moves(pair.events) == ["1", "3"] and pair.backend.resets_seen == 1
 
 
@@ -603,8 +647,10 @@ def test_a_poll_returns_at_most_a_grids_worth_of_events(tmp_path: Path) -> None:
 # -- through the whole daemon ---------------------------------------------------------
 
 
-def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path) -> None:
-    """The bug report: 58,000 journal records in 14 s from one heartbeat."""
+@contextlib.contextmanager
+def two_moves_over_serial(tmp_path: Path) -> Iterator[tuple[Simulation, BoardTimeline, Path]]:
+    """The whole daemon on the simulated sensor board, "4" and "3" played:
+    the simulation, its board and its journal."""
     config = parse_config({"board": {"columns": 7, "rows": 6}, "game": {"rules": "popout"},
                            "sim": {"link": "serial"}}, "test")  # fmt: skip
     sim = Simulation(config, tmp_path / "state", physics=Physics())
@@ -612,7 +658,14 @@ def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path
         assert isinstance(sim.board, BoardTimeline)
         for column in (4, 3):
             sim.act(Action(0, f"drop {column}", "drop", column, None))
-        journal = tmp_path / "state" / "journal"
+        yield sim, sim.board, tmp_path / "state" / "journal"
+    finally:
+        sim.close()
+
+
+def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path) -> None:
+    """The bug report: 58,000 journal records in 14 s from one heartbeat."""
+    with two_moves_over_serial(tmp_path) as (sim, board, journal):
         records = len(journal.read_text().splitlines())
         damaged: list[bytes] = []
 
@@ -624,14 +677,12 @@ def test_a_damaged_heartbeat_through_the_daemon_journals_no_flood(tmp_path: Path
             damaged.append(data)
             return wire.encode(data[2], wire.HEARTBEAT, wire.pack_heartbeat(hb))
 
-        sim.board.firmware.stream.outgoing = jump
+        board.firmware.stream.outgoing = jump
         sim.advance(1.0)
         assert damaged
-        sim.board.firmware.stream.outgoing = None
+        board.firmware.stream.outgoing = None
         sim.advance(1.0)
         assert [str(m) for m in sim.daemon.referee.game.moves] == ["4", "3"]
         assert LINK not in sim.daemon.referee.faults  # shown, then cleared
         # at most the fault and its clearing, no event from the damaged heartbeat
         assert len(journal.read_text().splitlines()) <= records + 2
-    finally:
-        sim.close()

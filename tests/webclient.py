@@ -29,9 +29,16 @@ class Table:
     """A simulated table (simulated time) with its page on 127.0.0.1, an
     ephemeral port."""
 
-    def __init__(self, state_dir: Path, opponent: dict[str, Any] | None = None, **web: Any) -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        opponent: dict[str, Any] | None = None,
+        remote: dict[str, Any] | None = None,
+        **web: Any,
+    ) -> None:
         table = {"enabled": True, "host": "127.0.0.1", "port": 0, **web}
-        self.config = parse_config({"web": table, "opponent": opponent or {}}, "test.toml")
+        document = {"web": table, "opponent": opponent or {}, "remote": remote or {}}
+        self.config = parse_config(document, "test.toml")
         self.sim = Simulation(self.config, state_dir)
         # requests are timed on a clock of the test's own: none runs out unless told to
         self.deadlines = FakeClock()

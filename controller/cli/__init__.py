@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "play on a simulated grid in the terminal, or run a script of physical actions",
     ),
     "run": ("controller.cli.run", "run the referee daemon on the configured board"),
+    "play": (
+        "controller.cli.play",
+        "play as the remote player of an invitation link, moves from standard input",
+    ),
     "replay": ("controller.cli.replay", "play moves through the rules engine and print the result"),
     "games": ("controller.cli.games", "list the finished games, or print one game's record"),
     "check-wiring": (

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.cli.argtypes import add_new_game_rules, lenient_stdin
 from controller.daemon.assembly import StartupError
@@ -23,6 +23,7 @@ from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.simulator.script import Action, ScriptError, excerpt, read_script
 from controller.simulator.simulation import Simulation
 from controller.store.places import simulate_state_dir
+from engine.colour import Colour
 from hardware.errors import ConfigError
 from hardware.sim.grid import SimGridError
 
@@ -58,6 +59,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the computer's level, {MIN_LEVEL} (a child can beat it) to {MAX_LEVEL} "
         "(full strength), likewise",
     )
+    parser.add_argument(
+        "--remote",
+        choices=("red", "yellow"),
+        help="invite a friend to play this colour through a broker (prints the link)",
+    )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="the MQTT broker for --remote, e.g. mqtt://127.0.0.1:1883 (as [remote] broker)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
             config = _as_simulated(config)
         if args.web is not None:
             config = _with_web(config, args.web)
+        config = _with_remote(config, args)
         actions = _read_script(args.script, config) if args.script is not None else None
     except (ConfigError, ScriptError) as error:
         print(f"popref simulate: {error}", file=sys.stderr)
@@ -103,6 +115,29 @@ def _with_web(config: Config, address: str) -> Config:
     )
 
 
+def _with_remote(config: Config, args: argparse.Namespace) -> Config:
+    """``config`` with ``--broker`` as ``[remote] broker``, ``--remote`` as its ``plays``."""
+    table: dict[str, Any] = {}
+    if args.broker is not None:
+        table["broker"] = args.broker
+    elif args.remote is not None and config.remote.settings is None:
+        raise ConfigError(
+            "--remote: a remote player needs a broker; pass --broker mqtt://HOST:PORT"
+        )
+    if args.remote is not None:
+        table["plays"] = args.remote
+    if not table:
+        return config
+    opponent = {"plays": args.opponent} if args.opponent in ("red", "yellow") else {}
+    if args.broker is None:
+        return replace(config, remote=replace(config.remote, plays=Colour(args.remote)))
+    checked = parse_config({"remote": table, "opponent": opponent}, "--remote/--broker").remote
+    settings = config.remote.settings
+    if settings is not None and checked.settings is not None:
+        checked = replace(checked, settings=replace(settings, broker=checked.settings.broker))
+    return replace(config, remote=checked)
+
+
 def _read_script(path: Path, config: Config) -> list[Action]:
     return read_script(path, config.board.columns)
 
@@ -113,13 +148,17 @@ def _simulate(
     language = _language(config)
     if not args.json:
         setup_logging(language=language)
-    simulation = Simulation(config, state_dir, args.rules, opponent=args.opponent, level=args.level)
+    remote = Colour(args.remote) if args.remote else None
+    simulation = Simulation(
+        config, state_dir, args.rules, opponent=args.opponent, level=args.level, remote=remote
+    )
     web = None
     try:
         if config.web.enabled:
             web = _serve(simulation, config)
             if web is None:
                 return 2
+        _invitations(simulation, args.json)
         if actions is None:
             from controller.simulator.terminal import interact
 
@@ -139,6 +178,25 @@ def _simulate(
             web.close()
         simulation.close()
     return 0
+
+
+def _invitations(simulation: Simulation, as_json: bool) -> None:
+    """Print each invitation's link on a line of its own, with its QR code
+    as text (on standard error with ``--json``, which keeps standard output
+    for the link and the JSON lines)."""
+    from controller.remote.qr import qr_text
+
+    def show(link: str) -> None:
+        print(link, flush=True)
+        print(qr_text(link), file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    host = simulation.daemon.remote
+    if host is None:
+        return
+    link = host.current_link()  # made as the simulation began, or resumed
+    if link is not None:
+        show(link)
+    host.on_invited = show
 
 
 def _serve(simulation: Simulation, config: Config) -> WebServer | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
+    from controller.remote.host import RemoteHost
     from hardware.sim.backend import SimulatedTable
     from hardware.sim.grid import SimGrid
 
@@ -38,6 +40,7 @@ log = logging.getLogger("popref")
 CONFIGURED_RULES = "configured-rules"  # the [game] rules applied at the last start
 CONFIGURED_OPPONENT = "configured-opponent"  # the [opponent] plays applied at the last start
 CONFIGURED_LEVEL = "configured-level"  # the [opponent] level applied at the last start
+CONFIGURED_REMOTE = "configured-remote"  # the [remote] plays applied at the last start
 
 
 class StartupError(RuntimeError):
@@ -75,10 +78,12 @@ def assemble(
     thinker: Thinker | None = None,
     ponder: bool | None = None,
     grid_file: Path | None = None,
+    wall: Callable[[], float] = time.time,
 ) -> Assembled:
     """A daemon resumed from its journal and ready to ``open()``, holding its
     state directory's lock; ``ponder`` overrides ``[opponent] ponder``; the
-    simulated grid's discs are restored from ``grid_file`` if it exists."""
+    simulated grid's discs are restored from ``grid_file`` if it exists;
+    ``wall`` is the wall clock (a remote invitation's expiry)."""
     try:
         if config is None:
             config = load_config(config_path)
@@ -108,6 +113,7 @@ def assemble(
                 thinker=thinker or ProcessThinker(clock, config.opponent.think),
                 ponder=config.opponent.ponder if ponder is None else ponder,
                 lock=lock,
+                remote=remote_host(config, wall),
             )
             daemon.resume()
             if rules is None:
@@ -115,6 +121,7 @@ def assemble(
             else:
                 daemon.choose_rules(rules)
             configure_opponent(daemon, directory, config)
+            configure_remote(daemon, directory, config)
     except BaseException:
         lock.release()
         raise
@@ -190,6 +197,30 @@ def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:
     level = config.opponent.level
     if _configured(directory / CONFIGURED_LEVEL, str(level)) and daemon.choose_level(level):
         log.info("(%s says [opponent] level = %d.)", config.source, level)
+
+
+def configure_remote(daemon: Daemon, directory: Path, config: Config) -> None:
+    """``[remote] plays`` likewise: whenever it changed since the last start
+    (an invitation revoked since then stays revoked until it changes)."""
+    if config.remote.settings is None:
+        return
+    plays = config.remote.plays
+    name = plays.value if plays is not None else "none"
+    if _configured(directory / CONFIGURED_REMOTE, name) and daemon.choose_remote(plays):
+        log.info("(%s says [remote] plays = %s.)", config.source, name)
+
+
+def remote_host(config: Config, wall: Callable[[], float] = time.time) -> RemoteHost | None:
+    """The daemon's side of a remote seat, when ``[remote]`` names a broker;
+    links point at the page ``[remote] page`` names, else at popref's own
+    (``[web]``), else at the browsers' broker's host."""
+    settings = config.remote.settings
+    if settings is None:
+        return None
+    from controller.remote.host import RemoteHost
+
+    web = (config.web.host, config.web.port) if config.web.enabled else None
+    return RemoteHost(settings, wall=wall, web=web)
 
 
 def _configured(marker: Path, name: str) -> bool:

@@ -26,8 +26,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
 
 from controller.i18n.text import LANGUAGES
+from controller.remote.address import BROWSER, TERMINAL, BrokerAddress, broker_address
+from controller.remote.settings import Account, RemoteSettings
 from engine import RULES_NAMES
 from engine.colour import Colour
 from engine.rules import MIN_SIDE
@@ -42,6 +45,7 @@ T = TypeVar("T")
 DEFAULT_PATH = Path("/etc/popref/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/popref")
 BACKENDS = ("sim", "gpio", "serial")
+SIMULATED_PORT = "simulated"  # the simulated board's stand-in for [serial] port
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
 HOST_NAME = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?")
 MAX_BYTES = 1 << 20  # a configuration is a few hundred bytes; refuse to read a huge file
@@ -54,6 +58,17 @@ _KNOWN: dict[str, tuple[str, ...]] = {
     "web": ("enabled", "host", "port", "watch", "token", "max_clients", "pair_days", "hosts"),
     "opponent": ("plays", "level", "think_ms", "seed", "ponder"),
     "ui": ("language",),
+    "remote": (
+        "broker",
+        "user",
+        "password",
+        "ca_file",
+        "web_broker",
+        "guest_user",
+        "guest_password",
+        "plays",
+        "page",
+    ),
 }
 _BOTH_LINES: dict[str, Literal["popper", "opponent"]] = {"popper": "popper", "opponent": "opponent"}
 SIM_LINKS: dict[str, Literal["gpio", "serial"]] = {"gpio": "gpio", "serial": "serial"}
@@ -118,6 +133,16 @@ class UiConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    """A remote player through an MQTT broker (docs/remote.md): ``settings``
+    (``None``: no broker, no remote seat) and the colour a friend is invited
+    to play in each new game (``plays``)."""
+
+    settings: RemoteSettings | None = None
+    plays: Colour | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked. ``pins`` is the pin map of
     ``[gpio]`` (``None`` when the board is not wired to GPIO and the file
@@ -135,6 +160,7 @@ class Config:
     opponent: OpponentConfig = OpponentConfig()
     web: WebConfig = WebConfig()
     ui: UiConfig = UiConfig()
+    remote: RemoteConfig = RemoteConfig()
 
     def pin_map(self) -> PinMap:
         """The pin map, or a one-line error naming the file: for commands
@@ -234,16 +260,18 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     gpio = data.get("gpio")
     wired = board.backend == "gpio" or gpio is not None
     pins = PinMap.parse(tables["gpio"].table, board.columns) if wired else None
-    serial = None
-    if board.backend == "serial":
-        serial = parse_serial(tables["serial"].table)
-    elif board.backend == "sim" and link == "serial":
-        # the simulated board names its own port
-        serial = parse_serial({"port": "simulated", **tables["serial"].table})
+    # [serial] is checked whatever the backend, so a mistake in it does not
+    # wait for the day the sensor board is plugged in; only the board's own
+    # backend needs a port (the simulated board names its own)
+    used = board.backend == "serial" or (board.backend == "sim" and link == "serial")
+    default_port = None if board.backend == "serial" else SIMULATED_PORT
+    checked = parse_serial(tables["serial"].table, default_port)
+    serial = checked if used else None
     opponent = _opponent(tables["opponent"])
     web = _web(tables["web"], on_a_board=board.backend != "sim")
     ui = _ui(tables["ui"])
-    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web, ui)
+    remote = _remote(tables["remote"], opponent)
+    return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web, ui, remote)
 
 
 def _game(game: ConfigTable) -> GameConfig:
@@ -267,6 +295,68 @@ def _opponent(opponent: ConfigTable) -> OpponentConfig:
         seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
         ponder=opponent.boolean("ponder", True),
     )
+
+
+def _remote(remote: ConfigTable, opponent: OpponentConfig) -> RemoteConfig:
+    plays = remote.choice(
+        "plays", "none", ("red", "yellow", "none"), "a colour", "none: nobody is invited"
+    )
+    colour = None if plays == "none" else Colour(plays)
+    if colour is not None and colour is opponent.plays:
+        raise remote.error(
+            "plays",
+            f"the computer plays {plays} ([opponent] plays); invite a friend for the "
+            'other colour, or set [opponent] plays = "none"',
+        )
+    if "broker" not in remote:
+        for key in remote.table:
+            if key != "plays" or colour is not None:
+                raise remote.error(
+                    key, 'a remote player needs a broker: set broker = "mqtt://HOST:1883" too'
+                )
+        return RemoteConfig()
+    settings = RemoteSettings(
+        broker=_address(remote, "broker", TERMINAL),
+        account=_account(remote, "user", "password", remote.table.get("ca_file")),
+        web_broker=_address(remote, "web_broker", BROWSER).url if "web_broker" in remote else None,
+        guest=_account(remote, "guest_user", "guest_password", None),
+        page=_page(remote),
+    )
+    if "ca_file" in remote and not settings.broker.tls:
+        raise remote.error("ca_file", "is for an mqtts:// broker; remove it or use mqtts://")
+    return RemoteConfig(settings, colour)
+
+
+def _address(remote: ConfigTable, key: str, schemes: tuple[str, ...]) -> BrokerAddress:
+    text = remote.string(key, "")
+    try:
+        return broker_address(text, schemes)
+    except ValueError as error:
+        raise remote.error(key, str(error)) from None
+
+
+def _account(remote: ConfigTable, user: str, password: str, ca_file: object) -> Account:
+    if password in remote and user not in remote:
+        raise remote.error(password, f"is for {user}; set {user} too, or remove it")
+    name = remote.string(user, "-") if user in remote else None
+    secret = remote.string(password, "-") if password in remote else None
+    if ca_file is not None:
+        ca_file = remote.string("ca_file", "-")
+    return Account(name, secret, ca_file if isinstance(ca_file, str) else None)
+
+
+def _page(remote: ConfigTable) -> str:
+    if "page" not in remote:
+        return ""
+    page = remote.string("page", "-")
+    parts = urlsplit(page)
+    if parts.scheme not in ("http", "https") or not parts.netloc or "#" in page:
+        raise remote.error(
+            "page",
+            f"{page[:80]!r} is not a page's address; write http:// or https:// and the "
+            "address where the remote page is served, without #",
+        )
+    return page
 
 
 def _ui(ui: ConfigTable) -> UiConfig:
@@ -341,15 +431,16 @@ _SERIAL_SECONDS = ("timeout", "resend", "keepalive", "reconnect_min", "reconnect
 _SERIAL_KEYS = ("port", "baud", *_SERIAL_SECONDS)
 
 
-def parse_serial(table: Mapping[str, object]) -> SerialConfig:
+def parse_serial(table: Mapping[str, object], default_port: str | None = None) -> SerialConfig:
     """Check the ``[serial]`` table; raise :class:`ConfigError` with one line.
+    ``default_port``: the port when the table names none (``None``: it must).
 
     >>> parse_serial({"port": "/dev/ttyACM0", "timeout": 3}).timeout
     3.0
     """
     serial = ConfigTable("serial", table)
     serial.only(_SERIAL_KEYS)
-    port = serial.get("port")
+    port = serial.get("port", default_port)
     if not isinstance(port, str) or not port.strip() or "\0" in port:
         raise serial.error(
             "port",

@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
@@ -30,7 +30,7 @@ from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup
 from controller.i18n.text import Text, _n, _t, sentences
 from controller.i18n.words import rules_title
-from controller.referee.commands import Command, Input, PairingEnded
+from controller.referee.commands import Command, Input, PairingEnded, RemoteChosen
 from controller.referee.core import Referee, Table
 from controller.referee.state import state_of
 from controller.referee.verdict import Verdict
@@ -54,6 +54,9 @@ from engine.colour import Colour
 from hardware.backend import Backend, Counting, Seeing
 from hardware.clock import Clock
 from hardware.display import Alert, Display
+
+if TYPE_CHECKING:
+    from controller.remote.host import RemoteHost
 
 log = logging.getLogger("popref")
 
@@ -92,6 +95,8 @@ class Daemon:
     on_paired: Callable[[], None] | None = None
     # the state directory's lock (controller.store.statelock), released by close()
     lock: StateLock | None = None
+    # the daemon's side of a remote seat ([remote]; controller.remote.host)
+    remote: RemoteHost | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -189,6 +194,12 @@ class Daemon:
         """The computer's level asked for in the configuration, likewise."""
         return self._chosen(self.referee.choose_level(level))
 
+    def choose_remote(self, colour: Colour | None) -> bool:
+        """The colour a friend is invited to play in each new game (and in
+        this one if it has no invitation), asked for on the command line or
+        in the configuration."""
+        return self._chosen(self.referee.handle(RemoteChosen(colour)))
+
     def _chosen(self, verdict: Verdict) -> bool:
         for sentence in verdict.log:
             log.info("%s", sentence)
@@ -237,6 +248,8 @@ class Daemon:
         if self.board_mark is not None and isinstance(self.backend, Counting):
             self.backend.resume(self.board_mark)
         self.backend.open(self._wakeup.set)
+        if self.remote is not None:
+            self.remote.open(self._wakeup.set, self.referee)
         self._show()
         self.notifier.ready()
         self._notify_status()
@@ -269,6 +282,8 @@ class Daemon:
             self._finished(verdict.finished)
         with self._storing():
             self._record(event, verdict, mark)
+        if self.remote is not None:
+            self.remote.fed(verdict, self.referee)  # journalled: it may be published
         return verdict
 
     def _record(self, event: Input, verdict: Verdict, mark: dict[str, Any] | None) -> None:
@@ -350,6 +365,7 @@ class Daemon:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
+        verdicts += self._take_remote(now)
         thought = self.thinking.step(self.referee, now)
         retried = self._retry_storage(now)
         if verdicts or thought or retried or self.shown is None:
@@ -376,6 +392,18 @@ class Daemon:
             log.info("%s", sentence)  # a single press, now that it cannot be a double
         return verdicts
 
+    def _take_remote(self, now: float) -> list[Verdict]:
+        """The remote player's requests (checked by the host), an invitation
+        due, one expired: fed like the page's commands, then answered."""
+        if self.remote is None:
+            return []
+        verdicts = []
+        for command in self.remote.inputs(self.referee, now):
+            verdict = self.feed(dataclasses.replace(command, at=now))
+            self.remote.answered(command, verdict)
+            verdicts.append(verdict)
+        return verdicts
+
     def next_deadline(self) -> float | None:
         times = [
             self.backend.next_deadline(),
@@ -385,6 +413,8 @@ class Daemon:
         ]
         if self.storage_fault is not None:
             times.append(self._retry_at)
+        if self.remote is not None:
+            times.append(self.remote.deadline(self.clock()))
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
@@ -400,13 +430,17 @@ class Daemon:
         return state
 
     def publish(self) -> None:
-        """Hand the state to ``on_state`` if it changed since last time."""
-        if self.on_state is None:
+        """Hand the state to ``on_state`` (and a remote seat) if it changed
+        since last time."""
+        if self.on_state is None and self.remote is None:
             return
         state = self.state()
         if state != self._published:
             self._published = state
-            self.on_state(state)
+            if self.on_state is not None:
+                self.on_state(state)
+            if self.remote is not None:
+                self.remote.publish_state(state, self.referee)
 
     def run(self) -> None:
         """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),
@@ -425,6 +459,11 @@ class Daemon:
             self._wakeup.wait(min(timeout, 60.0))
         self.notifier.stopping()
 
+    def idle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for input from another thread (for
+        a caller that steps the daemon itself); whether any came."""
+        return self._wakeup.wait(timeout)
+
     def stop(self) -> None:
         """End :meth:`run` soon; safe from any thread."""
         self._wakeup.stop()
@@ -435,6 +474,8 @@ class Daemon:
         return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
         self.thinking.close()
         self.backend.close()
         self.journal.close()

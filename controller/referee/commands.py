@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller.referee.invitation import Invitation
+from engine import Move
 from engine.colour import Colour
 from hardware.events import Event
 
@@ -77,6 +79,46 @@ class PairingEnded:
     at: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class RemoteChosen:
+    """Invite a friend to play this colour in each new game (``None``: no
+    more), and in this one if it has no invitation (``[remote] plays``,
+    ``popref simulate --remote``)."""
+
+    plays: Colour | None
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteInvited:
+    """This game's invitation, made by the daemon (its secret from the
+    daemon's randomness, so that replaying the journal makes the same one)."""
+
+    invitation: Invitation
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteRevoked:
+    """The invitation ends: revoked by the owner, or ``expired`` unused."""
+
+    expired: bool = False
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteRequested:
+    """A request from the remote player, its signature, game and number
+    already checked (:mod:`controller.remote`): ``move`` in the position
+    after ``ply`` moves."""
+
+    seq: int
+    ply: int
+    move: Move
+    at: float = 0.0
+
+
+RemoteCommand = RemoteChosen | RemoteInvited | RemoteRevoked | RemoteRequested
 Command = (
     RulesChosen
     | NewGameAsked
@@ -85,5 +127,6 @@ Command = (
     | HintAsked
     | PairingRequested
     | PairingEnded
+    | RemoteCommand
 )
 Input = Event | Command

@@ -1,6 +1,6 @@
 """The computer opponent's place at the referee's table: whom it plays in the
 next game, its seat in this one, the move it chose that a person is to make
-for it, and whether a hint may be given. :class:`controller.referee.core.Referee`
+for it (a :class:`~controller.referee.proxy.ProxySeat`). :class:`controller.referee.core.Referee`
 holds one and delegates to it; the search itself runs in the daemon
 (:mod:`controller.computer.thinking`).
 
@@ -17,26 +17,31 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from controller.i18n.text import Text, _t
+from controller.i18n.words import player
 from controller.referee import commentary
+from controller.referee.proxy import ProxySeat
 from controller.referee.seat import Seat
 from engine import Game, Move
 from engine.colour import Colour
 
 
-class ComputerSeat:
+class ComputerSeat(ProxySeat):
     """The computer's side of one table, game after game."""
 
+    EARLY = "computer-thinking"
+    OTHER = "not-computer-move"
+
     def __init__(self, level: int, base_seed: int, colour: Colour | None = None) -> None:
+        super().__init__()
         self.base_seed = base_seed
-        # its colour and level for the next game, its seat in this one, and
-        # the move it chose that a person is to make for it
+        # its colour and level for the next game, and its seat in this one
         self.next_colour = colour
         self.next_level = level
         self.seat: Seat | None = None
-        self.move: Move | None = None
+
+    def colour(self) -> Colour | None:
+        return self.seat.colour if self.seat is not None else None
 
     def seat_for(self, colour: Colour | None, game_number: int) -> Seat | None:
         """The computer's seat in game ``game_number``, playing ``colour``."""
@@ -49,9 +54,17 @@ class ComputerSeat:
         self.seat = self.seat_for(self.next_colour, game_number)
         self.move = None
 
-    def to_move(self, game: Game) -> bool:
-        seat = self.seat
-        return seat is not None and not game.is_over() and game.to_move is seat.colour
+    def leave(self, colour: Colour) -> bool:
+        """A remote player takes ``colour``: the computer gives it up, in this
+        game and the next; whether it played it."""
+        played = self.colour() is colour
+        if played:
+            self.seat = None
+            self.move = None
+        if self.next_colour is colour:
+            self.next_colour = None
+            played = True
+        return played
 
     def needs(self, game: Game, blocked: bool) -> Seat | None:
         """The computer's seat when it must choose a move now: its turn, no move
@@ -75,26 +88,20 @@ class ComputerSeat:
         self.move = move
         return seat
 
-    def refusal(self, move: Move, column: Callable[[Move], int]) -> tuple[str, Text]:
-        """The mistake's kind and sentence when a person made ``move`` on the
-        computer's turn and it is not the computer's (``column`` gives a
-        move's physical column)."""
-        chosen = self.move
-        if chosen is None:
-            sentence = _t(
-                "The {move} came while the computer was still thinking; "
-                "wait for its move to light up.",
-                move=commentary.physical(move, column(move)),
-            )
-            return "computer-thinking", sentence
-        return "not-computer-move", commentary.instead(chosen, column(chosen), move, column(move))
+    def early(self, move: Text) -> Text:
+        return _t(
+            "The {move} came while the computer was still thinking; wait for its move to light up.",
+            move=move,
+        )
 
-    def no_hint(self, game: Game, in_step: bool) -> Text | None:
-        """Why the player to move gets no hint now, or ``None`` if they may."""
-        if game.is_over():
-            return _t("No hint: the game is over.")
-        if self.to_move(game):
-            return _t("No hint: it is the computer's move.")
-        if not in_step:
-            return _t("No hint while the grid does not match the game.")
-        return None
+    def other(self, chosen: Move, chosen_column: int, move: Move, column: int) -> Text:
+        return commentary.instead(chosen, chosen_column, move, column)
+
+    def choosing(self, colour: Colour) -> Text:
+        return _t("The computer ({colour}) is thinking.", colour=player(colour))
+
+    def showing(self, move: Text) -> Text:
+        return _t("The computer's move: {move}.", move=move)
+
+    def no_hint(self) -> Text:
+        return _t("No hint: it is the computer's move.")

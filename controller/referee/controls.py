@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from controller.i18n import words
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player
+from controller.referee import remote_seat
 from controller.referee.commands import (
     Command,
     HintAsked,
@@ -38,6 +39,10 @@ from controller.referee.commands import (
     OpponentChosen,
     PairingEnded,
     PairingRequested,
+    RemoteChosen,
+    RemoteCommand,
+    RemoteInvited,
+    RemoteRequested,
     RulesChosen,
 )
 from controller.referee.seat import DOUBLE_PRESS, MAX_LEVEL, MIN_LEVEL, describe, next_seat
@@ -107,7 +112,9 @@ class Controls:
 
     def command(self, referee: Referee, command: Command, out: Draft) -> None:
         """A request from the page: the same transitions the mode button makes."""
-        if isinstance(command, PairingRequested):
+        if isinstance(command, RemoteCommand):
+            _remote(referee, command, out)
+        elif isinstance(command, PairingRequested):
             out.changed = True
             out.log.append(referee.pairing.request(command.at, command.code))
         elif isinstance(command, PairingEnded):
@@ -156,7 +163,10 @@ class Controls:
         if referee.game.moves and not referee.game.is_over():
             self._hint(referee, out)
             return
-        referee.seats.next_colour = next_seat(referee.next_computer)
+        colour = next_seat(referee.next_computer)
+        while colour is not None and referee.remote.holds(colour):
+            colour = next_seat(colour)  # a friend plays it
+        referee.seats.next_colour = colour
         who = describe(referee.next_computer)
         if _renew(referee, referee.game.rules.name, out):
             out.log.append(_t("This game: {who}.", who=who))
@@ -167,7 +177,7 @@ class Controls:
     def _hint(self, referee: Referee, out: Draft) -> None:
         """A hint for the player to move, when one may be given."""
         self.selecting = False
-        refused = referee.seats.no_hint(referee.game, referee.in_step())
+        refused = referee.no_hint()
         if refused is not None:
             out.log.append(refused)
         else:
@@ -190,6 +200,14 @@ class Controls:
         """Who the computer plays in the next game (``None``: nobody); a game
         not yet begun takes it now."""
         seats = referee.seats
+        if colour is not None and referee.remote.holds(colour):
+            out.log.append(
+                _t(
+                    "Ignored: a friend plays {colour}; revoke the invitation first.",
+                    colour=player(colour),
+                )
+            )
+            return
         now = referee.not_begun() and referee.computer != seats.seat_for(
             colour, referee.game_number
         )
@@ -250,6 +268,18 @@ class Controls:
             out.finished = game
             out.log.append(_t("The game was abandoned."))
         referee.start_next(out)
+
+
+def _remote(referee: Referee, command: RemoteCommand, out: Draft) -> None:
+    """The remote player's inputs (controller.referee.remote_seat)."""
+    if isinstance(command, RemoteChosen):
+        remote_seat.choose(referee, command.plays, out)
+    elif isinstance(command, RemoteInvited):
+        remote_seat.invited(referee, command.invitation, out)
+    elif isinstance(command, RemoteRequested):
+        remote_seat.requested(referee, command, out)
+    else:
+        remote_seat.revoked(referee, command.expired, out)
 
 
 def _renew(referee: Referee, rules: str, out: Draft) -> bool:

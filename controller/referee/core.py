@@ -32,6 +32,8 @@ from controller.referee.commands import Command, Input
 from controller.referee.computer_seat import ComputerSeat
 from controller.referee.controls import Controls
 from controller.referee.pairing_window import Answer, PairingWindow
+from controller.referee.proxy import ProxySeat
+from controller.referee.remote_seat import RemoteSeat
 from controller.referee.seat import Seat
 from controller.referee.verdict import Draft, Verdict
 from engine import Game, Move, Rules, game_from_position, new_game, rules_named
@@ -78,8 +80,10 @@ class Referee:
     ) -> None:
         self.table = table
         self.next_rules = rules
-        # the computer opponent (controller.referee.computer_seat)
+        # the computer opponent (controller.referee.computer_seat) and a remote
+        # player (controller.referee.remote_seat): seats whose moves a person makes
         self.seats = ComputerSeat(table.computer_level, table.computer_seed, computer)
+        self.remote = RemoteSeat()
         # the mode button and the page's commands (controller.referee.controls)
         self.controls = Controls()
         self.grid: Grid = [[] for _ in range(table.columns)]
@@ -151,6 +155,7 @@ class Referee:
         self.last_entry_at = None
         self.pairing.end()
         self.controls.restarted()
+        self.remote.starts += 1
 
     @property
     def selecting(self) -> bool:
@@ -322,35 +327,38 @@ class Referee:
     def _play(self, move: Move, out: Draft) -> None:
         mover = self.game.to_move
         assert mover is not None
-        if self.computer_to_move() and move != self.computer_move:
-            self._not_computers(move, out)
+        proxy = self.proxy_to_move()
+        if proxy is not None and move != proxy.move:
+            self._mistake(out, *proxy.refusal(move, self.column_of))
             return
         reason = self.game.why_illegal(move, shift=self.offset)
         if reason is not None:
             what = _t(
                 "{colour}'s {move} is not allowed: {reason}.",
                 colour=player(mover),
-                move=self._physical(move),
+                move=self.physical(move),
                 reason=words.reason(reason),
             )
             self._mistake(out, f"illegal-{move.kind.value}", what)
             return
         scored = self.game.scores[mover]
         self.game.play(move)
-        self.seats.move = None
+        for seat in self.proxies():
+            seat.move = None
         out.accepted = move
-        column = self._column(move)
+        column = self.column_of(move)
         out.log.extend(
             commentary.played(self.game, mover, move, column, self.game.scores[mover] > scored)
         )
         if self.game.is_over():
             out.finished = self.game
 
-    def _physical(self, move: Move) -> Text:
-        return commentary.physical(move, self._column(move))
+    def physical(self, move: Move) -> Text:
+        """``move`` as the hands make it, naming the grid's own column."""
+        return commentary.physical(move, self.column_of(move))
 
-    def _column(self, move: Move) -> int:
-        """The physical column of ``move``."""
+    def column_of(self, move: Move) -> int:
+        """The physical column of ``move``: the grid's own number."""
         return self.label(move.column - self.offset)
 
     def _mistake(self, out: Draft, kind: str, sentence: Text) -> None:
@@ -415,6 +423,7 @@ class Referee:
     def start_next(self, out: Draft) -> None:
         """The next game begins, with the rules chosen for it."""
         self.game_number += 1
+        self.remote.next_game()
         self.game = self.fresh_game(self.next_rules)
         self.problem = None
         self.rebuilding = False
@@ -476,9 +485,26 @@ class Referee:
         what = _t(
             "The computer ({colour}) plays a {move}.",
             colour=player(seat.colour),
-            move=self._physical(move),
+            move=self.physical(move),
         )
         return Verdict(changed=True, log=(what,))
 
-    def _not_computers(self, move: Move, out: Draft) -> None:
-        self._mistake(out, *self.seats.refusal(move, self._column))
+    # -- the seats whose moves a person makes (controller.referee.proxy) ----------------
+
+    def proxies(self) -> tuple[ProxySeat, ...]:
+        return (self.seats, self.remote)
+
+    def proxy_to_move(self) -> ProxySeat | None:
+        """The computer's or the remote player's seat when it is to move."""
+        return next((seat for seat in self.proxies() if seat.to_move(self.game)), None)
+
+    def no_hint(self) -> Text | None:
+        """Why the player to move gets no hint now, or ``None`` if they may."""
+        if self.game.is_over():
+            return _t("No hint: the game is over.")
+        proxy = self.proxy_to_move()
+        if proxy is not None:
+            return proxy.no_hint()
+        if not self.in_step():
+            return _t("No hint while the grid does not match the game.")
+        return None

@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.i18n.words import rules_title
 from controller.referee.core import Referee
+from engine import Move
 from engine.colour import Colour, picture
 from hardware.display import Display
 
@@ -31,7 +32,9 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
     ``[column, row]`` pairs (row 1 at the bottom), ``colours`` each column
     light's colour, ``turn`` the turn light; ``level`` the computer's level
     in this game, ``next_opponent`` and ``next_level`` the computer's colour
-    and level in the next.
+    and level in the next; ``computer`` and ``remote`` the move the board
+    waits for a person to make for the computer or the remote player (or
+    ``None``), ``remote_colour`` the colour a remote player has in this game.
     """
     game = referee.game
     return {
@@ -48,7 +51,9 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "lights": [light.lamp.value for light in shown.columns],
         "opponent": referee.computer.colour.value if referee.computer else None,
         "level": referee.computer.level if referee.computer else None,
-        "computer": computer_move(referee),
+        "computer": _notation(referee.seats.pending(game)),
+        "remote": _notation(referee.remote.pending(game)),
+        "remote_colour": _value(referee.remote.colour()),
         "colours": [light.colour.value if light.colour else None for light in shown.columns],
         "turn": shown.turn.value if shown.turn else None,
         "winning": sorted([column, row] for column, row in shown.winning),
@@ -61,10 +66,13 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
     }
 
 
-def computer_move(referee: Referee) -> str | None:
-    """The computer's move the board is waiting for a person to make."""
-    waiting = referee.computer_to_move() and referee.computer_move is not None
-    return str(referee.computer_move) if waiting else None
+def _notation(move: Move | None) -> str | None:
+    """A move the board waits for a person to make, in notation."""
+    return str(move) if move is not None else None
+
+
+def _value(colour: Colour | None) -> str | None:
+    return colour.value if colour is not None else None
 
 
 def believed_grid(referee: Referee) -> list[str]:

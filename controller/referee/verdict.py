@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from controller.i18n.text import Text
 from engine import Game, Move
+
+
+@dataclass(frozen=True, slots=True)
+class Declined:
+    """Why a remote player's request was not taken: a short ``code``
+    (``stale``, ``over``, ``turn``, ``waiting``, ``illegal``) and the sentence."""
+
+    code: str
+    reason: Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +35,7 @@ class Verdict:
     ``mistake``: a short kind name when the event broke the rules. ``hint``:
     the player to move asked for the best move (a double press).
     ``paired``: the mode button granted a pending pairing request.
+    ``declined``: why a remote player's request was not taken.
     """
 
     changed: bool = False
@@ -35,6 +46,7 @@ class Verdict:
     log: tuple[str, ...] = ()
     hint: bool = False
     paired: bool = False
+    declined: Declined | None = None
 
 
 @dataclass
@@ -49,6 +61,7 @@ class Draft:
     log: list[str] = field(default_factory=list)
     hint: bool = False
     paired: bool = False
+    declined: Declined | None = None
 
     def verdict(self) -> Verdict:
         return Verdict(
@@ -60,4 +73,5 @@ class Draft:
             tuple(self.log),
             self.hint,
             self.paired,
+            self.declined,
         )

@@ -13,6 +13,7 @@ from controller.i18n.text import Text, Value, _n, _t, sentences
 from controller.i18n.words import disc, player, rules_title, title_of
 from controller.referee import commentary, repair
 from controller.referee.core import SLIDER_OPENED, Referee
+from controller.referee.proxy import ProxySeat
 from controller.referee.seat import describe
 from engine import RULES_NAMES, Move, MoveKind, Phase
 from engine.colour import Colour
@@ -165,8 +166,9 @@ def _playing(referee: Referee) -> Display:
     game = referee.game
     mover = game.to_move
     assert mover is not None
-    if referee.computer_to_move():
-        return _computer(referee, mover)
+    proxy = referee.proxy_to_move()
+    if proxy is not None:
+        return _proxied(referee, mover, proxy)
     drops: set[int] = set()
     pops: set[int] = set()
     for move in game.legal_moves():
@@ -190,7 +192,8 @@ def _playing(referee: Referee) -> Display:
 
 
 def move_light(move: Move, colour: Colour, hint: bool = False) -> ColumnLight:
-    """The look of a move the computer chose: its own, or a ``hint``."""
+    """The look of a move chosen away from the grid (the computer's, a remote
+    player's: the same), or a ``hint``."""
     pop = move.kind is MoveKind.POP
     if hint:
         return ColumnLight(Lamp.HINT_POP if pop else Lamp.HINT_DROP, colour)
@@ -204,15 +207,16 @@ def move_sentence(move: Move, colour: Colour) -> Text:
     return _t("drop a {colour} disc into column {column}", colour=disc(colour), column=move.column)
 
 
-def _computer(referee: Referee, colour: Colour) -> Display:
-    """The computer's turn: thinking (nothing lit), or its move to be made."""
+def _proxied(referee: Referee, colour: Colour, proxy: ProxySeat) -> Display:
+    """The turn of the computer or a remote player: choosing (nothing lit),
+    or its move, lit in its colour, for a person to make."""
     lights = _dark(referee)
-    move = referee.computer_move
+    move = proxy.move
     if move is None:
-        status = _t("The computer ({colour}) is thinking.", colour=player(colour))
+        status = proxy.choosing(colour)
     else:
         lights[move.column - referee.offset - 1] = move_light(move, colour)
-        status = _t("The computer's move: {move}.", move=move_sentence(move, colour))
+        status = proxy.showing(move_sentence(move, colour))
     return Display(columns=tuple(lights), turn=colour, scores=_scores(referee), status=status)
 
 
@@ -274,7 +278,7 @@ def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
     Anything more pressing (a repair, a fault, a rules choice) hides it."""
     mover = referee.game.to_move
     plain = referee.in_step() and not referee.selecting and not referee.faults
-    if mover is None or not plain or referee.computer_to_move():
+    if mover is None or not plain or referee.proxy_to_move() is not None:
         return shown
     lights = _dark(referee)
     lights[move.column - referee.offset - 1] = move_light(move, mover, hint=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,8 @@ class Simulation:
         clock: FakeClock | None = None,
         ponder: bool = False,
         level: int | None = None,
+        remote: Colour | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.clock = clock or FakeClock()
         self.state_dir = state_dir
@@ -87,6 +90,7 @@ class Simulation:
             thinker=thinker,
             ponder=ponder,
             grid_file=self._grid_file,
+            wall=wall,
         )
         self.daemon = assembled.daemon
         # as the page chooses them: they stand until the configuration changes
@@ -94,6 +98,12 @@ class Simulation:
             self.daemon.choose_computer(None if opponent == "none" else Colour(opponent))
         if level is not None:
             self.daemon.choose_level(level)
+        # each invitation's link, as the remote seat makes it (simulate prints it)
+        self.links: list[str] = []
+        if self.daemon.remote is not None:
+            self.daemon.remote.on_invited = self.links.append
+            if remote is not None:
+                self.daemon.choose_remote(remote)
         assert assembled.sim is not None
         self.grid: SimGrid = assembled.sim.grid
         self.lights: LightReader = assembled.sim.lights
@@ -152,7 +162,9 @@ class Simulation:
         elif verb == "double":
             self.grid.press_button(duration=PRESS)
             self.grid.press_button(at=self.clock() + PRESS + DOUBLE_GAP, duration=PRESS)
-        if verb == "wait":
+        if verb == "wait" and self.remote_in_game():
+            verdicts += self.wait_real(action.ms / 1000)
+        elif verb == "wait":
             verdicts += self.advance(action.ms / 1000)
         else:
             verdicts += self.advance(SETTLE)
@@ -196,6 +208,26 @@ class Simulation:
             verdicts += self.daemon.step(self.clock())
         self.clock.set(end)
         verdicts += self.daemon.step(end)
+        return verdicts
+
+    def remote_in_game(self) -> bool:
+        """Whether a remote player has a seat in this game (its moves come in
+        real time, through the broker)."""
+        return self.daemon.remote is not None and self.daemon.referee.remote.colour() is not None
+
+    def wait_real(self, seconds: float, now: Callable[[], float] = time.monotonic) -> list[Verdict]:
+        """Let ``seconds`` of real time pass, simulated time with it, taking
+        in what arrives from other threads (the remote player's requests) as
+        it comes."""
+        end = now() + seconds
+        verdicts: list[Verdict] = []
+        while (left := end - now()) > 0:
+            due = self.daemon.next_deadline()
+            if due is not None:
+                left = min(left, max(0.0, due - self.clock()))
+            began = now()
+            self.daemon.idle(left)
+            verdicts += self.advance(now() - began)
         return verdicts
 
     # -- what is shown ----------------------------------------------------------------

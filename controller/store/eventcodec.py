@@ -19,8 +19,13 @@ from controller.referee.commands import (
     OpponentChosen,
     PairingEnded,
     PairingRequested,
+    RemoteChosen,
+    RemoteInvited,
+    RemoteRequested,
+    RemoteRevoked,
     RulesChosen,
 )
+from controller.referee.invitation import Invitation
 from controller.referee.pairing_window import checked_code
 from controller.referee.seat import COLOURS, MAX_LEVEL, MIN_LEVEL
 from engine import RULES_NAMES
@@ -65,6 +70,16 @@ def encode(event: Input) -> dict[str, Any]:
         return {"e": "level", "level": event.level, "at": event.at}
     if isinstance(event, PairingRequested):
         return {"e": "pair", "code": list(event.code), "at": event.at}
+    if isinstance(event, RemoteChosen):
+        plays = event.plays.value if event.plays is not None else None
+        return {"e": "remote", "plays": plays, "at": event.at}
+    if isinstance(event, RemoteInvited):
+        return {"e": "invite", **event.invitation.data(), "at": event.at}
+    if isinstance(event, RemoteRevoked):
+        return {"e": "revoke", "expired": event.expired, "at": event.at}
+    if isinstance(event, RemoteRequested):
+        move = str(event.move)
+        return {"e": "request", "seq": event.seq, "ply": event.ply, "move": move, "at": event.at}
     if isinstance(event, DiscEntered):
         record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
         if event.colour is not None:
@@ -91,7 +106,13 @@ KEYS: dict[str, tuple[str, ...]] = {
     "opponent": ("plays",),
     "level": ("level",),
     "pair": ("code",),  # journals from before codes have none
+    "remote": ("plays",),
+    "invite": ("game", "key", "colour", "made_at"),
+    "revoke": ("expired",),
+    "request": ("seq", "ply", "move"),
 }
+REMOTE_KINDS = ("remote", "invite", "revoke", "request")
+SEQ_LIMIT = 2**53 - 1  # a remote's message numbers are JSON numbers a browser keeps exactly
 
 
 def decode(record: dict[str, Any]) -> Input:
@@ -129,8 +150,32 @@ def _decode(kind: str, record: dict[str, Any], at: float) -> Input:
         return OpponentChosen(fields.nullable(record, "plays", _colour), at)
     if kind == "pair":
         return PairingRequested(checked_code(record.get("code", [])), at)
+    if kind in REMOTE_KINDS:
+        return _remote(kind, record, at)
     return LevelChosen(fields.integer(record, "level", MIN_LEVEL, MAX_LEVEL), at)
 
 
 def _colour(record: dict[str, Any], key: str) -> Colour:
     return Colour(fields.one_of(record, key, COLOURS))
+
+
+def _remote(kind: str, record: dict[str, Any], at: float) -> Input:
+    """The remote player's inputs (controller.referee.remote_seat)."""
+    if kind == "remote":
+        return RemoteChosen(fields.nullable(record, "plays", _colour), at)
+    if kind == "revoke":
+        return RemoteRevoked(fields.boolean(record, "expired"), at)
+    if kind == "request":
+        seq = fields.integer(record, "seq", 1, SEQ_LIMIT)
+        ply = fields.integer(record, "ply", 0, SEQ_LIMIT)
+        return RemoteRequested(seq, ply, fields.move(record, "move"), at)
+    fields.number(record, "made_at")
+    fields.one_of(record, "colour", COLOURS)
+    try:
+        invitation = Invitation.from_data(
+            {name: fields.text(record, name, 64) for name in ("game", "key")}
+            | {"colour": record["colour"], "made_at": record["made_at"]}
+        )
+    except ValueError as error:
+        raise fields.FieldError(f"the invitation is malformed: {error}") from None
+    return RemoteInvited(invitation, at)

@@ -66,6 +66,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "computer_move": str(referee.computer_move) if referee.computer_move else None,
         "next_level": referee.seats.next_level,
         **referee.pairing.data(),
+        "remote": referee.remote.data(),
     }
 
 
@@ -127,6 +128,8 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     if "next_level" in data:
         referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
     referee.pairing.restore(data)
+    if data.get("remote") is not None:  # journals from before the remote seat have none
+        _remote(referee, data["remote"])
     return referee
 
 
@@ -143,6 +146,19 @@ def _optional(data: dict[str, Any], key: str, read: Callable[[dict[str, Any], st
 
 def _colour(data: dict[str, Any], key: str) -> Colour:
     return Colour(fields.one_of(data, key, COLOURS))
+
+
+def _remote(referee: Referee, data: Any) -> None:
+    """The remote player's seat: its invitation and the move it asked for."""
+    if not isinstance(data, dict):
+        raise fields.FieldError('"remote" is not an object')
+    try:
+        referee.remote.restore(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise fields.FieldError(f'"remote" is not a remote seat ({error})') from None
+    move = referee.remote.move
+    if move is not None and not referee.game.is_legal(move):
+        raise ValueError(f"the remote player's move {move} does not fit the game")
 
 
 def _problem(data: dict[str, Any]) -> Text | None:

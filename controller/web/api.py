@@ -30,8 +30,11 @@ from controller.referee.commands import (
     NewGameAsked,
     OpponentChosen,
     PairingRequested,
+    RemoteInvited,
+    RemoteRevoked,
     RulesChosen,
 )
+from controller.referee.invitation import DAY
 from controller.referee.pairing_window import LOOK
 from controller.referee.seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.verdict import Verdict
@@ -468,6 +471,35 @@ class Handler(BaseHTTPRequestHandler):
     def _hint(self, body: dict[str, Any]) -> None:
         self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
 
+    def _invite(self, body: dict[str, Any]) -> None:
+        """A new invitation for a colour, in this game (made between games:
+        in the next); its link, for the paired browser only."""
+        colour = body.get("colour")
+        if colour not in ("red", "yellow"):
+            self._error(HTTPStatus.BAD_REQUEST, 'colour must be "red" or "yellow"')
+            return
+        host = self.web.remote
+        if host is None:
+            no_broker = _t(
+                "No broker is configured: set [remote] broker in the configuration "
+                "to invite a friend."
+            )
+            self._error(HTTPStatus.CONFLICT, no_broker)
+            return
+        invitation = host.invitation(Colour(colour))
+        said = self._submit(RemoteInvited(invitation))
+        rules = str(self.web.hub.state().get("rules", "classic"))
+        answer = {
+            "colour": colour,
+            "link": host.link(invitation, rules),
+            "expires": invitation.made_at + DAY,
+            **said,
+        }
+        self._json(HTTPStatus.ACCEPTED, answer)
+
+    def _revoke(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
+
     def _new(self, body: dict[str, Any]) -> None:
         if not isinstance(body.get("confirm", False), bool):
             self._error(HTTPStatus.BAD_REQUEST, "confirm must be true or false")
@@ -504,6 +536,8 @@ POSTS: dict[str, Call] = {
     "/api/opponent": Call(Handler._opponent, ("plays",)),
     "/api/level": Call(Handler._level, ("level",)),
     "/api/hint": Call(Handler._hint),
+    "/api/remote/invite": Call(Handler._invite, ("colour",)),
+    "/api/remote/revoke": Call(Handler._revoke),
 }
 
 

@@ -44,6 +44,7 @@ from hardware.clock import Clock, monotonic
 
 if TYPE_CHECKING:
     from controller.daemon.loop import Daemon
+    from controller.remote.host import RemoteHost
 
 log = logging.getLogger("popref")
 
@@ -130,9 +131,11 @@ class WebServer:
         deadlines: Clock = monotonic,
         wall: Callable[[], float] = time.time,
         tokens: Path | None = None,
+        remote: RemoteHost | None = None,
     ) -> None:
         self.config = config
         self.controls = controls
+        self.remote = remote  # makes invitations and their links ([remote])
         self.archive = archive
         self.columns = columns  # the board's, for pairing codes
         self.deadlines = deadlines  # the clock requests and answers are timed on
@@ -220,9 +223,12 @@ def serve_daemon(
         clock=clock,
         deadlines=deadlines,
         tokens=daemon.state_dir / "web-tokens.json",
+        remote=daemon.remote,
     )
     daemon.on_state = web.publish
     daemon.on_paired = web.paired
     web.publish(daemon.state())
     web.start()
+    if daemon.remote is not None:
+        daemon.remote.serving(web.address)
     return web

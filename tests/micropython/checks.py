@@ -100,6 +100,30 @@ def check_burst(rig):
     assert (board.drops, board.pops) == ([5] * 7, [5] * 7), (board.drops, board.pops)
 
 
+def check_stalled_burst(rig):
+    """Every beam passes a disc (blocked for 20 ms) while the main loop is
+    stalled for 25, 30 and 100 ms (a garbage collection, a long strip write):
+    the IRQs count every disc, and two discs through a beam in one stall
+    count twice."""
+    pinmap = rig.pinmap
+    pins = pinmap.ENTRY_PINS + pinmap.EXIT_PINS
+    rig.run(10)
+    for stall in (25, 30, 100):
+        rig.machine.burst([(n, rig.beam_level(True)) for n in pins])
+        rig.ticks.advance(20)
+        rig.machine.burst([(n, rig.beam_level(False)) for n in pins])
+        rig.step(stall - 20)
+        rig.run(30)
+    for _ in range(2):
+        rig.machine.burst([(n, rig.beam_level(True)) for n in pins])
+        rig.ticks.advance(20)
+        rig.machine.burst([(n, rig.beam_level(False)) for n in pins])
+        rig.ticks.advance(20)
+    rig.run(30)
+    board = rig.board
+    assert (board.drops, board.pops) == ([5] * 7, [5] * 7), (board.drops, board.pops)
+
+
 def check_backstop(rig):
     """A beam that changes with no IRQ at all (a lost interrupt, a pulse
     shorter than the IRQ latency) is still seen, by the level compare."""
@@ -130,28 +154,56 @@ def check_queue_overflows(rig):
 
 
 def check_edge_during_update(rig):
-    """An edge in the middle of Input.update keeps its mark: a 4 ms blip of
-    the beam that starts just as a settled level is taken is no disc."""
+    """An edge in the middle of Input.update, just as it takes the level
+    still on as settled (a disc has left the beam): the disc counts once,
+    and the 4 ms blip that edge starts is no second disc."""
     pins = rig.pinmap.EXIT_PINS
     settle = __import__("timing").BEAM_SETTLE_MS
     rig.run(10)
-    rig.beam(pins, 3, True)  # a 0 ms blip: marks the input, settles clear
+    rig.beam(pins, 3, True)
+    rig.run(30)
     rig.beam(pins, 3, False)
     edge = rig.ticks.now
     rig.run(settle - 1)
+    fired = []
 
     def blip(now, since):
         if since == edge:
+            fired.append(now)
             rig.beam(pins, 3, True)
         else:
             rig.ticks.on_diff = blip
 
     rig.ticks.on_diff = blip
     rig.step()
+    assert fired == [edge + settle], fired
     rig.run(4)
     rig.beam(pins, 3, False)
     rig.run(40)
-    assert rig.board.pops == [0] * 7, rig.board.pops
+    assert rig.board.pops == [0, 0, 1, 0, 0, 0, 0], rig.board.pops
+
+
+def check_backstop_during_an_edge(rig):
+    """The level backstop settles a lost edge from the main loop with IRQs
+    off: a blip whose IRQs come meanwhile waits for it, and the disc counts
+    once."""
+    pin = rig.machine.Pin(rig.pinmap.ENTRY_PINS[1])
+    rig.run(10)
+    pin.drive(rig.beam_level(True))
+    rig.run(30)
+    pin.value(rig.beam_level(False))  # the disc leaves, and that IRQ is lost
+    fired = []
+
+    def blip(now, since):
+        fired.append(now)
+        pin.drive(rig.beam_level(True))  # inside the backstop's settling
+        pin.drive(rig.beam_level(False))
+
+    rig.ticks.on_diff = blip
+    rig.step()
+    assert fired, "the backstop settled the lost edge"
+    rig.run(30)
+    assert rig.board.drops == [0, 1, 0, 0, 0, 0, 0], rig.board.drops
 
 
 def check_no_allocation(rig):

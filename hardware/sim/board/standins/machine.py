@@ -8,7 +8,8 @@ are for mypy).
 ``Pin(n)`` made twice is the same wire, as re-initialising a real GPIO keeps
 the level on it; :meth:`Pin.drive` is the outside world changing that level.
 Edges reach the handler as on the RP2040: a hard IRQ handler (``hard=True``)
-runs at once; a soft one goes through ``micropython.schedule`` and is dropped
+runs at once (or, between :func:`disable_irq` and :func:`enable_irq`, once
+then); a soft one goes through ``micropython.schedule`` and is dropped
 silently when the scheduler queue is full (8 deep on the RP2040, 4 on the unix
 port). :func:`burst` changes many wires from interrupt context, as when every
 beam changes while the main loop is busy (a garbage collection): soft IRQs
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 _wires: "dict[Any, _Wire]" = {}
 resets = 0
 dropped = 0  # soft IRQs the full scheduler queue turned away
+_irqs_on = [True]  # hard IRQs run at once (see disable_irq)
+_latched = [0]  # pins whose hard IRQ waits for enable_irq
 
 
 class _Wire:
@@ -38,6 +41,7 @@ class _Wire:
         self.handler: Callable[[Pin], object] | None = None
         self.trigger = 0
         self.hard = False
+        self.latched = False  # an edge came while IRQs were off
 
 
 class Pin:
@@ -102,7 +106,11 @@ class Pin:
         if handler is None or not wire.trigger & edge:
             return
         if wire.hard:
-            handler(self)
+            if _irqs_on[0]:
+                handler(self)
+            elif not wire.latched:
+                wire.latched = True
+                _latched[0] += 1
             return
         try:
             micropython.schedule(handler, self)
@@ -185,3 +193,25 @@ def reset() -> None:
 
 def unique_id() -> bytes:
     return b"\xe6\x61\x38\x52\x83\x45\x2a\x2b"
+
+
+def disable_irq() -> int:
+    """Hold hard IRQs back until :func:`enable_irq`, as the RP2040 does: an
+    edge meanwhile is latched, and several on one pin are one interrupt.
+    Returns the state to restore."""
+    was = _irqs_on[0]
+    _irqs_on[0] = False
+    return 1 if was else 0
+
+
+def enable_irq(state: int) -> None:
+    if not state:
+        return
+    _irqs_on[0] = True
+    if not _latched[0]:
+        return
+    _latched[0] = 0
+    for wire in list(_wires.values()):
+        if wire.latched and wire.handler is not None:
+            wire.latched = False
+            wire.handler(Pin(wire.id))

@@ -1,0 +1,178 @@
+"""``popref play LINK``: the remote seat in a terminal. It reads moves from
+standard input, one a line in the notation of records (``4``, ``p4``; ``#``
+starts a comment), asks the board for each on the remote player's turn, and
+prints the board's state once a person has made it on the grid, as one JSON
+object a line (the fields of ``popref simulate --json``, docs/remote.md).
+
+A move the board does not take is one line on standard error with its
+reason, and the next line is read (the exit status is then 2); so is a line
+that is not a move. The board's answers are awaited for ``--timeout``
+seconds; the people at the grid as long as they take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from controller.remote.client import RemoteClient
+    from engine import Move
+
+RESENDS = 2  # a request with no answer is sent again this often (the broker may have lost it)
+
+
+class Stop(Exception):
+    """The game or the invitation is over: no further line can be played."""
+
+
+class Refused(Exception):
+    """The board did not take a move; the message is its reason."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "link", metavar="LINK", help="the invitation link (in quotes: it has # and &)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the board's answers (default 30)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is not a number of seconds from 0.1 to 3600"
+        )
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    from controller.cli.argtypes import lenient_stdin
+    from controller.remote.client import RemoteClient
+    from controller.remote.link import LinkError, parse_link
+
+    try:
+        link = parse_link(args.link)
+    except LinkError as error:
+        print(f"popref play: {error}", file=sys.stderr)
+        return 2
+    # what goes wrong with the broker is said once, as the one line of error
+    logging.getLogger("popref").setLevel(logging.ERROR)
+    client = RemoteClient(link)
+    client.start()
+    try:
+        return play(client, lenient_stdin(), sys.stdout, args.timeout)
+    finally:
+        client.close()
+
+
+def play(client: RemoteClient, lines: Iterable[str], out: TextIO, timeout: float) -> int:
+    """Play ``lines`` as the remote player; the exit status."""
+    from controller.simulator.script import excerpt
+    from engine import parse_move
+
+    if not client.wait(lambda: client.state is not None, timeout):
+        broker = client.connection.address.url
+        _say(
+            f"no state from the board through {broker} within {timeout:g} s; is popref "
+            "running with this invitation, and the broker reachable?"
+        )
+        return 2
+    status = 0
+    for number, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        where = f"line {number} ({excerpt(text)})"
+        try:
+            move = parse_move(text)
+            state = _one(client, move, timeout)
+        except ValueError as error:
+            _say(f"{where}: {error}; write a move as records do, e.g. 4 or p4")
+        except Refused as error:
+            _say(f"{where}: the board did not take it: {error}")
+        except Stop as error:
+            _say(f"{where}: {error}")
+            return 2
+        else:
+            out.write(json.dumps(state) + "\n")
+            out.flush()
+            continue
+        status = 2
+    return status
+
+
+def _one(client: RemoteClient, move: Move, timeout: float) -> dict[str, Any]:
+    """Play ``move`` on the remote player's next turn; the state once a
+    person made it on the grid."""
+    client.wait(lambda: _over(client) is not None or _turn(client), None)
+    _stop_if_over(client)
+    ply = _state(client)["ply"]
+    for _ in range(RESENDS):
+        seq = client.request(str(move), ply)
+        if client.wait(_answered(client, seq, ply), timeout):
+            break
+    else:
+        raise Refused(f"no answer within {timeout:g} s; is the broker reachable?")
+    reply = client.replies.get(seq, {"ok": True})
+    if not reply.get("ok") and not _waiting(client, ply):
+        raise Refused(str(reply.get("reason", "no reason given")))
+    client.wait(lambda: _over(client) is not None or _state(client)["ply"] > ply, None)
+    if _state(client).get("invitation") == "ended":
+        _stop_if_over(client)
+    return _state(client)
+
+
+def _answered(client: RemoteClient, seq: int, ply: int) -> Callable[[], bool]:
+    return lambda: seq in client.replies or _waiting(client, ply)
+
+
+def _state(client: RemoteClient) -> dict[str, Any]:
+    assert client.state is not None
+    return client.state
+
+
+def _turn(client: RemoteClient) -> bool:
+    state = _state(client)
+    return bool(state.get("to_move") == state.get("you") and state.get("remote") is None)
+
+
+def _waiting(client: RemoteClient, ply: int) -> bool:
+    """The board took a request of ours at ``ply`` (its move waits), or moved on."""
+    state = _state(client)
+    return bool(state.get("remote") is not None or state.get("ply") != ply)
+
+
+def _over(client: RemoteClient) -> str | None:
+    state = _state(client)
+    if state.get("invitation") == "ended":
+        return (
+            "the invitation has ended (revoked, expired, or a new game began); ask for a new link"
+        )
+    if state.get("result") is not None:
+        return f"the game is over ({state['result']}); no further move is played"
+    return None
+
+
+def _stop_if_over(client: RemoteClient) -> None:
+    over = _over(client)
+    if over is not None:
+        raise Stop(over)
+
+
+def _say(line: str) -> None:
+    print(f"popref play: {line}", file=sys.stderr, flush=True)

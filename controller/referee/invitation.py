@@ -1,0 +1,81 @@
+"""An invitation to play one colour from elsewhere: what the referee keeps of
+it and the journal records. Its link and messages are
+:mod:`controller.remote`'s.
+
+>>> invitation = Invitation(b64url(bytes(16)), bytes(32), Colour.YELLOW, made_at=1.5)
+>>> invitation.game
+'AAAAAAAAAAAAAAAAAAAAAA'
+>>> Invitation.from_data(invitation.data()) == invitation
+True
+>>> unb64url("AAAAAAAAAAAAAAAAAAAAAB", 16)
+Traceback (most recent call last):
+...
+ValueError: not 16 bytes in base64url
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.colour import Colour
+
+DAY = 24 * 3600.0  # an invitation that no request used within this long expires
+GAME_BYTES = 16  # the game id's random bytes (22 characters in base64url)
+KEY_BYTES = 32  # the secret's (43 characters)
+_B64URL = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def b64url(data: bytes) -> str:
+    """``data`` in base64url without padding, as links and the journal write it."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64url(text: str, size: int) -> bytes:
+    """The ``size`` bytes ``text`` holds in base64url; ``ValueError`` otherwise."""
+    if len(text) != (size * 8 + 5) // 6 or not _B64URL.fullmatch(text):
+        raise ValueError(f"not {size} bytes in base64url")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError(f"not {size} bytes in base64url") from None
+    if b64url(data) != text:  # the unused low bits of the last character must be zero
+        raise ValueError(f"not {size} bytes in base64url")
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """What a link invites to: the game id (which names the topics), the
+    secret that signs every message, the colour, and when it was made
+    (wall-clock seconds since the epoch: an unused one expires a day later)."""
+
+    game: str
+    key: bytes = field(repr=False)  # kept out of logs and tracebacks
+    colour: Colour
+    made_at: float
+
+    def __post_init__(self) -> None:
+        unb64url(self.game, GAME_BYTES)
+        if len(self.key) != KEY_BYTES:
+            raise ValueError(f"the secret is {len(self.key)} bytes, not {KEY_BYTES}")
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "key": b64url(self.key),
+            "colour": self.colour.value,
+            "made_at": self.made_at,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Invitation:
+        """The invitation :meth:`data` wrote; ``ValueError`` for anything else."""
+        made_at = data["made_at"]
+        if isinstance(made_at, bool) or not isinstance(made_at, int | float):
+            raise ValueError('"made_at" is not a number')
+        key = unb64url(str(data["key"]), KEY_BYTES)
+        return cls(str(data["game"]), key, Colour(data["colour"]), float(made_at))

@@ -1,0 +1,273 @@
+"""The remote player's place at the referee's table: the invitation (the
+game id and secret its link carries, its colour, when it was made), the last
+request taken from it, and the move it asked for that a person is to make on
+the grid (a :class:`~controller.referee.proxy.ProxySeat`, like the computer's).
+
+The protocol and the broker live in :mod:`controller.remote`; the referee
+sees only its inputs (:mod:`controller.referee.commands`: ``RemoteChosen``,
+``RemoteInvited``, ``RemoteRevoked``, ``RemoteRequested``), journalled like
+the page's, so a restart resumes the invitation and the pending move.
+
+An invitation belongs to the game in progress (made between games, to the
+next one): a new game revokes it, and ``next_colour`` (``[remote] plays``,
+``popref simulate --remote``) asks for a fresh one in each new game.
+
+>>> from controller.referee.core import Referee, Table
+>>> from controller.referee.commands import RemoteInvited, RemoteRequested
+>>> from engine import Move
+>>> referee = Referee(Table(), "classic")
+>>> from controller.referee.invitation import Invitation
+>>> invitation = Invitation("A" * 22, bytes(32), Colour.RED, made_at=0.0)
+>>> referee.handle(RemoteInvited(invitation)).log
+('A friend is invited to play Red.',)
+>>> referee.handle(RemoteRequested(1, 0, Move.drop(4))).log
+('Your friend (Red) plays a drop into column 4.',)
+>>> referee.handle(RemoteRequested(2, 0, Move.drop(5))).declined.code
+'waiting'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from controller.i18n.text import Text, _t
+from controller.i18n.words import player, reason
+from controller.referee import commentary
+from controller.referee.commands import RemoteRequested
+from controller.referee.invitation import DAY, Invitation
+from controller.referee.proxy import ProxySeat
+from controller.referee.verdict import Declined, Draft
+from engine import Move, parse_move
+from engine.colour import Colour
+
+if TYPE_CHECKING:
+    from controller.referee.core import Referee
+
+
+class RemoteSeat(ProxySeat):
+    """The remote player's side of one table, game after game."""
+
+    EARLY = "remote-choosing"
+    OTHER = "not-remote-move"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.next_colour: Colour | None = None  # invite for this colour in each new game
+        self.due = False  # this game wants an invitation made (the daemon makes it)
+        self.invitation: Invitation | None = None
+        self.for_next = False  # made between games: it is for the next one
+        self.last_seq = 0  # the last request taken; any at or below it is a replay
+        self.used = False  # a request was taken: it no longer expires
+        self.starts = 0  # daemon starts so far: the board's message numbers begin above them
+
+    def colour(self) -> Colour | None:
+        return self.invitation.colour if self.invitation is not None else None
+
+    def holds(self, colour: Colour) -> bool:
+        """Whether a remote player has ``colour``, in this game or the next."""
+        return colour in (self.colour(), self.next_colour)
+
+    def expires(self) -> float | None:
+        """When the invitation expires (wall clock), unless a request uses it first."""
+        if self.invitation is None or self.used:
+            return None
+        return self.invitation.made_at + DAY
+
+    def next_game(self) -> None:
+        """A new game begins: it revokes the invitation, unless it was made for it."""
+        if self.invitation is not None and self.for_next:
+            self.for_next = False
+            return
+        self.invitation = None
+        self.move = None
+        self.due = self.next_colour is not None
+
+    # -- the journal's snapshot -------------------------------------------------------
+
+    def data(self) -> dict[str, Any]:
+        invitation = self.invitation
+        return {
+            "next": self.next_colour.value if self.next_colour else None,
+            "due": self.due,
+            "invitation": invitation.data() if invitation is not None else None,
+            "for_next": self.for_next,
+            "last_seq": self.last_seq,
+            "used": self.used,
+            "move": str(self.move) if self.move is not None else None,
+            "starts": self.starts,
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take the state :meth:`data` wrote; ``ValueError`` (``KeyError``,
+        ``TypeError``) for anything else."""
+        self.next_colour = Colour(data["next"]) if data["next"] is not None else None
+        self.due = _flag(data, "due")
+        self.invitation = (
+            Invitation.from_data(data["invitation"]) if data["invitation"] is not None else None
+        )
+        self.for_next = _flag(data, "for_next")
+        self.last_seq = _count(data, "last_seq")
+        self.used = _flag(data, "used")
+        self.move = parse_move(str(data["move"])) if data["move"] is not None else None
+        self.starts = _count(data, "starts")
+
+    # -- sentences --------------------------------------------------------------------
+
+    def early(self, move: Text) -> Text:
+        return _t(
+            "The {move} came before your friend chose a move; wait for it to light up.", move=move
+        )
+
+    def other(self, chosen: Move, chosen_column: int, move: Move, column: int) -> Text:
+        return _t(
+            "Your friend plays a {chosen}, not a {move}.",
+            chosen=commentary.physical(chosen, chosen_column),
+            move=commentary.physical(move, column),
+        )
+
+    def choosing(self, colour: Colour) -> Text:
+        return _t("Waiting for your friend ({colour}) to choose a move.", colour=player(colour))
+
+    def showing(self, move: Text) -> Text:
+        return _t("Your friend's move: {move}; make it on the grid.", move=move)
+
+    def no_hint(self) -> Text:
+        return _t("No hint: it is your friend's move.")
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data[key]
+    if not isinstance(value, bool):
+        raise ValueError(f'"{key}" is not true or false')
+    return value
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise ValueError(f'"{key}" is not a count')
+    return value
+
+
+# -- the referee's transitions ----------------------------------------------------------
+
+
+def choose(referee: Referee, colour: Colour | None, out: Draft) -> None:
+    """A friend is to be invited for ``colour`` in each new game (``None``:
+    no more); in this one too when it has no invitation yet."""
+    seat = referee.remote
+    wanted = colour is not None and seat.invitation is None and not seat.due
+    if colour == seat.next_colour and not wanted:
+        return
+    out.changed = True
+    seat.next_colour = colour
+    if colour is None:
+        out.log.append(_t("New games no longer invite a friend."))
+        return
+    if referee.seats.next_colour is colour:
+        referee.seats.next_colour = None
+    seat.due = seat.due or seat.invitation is None
+    out.log.append(_t("Each new game invites a friend to play {colour}.", colour=player(colour)))
+
+
+def invited(referee: Referee, invitation: Invitation, out: Draft) -> None:
+    """This game's invitation (a new link: the last one reaches nothing now).
+    The computer gives the colour up if it played it."""
+    seat = referee.remote
+    out.changed = True
+    seat.invitation = invitation
+    seat.for_next = referee.game.is_over()
+    seat.due = False
+    seat.last_seq = 0
+    seat.used = False
+    seat.move = None
+    colour = player(invitation.colour)
+    out.log.append(_t("A friend is invited to play {colour}.", colour=colour))
+    if referee.seats.leave(invitation.colour):
+        out.log.append(_t("The computer no longer plays {colour}.", colour=colour))
+
+
+def revoked(referee: Referee, expired: bool, out: Draft) -> None:
+    """The invitation ends: revoked by the owner (no more in new games either),
+    or expired unused (new games still invite, each with a link of its own)."""
+    seat = referee.remote
+    invitation = seat.invitation
+    if invitation is None and not seat.due and (expired or seat.next_colour is None):
+        return
+    out.changed = True
+    seat.invitation = None
+    seat.due = False
+    seat.move = None
+    if not expired:
+        seat.next_colour = None
+    if invitation is None:
+        out.log.append(_t("New games no longer invite a friend."))
+    elif expired:
+        out.log.append(
+            _t(
+                "The invitation to play {colour} expired unused after a day.",
+                colour=player(invitation.colour),
+            )
+        )
+    else:
+        out.log.append(
+            _t(
+                "The invitation to play {colour} was revoked; its link reaches nothing now.",
+                colour=player(invitation.colour),
+            )
+        )
+
+
+def requested(referee: Referee, request: RemoteRequested, out: Draft) -> None:
+    """A signed request from the remote player: the move a person is to make
+    for it, or the reason it is not taken (``out.declined``)."""
+    seat = referee.remote
+    if seat.invitation is None or request.seq <= seat.last_seq:
+        return  # the daemon's side of the link lets neither through
+    out.changed = True
+    seat.last_seq = request.seq
+    seat.used = True
+    declined = _declined(referee, request)
+    if declined is not None:
+        out.declined = declined
+        return
+    seat.move = request.move
+    out.log.append(
+        _t(
+            "Your friend ({colour}) plays a {move}.",
+            colour=player(seat.invitation.colour),
+            move=referee.physical(request.move),
+        )
+    )
+
+
+def _declined(referee: Referee, request: RemoteRequested) -> Declined | None:
+    """Why a request is not taken, or ``None`` when it is."""
+    game, seat = referee.game, referee.remote
+    if game.is_over():
+        return Declined("over", _t("The game is over."))
+    if request.ply != len(game.moves):
+        return Declined(
+            "stale",
+            _t(
+                "The board has moved on since that position (move {ply}, now {now}); look again.",
+                ply=request.ply,
+                now=len(game.moves),
+            ),
+        )
+    mover = game.to_move
+    if mover is not seat.colour():
+        assert mover is not None
+        return Declined("turn", _t("It is {colour}'s turn, not yours.", colour=player(mover)))
+    if seat.move is not None:
+        return Declined(
+            "waiting",
+            _t(
+                "Your {move} is already waiting to be made on the grid.",
+                move=referee.physical(seat.move),
+            ),
+        )
+    why = game.why_illegal(request.move, shift=referee.offset)
+    if why is not None:
+        return Declined("illegal", reason(why))
+    return None

@@ -1,0 +1,134 @@
+"""The remote player's end of the link: follows the board's signed messages
+and sends signed requests (``popref play`` and the tests and benchmarks drive
+it; the remote page does the same in the browser).
+
+Board messages are taken only when signed with the link's secret, for its
+game, and numbered above the last one taken on the same topic (the broker
+keeps the order of one topic, not across topics): a replayed or forged state
+never moves the picture back.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.remote.address import BROWSER, TERMINAL, broker_address
+from controller.remote.connection import Connection
+from controller.remote.link import Link
+from controller.remote.message import BOARD, REMOTE, Message, Refused, body, seal, topics, unseal
+from controller.remote.settings import Account
+
+EVENTS = 256  # board messages waiting to be read; the retained state heals a drop
+
+
+class RemoteClient:
+    """One remote player's connection. ``state`` is the board's last state
+    (``None`` until the first arrives), ``replies`` the board's answers to
+    this player's requests by their number."""
+
+    def __init__(
+        self, link: Link, name: str = "popref-play", wall: Callable[[], float] = time.time
+    ) -> None:
+        self.link = link
+        if link.broker:
+            address = broker_address(link.broker, TERMINAL)
+        else:
+            assert link.web_broker is not None  # parse_link wants one of them
+            address = broker_address(link.web_broker, BROWSER)
+        self.topics = topics(link.game)
+        self._wall = wall
+        self._events: queue.Queue[tuple[float, Message]] = queue.Queue(EVENTS)
+        self._high = {self.topics.state: 0, self.topics.board: 0}
+        self._seq = 0
+        self._seq_lock = threading.Lock()
+        self.state: dict[str, Any] | None = None
+        self.replies: dict[int, dict[str, Any]] = {}
+        self.moves: list[dict[str, Any]] = []  # the board's move messages, as they came
+        # told each message as it is taken, with when it arrived (the benchmark)
+        self.on_taken: Callable[[Message, float], None] | None = None
+        self.connection = Connection(
+            address, name, self._arrived, self.hello, Account(link.user, link.password)
+        )
+
+    def start(self) -> None:
+        self.connection.subscribe([self.topics.state, self.topics.board])
+        self.connection.start()
+
+    def close(self) -> None:
+        self.connection.close()
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def hello(self) -> None:
+        """Ask the board for its state (also sent at each connection)."""
+        self.send("hello", {"client": "popref play"})
+
+    def request(self, move: str, ply: int) -> int:
+        """Ask for ``move`` in the position after ``ply`` moves; its number."""
+        return self.send("request", {"ply": ply, "move": move})
+
+    def send(self, kind: str, value: dict[str, Any]) -> int:
+        seq = self.next_seq()
+        message = Message(self.link.game, REMOTE, seq, kind, body(value))
+        self.connection.publish(self.topics.remote, seal(self.link.key, message))
+        return seq
+
+    def next_seq(self) -> int:
+        """Above every number this player used, here or in an earlier run
+        (the board's state says the last it took; the clock's milliseconds
+        carry over runs that sent nothing it took)."""
+        state = self.state or {}
+        taken = state.get("remote_seq")
+        floor = taken + 1 if isinstance(taken, int) else 1
+        with self._seq_lock:
+            self._seq = max(self._seq + 1, floor, int(self._wall() * 1000))
+            return self._seq
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def _arrived(self, topic: str, payload: bytes) -> None:
+        """On the network thread: check and enqueue."""
+        if topic not in self._high:
+            return
+        try:
+            message = unseal(self.link.key, self.link.game, BOARD, payload)
+        except Refused:
+            return
+        if message.seq <= self._high[topic]:
+            return
+        self._high[topic] = message.seq
+        try:
+            self._events.put_nowait((time.monotonic(), message))
+        except queue.Full:
+            return
+
+    def take(self, timeout: float) -> Message | None:
+        """The next board message within ``timeout`` seconds, applied."""
+        try:
+            arrived, message = self._events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        fields = message.fields()
+        if message.kind == "state":
+            self.state = fields
+        elif message.kind == "reply" and isinstance(fields.get("request_seq"), int):
+            self.replies[fields["request_seq"]] = fields
+        elif message.kind == "move":
+            self.moves.append(fields)
+        if self.on_taken is not None:
+            self.on_taken(message, arrived)
+        return message
+
+    def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
+        """Take board messages until ``done()`` holds (True) or ``timeout``
+        seconds pass (False; ``None``: no limit)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while not done():
+            left = 3600.0 if end is None else max(0.0, end - time.monotonic())
+            if self.take(left) is None and left == 0.0:
+                return False  # what had come is taken, and the time is up
+        return True

@@ -1,0 +1,358 @@
+"""The daemon's side of a remote seat: it makes the invitations, takes the
+remote player's requests in and publishes the board.
+
+The broker's network thread only checks and enqueues: a message larger than
+:data:`~controller.remote.message.REMOTE_LIMIT`, unsigned, mis-signed, for
+another game or numbered at or below one already taken never reaches the
+queue, and the queue is bounded, so no flood can stall the loop or crowd out
+the remote player's own requests. The loop (:class:`controller.daemon.loop.Daemon`)
+takes the checked requests through :meth:`RemoteHost.inputs`, feeds them to
+the referee like the page's commands (journalled before anything is shown or
+answered), and tells the host what came of them. The board publishes each
+accepted move after it is journalled, a reply to each request, and its full
+state as a retained message, so a page that opens late or reconnects has
+everything.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import secrets
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from controller.i18n.text import Text, _n
+from controller.i18n.words import reason
+from controller.referee.commands import (
+    RemoteCommand,
+    RemoteInvited,
+    RemoteRequested,
+    RemoteRevoked,
+)
+from controller.referee.core import Referee
+from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
+from controller.referee.verdict import Declined, Verdict
+from controller.remote.connection import Connection
+from controller.remote.link import Link, page_address
+from controller.remote.message import (
+    BOARD,
+    REMOTE,
+    Message,
+    Refused,
+    body,
+    seal,
+    topics,
+    unseal,
+)
+from controller.remote.settings import RemoteSettings
+from engine import parse_move
+from engine.colour import Colour
+
+log = logging.getLogger("popref")
+
+INBOX = 64  # checked requests waiting for the loop; more are dropped (and counted)
+REPORT = 60.0  # seconds between log lines counting the messages dropped
+EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
+
+
+class _Gate:
+    """What the network thread checks arriving messages against: one
+    invitation, and the highest number let through (its own, from then on)."""
+
+    __slots__ = ("game", "high", "key", "topic")
+
+    def __init__(self, invitation: Invitation, high: int) -> None:
+        self.game = invitation.game
+        self.key = invitation.key
+        self.topic = topics(invitation.game).remote
+        self.high = high
+
+
+class RemoteHost:
+    """The daemon's end of the broker for one table, invitation after
+    invitation. ``wall`` is the wall clock (expiry), ``random_bytes`` the
+    secrets' source."""
+
+    def __init__(
+        self,
+        settings: RemoteSettings,
+        *,
+        wall: Callable[[], float] = time.time,
+        random_bytes: Callable[[int], bytes] = secrets.token_bytes,
+        web: tuple[str, int] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.web = web  # popref's own web server (host, port), which serves the page
+        self._wall = wall
+        self._random = random_bytes
+        self._inbox: queue.Queue[Message] = queue.Queue(INBOX)
+        self._gate: _Gate | None = None
+        self._wake: Callable[[], None] = lambda: None
+        self._dropped: Counter[str] = Counter()
+        self._dropped_lock = threading.Lock()
+        self._report_at: float | None = None
+        self._seq = 0
+        self._starts = 0  # the daemon's starts, from the referee's remote seat
+        self._state: dict[str, Any] | None = None  # the last state the daemon published
+        self._resend = threading.Event()  # (re)connected, or a hello: send the state again
+        self._invitation: Invitation | None = None  # the one the gate and topics are for
+        self._rules = "classic"
+        self._mover: Colour | None = None  # who is to move, as of the last input
+        self._expires: float | None = None  # when the invitation expires (wall clock)
+        # told each invitation's link as it is made (and at start-up)
+        self.on_invited: Callable[[str], None] | None = None
+        self.connection = Connection(
+            settings.broker, "popref-board", self._arrived, self._resend.set, settings.account
+        )
+
+    # -- the loop's side -----------------------------------------------------------------
+
+    def open(self, wake: Callable[[], None], referee: Referee) -> None:
+        """Connect (on the network thread) and follow the referee's invitation."""
+        self._wake = wake
+        self._starts = referee.remote.starts
+        self.fed(Verdict(), referee)
+        self.connection.start()
+
+    def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
+        """The inputs due from the remote side, one at a time: the loop feeds
+        each before the next is made, so each sees the referee as it is."""
+        seat = referee.remote
+        if seat.due and seat.next_colour is not None:
+            yield RemoteInvited(self.invitation(seat.next_colour))
+        expires = seat.expires()
+        if expires is not None and self._wall() >= expires:
+            yield RemoteRevoked(expired=True)
+        if self._resend.is_set():
+            self._resend.clear()
+            self._publish_state()
+        for _ in range(INBOX):
+            try:
+                message = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            command = self._request(message, referee)
+            if command is not None:
+                yield command
+        self._report(now)
+
+    def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
+        """What the referee made of ``command``, once it is journalled."""
+        if isinstance(command, RemoteRequested):
+            self._reply(command.seq, verdict.declined)
+
+    def fed(self, verdict: Verdict, referee: Referee) -> None:
+        """After every input the daemon journalled: publish an accepted move,
+        and follow a new or ended invitation."""
+        self._follow(referee)
+        move = verdict.accepted
+        if move is not None and self._invitation is not None:
+            by = self._mover.value if self._mover is not None else None
+            ply = len(referee.game.moves)
+            played = {"ply": ply, "move": str(move), "by": by}
+            self._send(topics(self._invitation.game).board, "move", played)
+        self._mover = referee.game.to_move
+        self._rules = referee.game.rules.name
+        self._expires = referee.remote.expires()
+
+    def publish_state(self, state: dict[str, Any], referee: Referee) -> None:
+        """The daemon's state changed: the retained state, for the remote."""
+        self._state = {
+            **state,
+            "ply": len(referee.game.moves),
+            "remote_seq": referee.remote.last_seq,
+            "expires": referee.remote.expires(),
+            "invitation": "open",
+        }
+        self._publish_state()
+
+    def deadline(self, now: float) -> float | None:
+        """When the invitation expires, on the loop's clock ``now``."""
+        if self._expires is None:
+            return None
+        return now + max(0.0, self._expires - self._wall())
+
+    def close(self) -> None:
+        self.connection.close()
+
+    # -- invitations ---------------------------------------------------------------------
+
+    def invitation(self, colour: Colour) -> Invitation:
+        """A new invitation for ``colour``: a random game id and secret."""
+        game = b64url(self._random(GAME_BYTES))
+        return Invitation(game, self._random(KEY_BYTES), colour, made_at=self._wall())
+
+    def serving(self, address: tuple[str, int]) -> None:
+        """popref's web server listens on ``address``: links point at its page
+        (unless ``[remote] page`` names another)."""
+        self.web = address
+
+    @property
+    def page(self) -> str:
+        settings = self.settings
+        return page_address(settings.page, self.web, settings.web_broker, socket.gethostname())
+
+    def current_link(self) -> str | None:
+        """The link of the invitation in this game, if there is one."""
+        if self._invitation is None:
+            return None
+        return self.link(self._invitation, self._rules)
+
+    def link(self, invitation: Invitation, rules: str) -> str:
+        settings = self.settings
+        return Link.of(
+            invitation,
+            self.page,
+            rules,
+            broker=settings.broker.url,
+            web_broker=settings.web_broker,
+            user=settings.guest.user,
+            password=settings.guest.password,
+        ).url()
+
+    def _follow(self, referee: Referee) -> None:
+        """Move the gate and topics to the referee's invitation when it changed."""
+        invitation = referee.remote.invitation
+        if invitation == self._invitation:
+            return
+        old = self._invitation
+        if old is not None:
+            self._ended(old)
+        self._invitation = invitation
+        self._gate = _Gate(invitation, referee.remote.last_seq) if invitation else None
+        if invitation is None:
+            return
+        self._rules = referee.game.rules.name
+        self.connection.subscribe([topics(invitation.game).remote])
+        link = self.link(invitation, self._rules)
+        log.info("Invitation to play %s: %s", invitation.colour.title, link)
+        if self.on_invited is not None:
+            self.on_invited(link)
+
+    def _ended(self, invitation: Invitation) -> None:
+        """The last word on an invitation's own topics: it has ended."""
+        names = topics(invitation.game)
+        self.connection.unsubscribe([names.remote])
+        if self._state is not None:
+            ended = {**self._state, "invitation": "ended"}
+            self._seal(invitation, names.state, "state", ended, retain=True)
+
+    # -- messages out ----------------------------------------------------------------------
+
+    def _publish_state(self) -> None:
+        if self._invitation is not None and self._state is not None:
+            you = {"you": self._invitation.colour.value}
+            names = topics(self._invitation.game)
+            self._seal(self._invitation, names.state, "state", {**self._state, **you}, retain=True)
+
+    def _reply(self, seq: int, declined: Declined | None) -> None:
+        answer: dict[str, Any] = {"request_seq": seq, "ok": declined is None}
+        if declined is not None:
+            answer |= {
+                "code": declined.code,
+                "reason": str(declined.reason),
+                "reason_text": declined.reason.data(),
+            }
+        if self._invitation is not None:
+            self._send(topics(self._invitation.game).board, "reply", answer)
+
+    def _send(self, topic: str, kind: str, value: dict[str, Any]) -> None:
+        assert self._invitation is not None
+        self._seal(self._invitation, topic, kind, value, retain=False)
+
+    def _seal(
+        self, invitation: Invitation, topic: str, kind: str, value: dict[str, Any], retain: bool
+    ) -> None:
+        self._seq += 1
+        seq = self._starts * EPOCH + self._seq
+        message = Message(invitation.game, BOARD, seq, kind, body(_plain(value)))
+        self.connection.publish(topic, seal(invitation.key, message), retain=retain)
+
+    # -- messages in -------------------------------------------------------------------------
+
+    def _arrived(self, topic: str, payload: bytes) -> None:
+        """On the network thread: check, enqueue, wake the loop. Nothing
+        unsigned, replayed or for another game gets further."""
+        gate = self._gate
+        if gate is None or topic != gate.topic:
+            self._drop("foreign")
+            return
+        try:
+            message = unseal(gate.key, gate.game, REMOTE, payload)
+        except Refused as refused:
+            self._drop(refused.kind)
+            return
+        if message.seq <= gate.high:
+            self._drop("replayed")
+            return
+        try:
+            self._inbox.put_nowait(message)
+        except queue.Full:
+            self._drop("flood")
+            return
+        gate.high = message.seq
+        self._wake()
+
+    def _request(self, message: Message, referee: Referee) -> RemoteRequested | None:
+        """A request for the referee from a checked message, or ``None``
+        (a hello is answered with the state; a move that is not notation
+        with a reply)."""
+        invitation = referee.remote.invitation
+        if invitation is None or message.game != invitation.game:
+            self._drop("foreign")  # an invitation that ended since it was let through
+            return None
+        if message.seq <= referee.remote.last_seq:
+            self._drop("replayed")
+            return None
+        if message.kind == "hello":
+            self._publish_state()
+            return None
+        fields = message.fields()
+        ply, move = fields.get("ply"), fields.get("move")
+        if not isinstance(ply, int) or isinstance(ply, bool) or not isinstance(move, str):
+            self._drop("malformed")
+            return None
+        try:
+            parsed = parse_move(move[:10])
+        except ValueError as error:
+            self._reply(message.seq, Declined("notation", reason(str(error))))
+            return None
+        return RemoteRequested(message.seq, ply, parsed)
+
+    def _drop(self, why: str) -> None:
+        with self._dropped_lock:
+            self._dropped[why] += 1
+
+    def _report(self, now: float) -> None:
+        """Count the dropped messages in the log, at most once a minute."""
+        if self._report_at is not None and now < self._report_at:
+            return
+        with self._dropped_lock:
+            dropped, self._dropped = self._dropped, Counter()
+        if not dropped:
+            return
+        self._report_at = now + REPORT
+        total = sum(dropped.values())
+        kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(dropped.items()))
+        said: Text = _n(
+            "The remote seat ignored {n} message ({kinds}).",
+            "The remote seat ignored {n} messages ({kinds}).",
+            total,
+            kinds=kinds,
+        )
+        log.info("%s", said)
+
+
+def _plain(value: dict[str, Any]) -> dict[str, Any]:
+    """The state with each sentence also as its message and values
+    (``<field>_text``), so the page can say it in its reader's language."""
+    plain = dict(value)
+    for name, field in value.items():
+        if isinstance(field, Text):
+            plain[f"{name}_text"] = field.data()
+    return plain

@@ -1,0 +1,187 @@
+"""The invitation link: the remote page's address, and after ``#`` the game,
+its secret, the colour and the brokers. Browsers never send the fragment to
+a server, so neither the web server nor the broker sees the secret.
+
+>>> from controller.referee.invitation import Invitation
+>>> from engine.colour import Colour
+>>> invitation = Invitation("AAAAAAAAAAAAAAAAAAAAAA", bytes(32), Colour.YELLOW, made_at=0.0)
+>>> link = Link.of(invitation, "http://pi.local:8080/remote", "classic",
+...                broker="mqtt://pi.local:1883")
+>>> url = link.url()
+>>> url
+'http://pi.local:8080/remote#v=1&g=AAAAAAAAAAAAAAAAAAAAAA&k=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA&c=yellow&r=classic&m=mqtt%3A%2F%2Fpi.local%3A1883'
+>>> parse_link(url) == link
+True
+>>> parse_link("http://pi.local:8080/remote#v=1&g=AAAA")
+Traceback (most recent call last):
+...
+controller.remote.link.LinkError: the link is cut short: it has no secret (k); copy all of it
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url, unb64url
+from controller.remote.address import BROWSER, TERMINAL, broker_address
+from engine import RULES_NAMES
+from engine.colour import Colour
+
+VERSION = "1"
+MAX_LINK = 2048  # characters: a link is a few hundred; anything longer is not ours
+# Where the link points when popref serves no page and none is configured: a
+# name that reaches nothing by design (RFC 2606), so nobody is sent elsewhere.
+NO_PAGE = "http://popref.invalid/remote"
+_NAMES = {"g": "no game", "k": "no secret", "c": "no colour"}
+
+
+class LinkError(ValueError):
+    """A link that is not an invitation; the message says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """What an invitation link carries. ``broker`` (``mqtt://``,
+    ``mqtts://``) serves terminal clients, ``web_broker`` (``ws://``,
+    ``wss://``) browsers; ``user`` and ``password`` are a guest account on the
+    broker, never the daemon's own."""
+
+    page: str
+    game: str
+    key: bytes = field(repr=False)
+    colour: Colour
+    rules: str
+    broker: str | None = None
+    web_broker: str | None = None
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(
+        cls,
+        invitation: Invitation,
+        page: str,
+        rules: str,
+        *,
+        broker: str | None = None,
+        web_broker: str | None = None,
+        user: str | None = None,
+        password: str | None = None,
+    ) -> Link:
+        return cls(
+            page,
+            invitation.game,
+            invitation.key,
+            invitation.colour,
+            rules,
+            broker,
+            web_broker,
+            user,
+            password,
+        )
+
+    def url(self) -> str:
+        pairs = [
+            ("v", VERSION),
+            ("g", self.game),
+            ("k", b64url(self.key)),
+            ("c", self.colour.value),
+            ("r", self.rules),
+        ]
+        optional = (
+            ("w", self.web_broker),
+            ("m", self.broker),
+            ("u", self.user),
+            ("p", self.password),
+        )
+        pairs += [(name, value) for name, value in optional if value]
+        return f"{self.page}#{urlencode(pairs)}"
+
+
+def parse_link(url: str) -> Link:
+    """The invitation ``url`` carries; :class:`LinkError` with one line
+    saying what is wrong (never echoing the secret)."""
+    if len(url) > MAX_LINK:
+        raise LinkError(f"the link is {len(url)} characters long; an invitation is shorter")
+    page, hashed, fragment = url.strip().partition("#")
+    scheme = urlsplit(page).scheme
+    if scheme not in ("http", "https") or not hashed:
+        raise LinkError("this is not an invitation link: it starts with http and has a # part")
+    try:
+        pairs = parse_qsl(fragment, keep_blank_values=True, strict_parsing=True)
+    except ValueError:
+        raise LinkError("the part after # is damaged; copy the whole link again") from None
+    values = dict(pairs)
+    if len(values) != len(pairs):
+        raise LinkError("the part after # names a key twice; copy the whole link again")
+    if values.get("v") != VERSION:
+        raise LinkError(
+            f"the link is for protocol version {values.get('v', '?')[:8]}; this popref "
+            f"speaks version {VERSION}: update the older side"
+        )
+    for name, what in _NAMES.items():
+        if name not in values:
+            raise LinkError(f"the link is cut short: it has {what} ({name}); copy all of it")
+    try:
+        unb64url(values["g"], GAME_BYTES)
+        key = unb64url(values["k"], KEY_BYTES)
+    except ValueError:
+        raise LinkError("the game or the secret in the link is damaged; copy it again") from None
+    if values["c"] not in ("red", "yellow"):
+        raise LinkError("the colour in the link is neither red nor yellow; copy it again")
+    rules = values.get("r", "classic")
+    if rules not in RULES_NAMES:
+        raise LinkError(f"the link names unknown rules {rules[:20]!r}; update popref")
+    broker, web_broker = values.get("m"), values.get("w")
+    if not broker and not web_broker:
+        raise LinkError("the link names no broker (m or w); ask for a new link")
+    try:
+        if broker:
+            broker_address(broker, TERMINAL)
+        if web_broker:
+            broker_address(web_broker, BROWSER)
+    except ValueError as error:
+        raise LinkError(f"the link's broker: {error}") from None
+    return Link(
+        page,
+        values["g"],
+        key,
+        Colour(values["c"]),
+        rules,
+        broker or None,
+        web_broker or None,
+        values.get("u") or None,
+        values.get("p") or None,
+    )
+
+
+def page_address(
+    configured: str, web: tuple[str, int] | None, web_broker: str | None, hostname: str
+) -> str:
+    """The remote page's address for links: ``configured`` (``[remote]
+    page``), else popref's own web server (``web``: its host and port) at
+    ``/remote``, else the browsers' broker's own host (Mosquitto serves the
+    page from ``http_dir`` on its WebSocket listener), else :data:`NO_PAGE`
+    (the link still works for ``popref play``).
+
+    >>> page_address("", ("0.0.0.0", 8080), None, "pi")
+    'http://pi.local:8080/remote'
+    >>> page_address("", None, "wss://broker.example.org:8081", "pi")
+    'https://broker.example.org:8081/'
+    """
+    if configured:
+        return configured
+    if web is not None:
+        host, port = web
+        if host in ("0.0.0.0", "::"):
+            host = f"{hostname}.local"  # the name Raspberry Pi OS announces on the network
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{port}/remote"
+    if web_broker:
+        address = broker_address(web_broker, BROWSER)
+        host = f"[{address.host}]" if ":" in address.host else address.host
+        scheme = "https" if address.tls else "http"
+        return f"{scheme}://{host}:{address.port}/"
+    return NO_PAGE

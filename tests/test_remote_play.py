@@ -1,0 +1,236 @@
+"""``popref simulate --remote`` and ``popref play LINK`` as a person (or a test
+outside the repository) runs them, against a real Mosquitto: a whole game,
+and a daemon killed with SIGKILL mid-game that resumes with nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from controller.cli.play import play
+from controller.daemon.config import parse_config
+from controller.remote.client import RemoteClient
+from controller.remote.link import parse_link
+from controller.simulator.simulation import Simulation
+from engine.colour import Colour
+from tests.broker import Mosquitto
+from tests.test_remote_seat import WAIT, act, pump, state
+
+POPREF = [sys.executable, "-m", "controller.cli"]
+# Long enough for the friend's request to arrive on a loaded machine (it
+# takes milliseconds); the script waits this long in real time each time.
+FRIEND_MS = 5000
+
+
+def simulate(mosquitto: Mosquitto, state_dir: Path, script: str) -> subprocess.Popen[str]:
+    path = state_dir.with_name(state_dir.name + f"-{len(script)}.txt")
+    path.write_text(script)
+    return subprocess.Popen(
+        [
+            *POPREF,
+            "simulate",
+            "--json",
+            "--remote",
+            "yellow",
+            "--broker",
+            mosquitto.url,
+            "--state-dir",
+            str(state_dir),
+            "--script",
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def first_link(process: subprocess.Popen[str]) -> str:
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line.startswith("http"), (line, process.stderr.read() if process.stderr else "")
+    return line.strip()
+
+
+def play_link(link: str, started: list[subprocess.Popen[str]]) -> subprocess.Popen[str]:
+    """``popref play LINK``, its standard streams piped."""
+    friend = subprocess.Popen(
+        [*POPREF, "play", link],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started.append(friend)
+    return friend
+
+
+def states(stream: IO[str] | None) -> list[dict[str, Any]]:
+    assert stream is not None
+    return [json.loads(line) for line in stream.read().splitlines() if line.startswith("{")]
+
+
+@pytest.fixture
+def finish() -> Iterator[list[subprocess.Popen[str]]]:
+    """Processes a test started, killed if it fails before they end."""
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def test_a_whole_game_with_a_remote_seat_through_popref_play(
+    mosquitto: Mosquitto, tmp_path: Path, finish: list[subprocess.Popen[str]]
+) -> None:
+    # Red at the grid wins in column 1; the friend plays Yellow in column 2
+    wait = f"wait {FRIEND_MS}"
+    script = "\n".join(["drop 1", wait, "drop 2"] * 3 + ["drop 1", ""])
+    board = simulate(mosquitto, tmp_path / "state", script)
+    finish.append(board)
+    link = first_link(board)
+    friend = play_link(link, finish)
+    said, complaints = friend.communicate("2\n2\n2\n", timeout=4 * FRIEND_MS / 1000 + WAIT)
+    assert friend.returncode == 0, complaints
+    played = [json.loads(line) for line in said.splitlines()]
+    assert [state["moves"] for state in played] == [
+        ["1", "2"],
+        ["1", "2", "1", "2"],
+        ["1", "2", "1", "2", "1", "2"],
+    ]
+    assert all(state["you"] == "yellow" for state in played)
+    board.wait(timeout=WAIT)
+    outcome = states(board.stdout)
+    assert outcome[-1]["moves"] == ["1", "2", "1", "2", "1", "2", "1"]
+    assert outcome[-1]["result"] == "red" and outcome[-1]["fault"] is None
+    assert all("remote" in state and "computer" in state for state in outcome)
+    assert outcome[1]["remote"] == "2"  # after the first wait, the friend's move waits
+    assert board.stderr is not None and "█" in board.stderr.read()  # the QR code, as text
+
+
+def test_a_daemon_killed_mid_game_resumes_the_invitation_and_the_pending_move(
+    mosquitto: Mosquitto, tmp_path: Path, finish: list[subprocess.Popen[str]]
+) -> None:
+    state_dir = tmp_path / "state"
+    first = simulate(mosquitto, state_dir, "drop 4\nwait 600000\n")
+    finish.append(first)
+    link = first_link(first)
+    friend = play_link(link, finish)
+    assert friend.stdin is not None
+    friend.stdin.write("3\n")
+    friend.stdin.flush()
+    watcher = RemoteClient(parse_link(link), name="watcher")
+    watcher.start()
+    try:
+        assert watcher.wait(lambda: (watcher.state or {}).get("remote") == "3", WAIT)
+    finally:
+        watcher.close()
+    first.send_signal(signal.SIGKILL)  # mid-wait: the request is journalled, not yet made
+    first.wait()
+
+    second = simulate(mosquitto, state_dir, f"wait 500\ndrop 3\ndrop 5\nwait {FRIEND_MS}\ndrop 2\n")
+    finish.append(second)
+    assert first_link(second) == link  # the same invitation, the same secret
+    friend.stdin.write("2\n")
+    friend.stdin.close()
+    said = friend.stdout.read() if friend.stdout else ""
+    friend.wait(timeout=WAIT)
+    assert friend.returncode == 0, friend.stderr.read() if friend.stderr else ""
+    assert [json.loads(line)["moves"] for line in said.splitlines()] == [
+        ["4", "3"],
+        ["4", "3", "5", "2"],
+    ]
+    second.wait(timeout=WAIT)
+    resumed = states(second.stdout)
+    assert resumed[0]["remote"] == "3" and resumed[0]["moves"] == ["4"]
+    assert resumed[-1]["moves"] == ["4", "3", "5", "2"] and resumed[-1]["fault"] is None
+
+
+def test_popref_play_says_in_one_line_what_is_wrong(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*POPREF, "play", "http://x/remote#v=1"], capture_output=True, text=True, timeout=WAIT
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "popref play: the link is cut short: it has no game (g); copy all of it\n"
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    link = sim.links[-1]
+    sim.close()  # the invitation stays on the broker, nobody answers any more
+    mosquitto.stop()
+    done = subprocess.run(
+        [*POPREF, "play", "--timeout", "1", link],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        input="4\n",
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("popref play: no state from the board through mqtt://")
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_line_that_is_not_a_move_or_not_taken_is_said_and_the_next_is_played(
+    mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    # the player reads its own client; the test watches through another
+    client, watcher = (RemoteClient(parse_link(sim.links[-1]), name=n) for n in ("p", "w"))
+    out: list[str] = []
+    status: list[int] = []
+
+    class Lines:
+        def write(self, text: str) -> None:
+            out.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    try:
+        client.start()
+        watcher.start()
+        act(sim, "drop 4")
+        assert pump(sim, watcher, lambda: (watcher.state or {}).get("ply") == 1)
+        lines = ["x9\n", "# a comment\n", "p4\n", "4\n"]
+        player = threading.Thread(
+            target=lambda: status.append(play(client, lines, Lines(), WAIT))  # type: ignore[arg-type]
+        )
+        player.start()
+        assert pump(sim, watcher, lambda: state(watcher).get("remote") == "4")
+        act(sim, "drop 4")
+        while player.is_alive():
+            pump(sim, watcher, lambda: not player.is_alive())
+        player.join()
+    finally:
+        client.close()
+        watcher.close()
+        sim.close()
+    assert status == [2] and [json.loads(line)["moves"] for line in out] == [["4", "4"]]
+    complaints = capsys.readouterr().err.splitlines()
+    assert complaints[0].startswith("popref play: line 1 ('x9'): ")
+    assert complaints[1].startswith("popref play: line 3 ('p4'): the board did not take it: ")
+    assert len(complaints) == 2
+
+
+def test_simulate_remote_needs_a_broker() -> None:
+    done = subprocess.run(
+        [*POPREF, "simulate", "--remote", "red", "--script", os.devnull],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "popref simulate: --remote: a remote player needs a broker; "
+        "pass --broker mqtt://HOST:PORT\n"
+    )

@@ -1,0 +1,283 @@
+"""The remote seat against a real Mosquitto (tests/broker.py): the daemon on
+the simulated grid, a remote player through :class:`RemoteClient`, and a
+stranger on the broker publishing whatever it likes."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.daemon.config import parse_config
+from controller.referee.invitation import DAY
+from controller.remote.client import RemoteClient
+from controller.remote.link import parse_link
+from controller.remote.message import REMOTE, Message, seal
+from controller.simulator.script import parse_line
+from controller.simulator.simulation import Simulation
+from engine.colour import Colour
+from tests.broker import Mosquitto
+
+WAIT = 20.0  # seconds: the longest any step may take on a loaded machine
+
+
+class Wall:
+    """The wall clock the invitation's expiry reads."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def wall() -> Wall:
+    return Wall()
+
+
+@pytest.fixture
+def table(mosquitto: Mosquitto, tmp_path: Path, wall: Wall) -> Iterator[Simulation]:
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW, wall=wall)
+    try:
+        yield sim
+    finally:
+        sim.close()
+
+
+@pytest.fixture
+def friend(table: Simulation) -> Iterator[RemoteClient]:
+    client = RemoteClient(parse_link(table.links[-1]), name="friend")
+    client.start()
+    try:
+        assert pump(table, client, lambda: client.state is not None)
+        yield client
+    finally:
+        client.close()
+
+
+def pump(sim: Simulation, client: RemoteClient, done: Callable[[], bool]) -> bool:
+    """Run the daemon in real time and take the client's messages until
+    ``done()`` holds; False after :data:`WAIT` seconds."""
+    for _ in range(int(WAIT / 0.05)):
+        if client.wait(done, 0.0):
+            return True
+        sim.wait_real(0.05)
+    return client.wait(done, 0.0)
+
+
+def act(sim: Simulation, *lines: str) -> None:
+    for line in lines:
+        action = parse_line(line, 1, "test")
+        assert action is not None
+        sim.act(action)
+
+
+def play(sim: Simulation, client: RemoteClient, *columns: int) -> None:
+    """Drops into ``columns`` in turn; on the friend's turns the friend asks
+    for each first."""
+    for column in columns:
+        ply = len(sim.daemon.referee.game.moves)
+        if sim.daemon.referee.game.to_move is Colour.YELLOW:
+            ask(sim, client, str(column), ply)
+        act(sim, f"drop {column}")
+        assert len(sim.daemon.referee.game.moves) == ply + 1
+
+
+def ask(sim: Simulation, client: RemoteClient, move: str, ply: int) -> None:
+    """The friend asks for ``move`` once the board is at ``ply``; it is taken."""
+    assert pump(sim, client, lambda: state(client)["ply"] == ply)
+    seq = client.request(move, ply)
+    assert pump(sim, client, lambda: seq in client.replies)
+    assert client.replies[seq]["ok"], client.replies[seq]
+
+
+def state(client: RemoteClient) -> dict[str, Any]:
+    assert client.state is not None
+    return client.state
+
+
+def test_the_remote_plays_its_moves_through_the_grid(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    assert state(friend)["you"] == "yellow" and state(friend)["invitation"] == "open"
+    act(table, "drop 4")
+    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    assert friend.moves == [{"ply": 1, "move": "4", "by": "red"}]
+    seq = friend.request("5", 1)
+    assert pump(table, friend, lambda: seq in friend.replies)
+    assert friend.replies[seq] == {"request_seq": seq, "ok": True}
+    shown = table.daemon.state()
+    assert shown["remote"] == "5" and shown["colours"][4] == "yellow"
+    assert shown["lights"][4] == "computer-drop"
+    act(table, "drop 5")
+    assert pump(table, friend, lambda: state(friend)["ply"] == 2)
+    assert state(friend)["moves"] == ["4", "5"] and state(friend)["remote"] is None
+
+
+def test_each_accepted_move_is_published_after_it_is_journalled(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    order: list[str] = []
+    journal, connection = table.daemon.journal, table.daemon.remote.connection  # type: ignore[union-attr]
+    append, publish = journal.append, connection.publish
+
+    def journalled(record: dict[str, Any]) -> None:
+        append(record)
+        order.append(f"journal {record.get('e')}")
+
+    def published(topic: str, payload: bytes, retain: bool = False) -> None:
+        order.append(f"publish {json.loads(payload)['kind']}")
+        publish(topic, payload, retain)
+
+    journal.append = journalled  # type: ignore[method-assign]
+    connection.publish = published  # type: ignore[method-assign]
+    act(table, "drop 4")
+    moved = order.index("publish move")
+    assert order.index("journal drop") < moved < order.index("publish state", moved)
+
+
+def test_a_request_not_taken_is_answered_with_the_engines_reason(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    stale = friend.request("4", 0)  # Red's turn, and then the board moves on
+    assert pump(table, friend, lambda: stale in friend.replies)
+    assert friend.replies[stale]["code"] == "turn"
+    play(table, friend, 4, 4, 4, 4, 4, 4, 1)
+    assert pump(table, friend, lambda: state(friend)["ply"] == 7)
+    full = friend.request("4", 7)
+    old = friend.request("3", 6)
+    notation = friend.request("x9", 7)
+    assert pump(table, friend, lambda: {full, old, notation} <= set(friend.replies))
+    assert friend.replies[full]["reason"] == "column 4 is full"
+    assert friend.replies[full]["reason_text"] == [
+        {"id": "column {column} is full", "values": {"column": 4}}
+    ]
+    assert friend.replies[old]["code"] == "stale"
+    assert friend.replies[notation]["code"] == "notation"
+
+
+def test_forged_replayed_unsigned_and_foreign_messages_are_ignored(
+    table: Simulation, friend: RemoteClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="popref")
+    link = friend.link
+    act(table, "drop 4")
+    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    taken = friend.request("3", 1)
+    assert pump(table, friend, lambda: taken in friend.replies)
+    stranger = Stranger(friend.connection.address.port, friend.topics.remote)
+    try:
+        request = Message(link.game, REMOTE, taken + 10, "request", '{"ply":1,"move":"6"}')
+        stranger.send(seal(bytes(32), request))  # forged: another key
+        unsigned = json.loads(seal(link.key, request))
+        del unsigned["sig"]
+        stranger.send(json.dumps(unsigned).encode())
+        other_game = Message("B" * 22, REMOTE, taken + 11, "request", '{"ply":1,"move":"6"}')
+        stranger.send(seal(link.key, other_game))  # signed, but for another game
+        replayed = Message(link.game, REMOTE, taken, "request", '{"ply":1,"move":"6"}')
+        stranger.send(seal(link.key, replayed))  # a number already taken
+        stranger.send(b"\xff" * 5000)
+        # a good message last, on the same connection: once it is answered,
+        # the broker has handed over everything before it
+        marker = friend.next_seq()
+        stranger.send(
+            seal(link.key, Message(link.game, REMOTE, marker, "request", '{"ply":0,"move":"1"}'))
+        )
+    finally:
+        stranger.close()
+    assert pump(table, friend, lambda: marker in friend.replies)
+    assert friend.replies[marker]["code"] == "stale"
+    assert set(friend.replies) == {taken, marker}
+    assert table.daemon.state()["remote"] == "3"  # only the request that was taken
+    table.advance(61.0)  # the log counts what it ignored once a minute
+    said = " ".join(r.getMessage() for r in caplog.records if "ignored" in r.getMessage())
+    for kind in ("forged 1", "malformed 1", "foreign 1", "replayed 1", "size 1"):
+        assert kind in said
+
+
+def test_a_flood_neither_stalls_the_loop_nor_crowds_out_the_friend(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    link = friend.link
+    act(table, "drop 4")
+    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    stranger = Stranger(friend.connection.address.port, friend.topics.remote)
+    try:
+        for n in range(3000):
+            forged = Message(link.game, REMOTE, n + 1, "request", '{"ply":1,"move":"6"}')
+            stranger.send(seal(bytes(32), forged), wait=False)
+        seq = friend.request("5", 1)
+        act(table, "drop 1")  # the grid goes on meanwhile: a mistake, shown at once
+        assert table.daemon.state()["fault"] is not None
+        assert pump(table, friend, lambda: seq in friend.replies)
+    finally:
+        stranger.close()
+    assert friend.replies[seq]["ok"] and table.daemon.state()["remote"] == "5"
+
+
+def test_a_broker_restart_mid_game_loses_nothing(
+    table: Simulation, friend: RemoteClient, mosquitto: Mosquitto
+) -> None:
+    act(table, "drop 4")
+    seq = friend.request("4", 1)
+    assert pump(table, friend, lambda: seq in friend.replies)
+    mosquitto.restart()  # its retained state is gone with it
+    act(table, "drop 4")  # the friend's move, made while the broker is away
+    assert pump(table, friend, lambda: state(friend)["ply"] == 2)
+    act(table, "drop 2")
+    assert pump(table, friend, lambda: state(friend)["ply"] == 3)
+    again = friend.request("3", 3)
+    assert pump(table, friend, lambda: again in friend.replies)
+    assert friend.replies[again]["ok"]
+    assert table.daemon.state()["moves"] == ["4", "4", "2"]
+    assert table.daemon.state()["remote"] == "3"
+
+
+def test_an_unused_invitation_expires_after_a_day(
+    table: Simulation, friend: RemoteClient, wall: Wall
+) -> None:
+    wall.now += DAY - 1
+    table.advance(0.0)
+    assert table.daemon.referee.remote.colour() is Colour.YELLOW
+    wall.now += 1
+    table.advance(0.0)
+    assert table.daemon.referee.remote.colour() is None
+    assert pump(table, friend, lambda: state(friend)["invitation"] == "ended")
+
+
+def test_a_used_invitation_does_not_expire(
+    table: Simulation, friend: RemoteClient, wall: Wall
+) -> None:
+    seq = friend.request("4", 0)  # not its turn, but it was used
+    assert pump(table, friend, lambda: seq in friend.replies)
+    wall.now += 2 * DAY
+    table.advance(0.0)
+    assert table.daemon.referee.remote.colour() is Colour.YELLOW
+
+
+class Stranger:
+    """Anyone on the broker: publishes raw bytes on a topic."""
+
+    def __init__(self, port: int, topic: str) -> None:
+        self.topic = topic
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="stranger")
+        self.client.max_inflight_messages_set(1000)
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+
+    def send(self, payload: bytes, wait: bool = True) -> None:
+        info = self.client.publish(self.topic, payload, qos=1)
+        if wait:
+            info.wait_for_publish(WAIT)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
