@@ -17,8 +17,8 @@ from hypothesis import settings
 from hardware.clock import FakeClock
 
 if TYPE_CHECKING:
-    from tests.browser import Browsers
     from tests.broker import Mosquitto
+    from tests.browser import Browsers
     from tests.webclient import Table
 
 # Tests check behaviour, never wall-clock time: Hypothesis's per-example

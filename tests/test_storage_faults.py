@@ -121,9 +121,7 @@ def test_a_full_archive_disk_at_the_end_of_a_game_is_a_fault_not_a_crash(state: 
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT])
-def test_a_full_archive_is_known_by_its_error_number_not_its_words(
-    state: Path, code: int
-) -> None:
+def test_a_full_archive_is_known_by_its_error_number_not_its_words(state: Path, code: int) -> None:
     """A quota as well as a full disk asks the owner to free space: the
     archive's error carries the system's error number, so nothing is decided
     on the system's wording of it."""

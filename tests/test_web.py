@@ -290,6 +290,9 @@ def test_a_new_game_from_the_page_asks_before_abandoning_one(table: Table) -> No
         ("/api/new", {"confirm": "yes"}, 400, "confirm must be true or false"),
         ("/api/hint", {"command": "new"}, 400, "unknown field 'command'; POST /api/hint takes {}"),
         ("/api/rules", {"rules": "pop10", "new": True}, 400, "unknown field 'new'"),
+        ("/api/remote/revoke", {"new": True}, 400, "unknown field 'new'; POST /api/remote/revoke"),
+        ("/api/remote/invite", {"colour": "red", "confirm": True}, 400, "unknown field 'confirm'"),
+        ("/api/remote/new", {}, 404, "no such call; docs/web.md lists them"),
     ],
 )
 def test_an_unknown_call_or_field_is_refused_and_never_a_new_game(
