@@ -34,8 +34,8 @@ from controller.remote.settings import Account, RemoteSettings
 from engine import RULES_NAMES
 from engine.colour import Colour
 from engine.rules import MIN_SIDE
-from hardware import wire
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL
+from hardware import wire
 from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
 from hardware.pinmap import PinMap
