@@ -84,12 +84,12 @@ from controller.web.server import WebServer, serve_daemon
 from engine import new_game
 from hardware.clock import monotonic
 from hardware.display import Display
-from hardware.factory import make_pin_factory
 from hardware.gpio_backend import GpioBackend
 from hardware.pinmap import PinMap
 from hardware.serial_backend import SerialBackend
 from hardware.serial_config import SerialConfig
 from hardware.sim.gpio import MockWires
+from hardware.sim.mockpins import clocked_mock_factory
 from hardware.sim.seam import Beam
 
 POPREF = Path(sys.executable).with_name("popref")
@@ -118,7 +118,7 @@ class GpioLatency:
         self.web: WebServer | None = None
         self.pages: PageClients | None = None
         self.pins = PinMap.simulated(7)
-        self.factory = make_pin_factory("mock", clock=monotonic, revision=self.pins.board_revision)
+        self.factory = clocked_mock_factory(monotonic, self.pins.board_revision)
         backend = GpioBackend(self.pins, self.factory, monotonic, rows=6)
         self._shown = threading.Event()
         # People take seconds between discs; the bench drops one every ~70 ms,

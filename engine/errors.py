@@ -24,6 +24,21 @@ class InvalidMoveError(MoveError):
     """Text that is not a move in the notation of ``docs/rules.md``."""
 
 
+class NotAMoveError(InvalidMoveError):
+    """A token that is no move at all: ``reason`` says so without the token
+    (``not a move: ...``), for a caller that names the token its own way.
+
+    >>> error = NotAMoveError("x4", "columns are numbers")
+    >>> str(error), error.reason
+    ("'x4' is not a move: columns are numbers", 'not a move: columns are numbers')
+    """
+
+    def __init__(self, token: str, why: str) -> None:
+        self.token = token
+        self.reason = f"not a move: {why}"
+        super().__init__(f"{token!r} is {self.reason}")
+
+
 class IllegalMoveError(MoveError):
     """A well-formed move the rules do not allow in this position."""
 

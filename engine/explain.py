@@ -5,9 +5,9 @@ game applies rather than restating them.
 
 >>> format_columns([1, 2, 4, 5, 6, 7])
 '1, 2, 4-7'
->>> reason = Reason("column {column} is full", column=3)
->>> reason, reason.template, reason.values
-('column 3 is full', 'column {column} is full', {'column': 3})
+
+Each reason is a :class:`~engine.sentence.Sentence`, so a referee can say
+it in the players' own language.
 """
 
 from __future__ import annotations
@@ -17,33 +17,10 @@ from typing import TYPE_CHECKING
 
 from engine.colour import Colour
 from engine.move import Move, MoveKind
+from engine.sentence import Sentence
 
 if TYPE_CHECKING:
     from engine.game import Game
-
-
-class Reason(str):
-    """A reason as its English sentence that keeps its template and values,
-    so a referee can say it in the players' own language (the templates are
-    in its catalogs). A :class:`Colour` or rules value reads as its title."""
-
-    template: str
-    values: dict[str, object]
-
-    def __new__(cls, template: str, **values: object) -> Reason:
-        english = template.format(**{name: _english(value) for name, value in values.items()})
-        self = super().__new__(cls, english)
-        self.template = template
-        self.values = values
-        return self
-
-
-def _english(value: object) -> object:
-    if isinstance(value, Colour):  # a str too, whose value is lower case
-        return value.title
-    if isinstance(value, int | str):
-        return value
-    return getattr(value, "title", value)  # the Rules
 
 
 def format_columns(columns: Iterable[int]) -> str:
@@ -63,7 +40,7 @@ def format_columns(columns: Iterable[int]) -> str:
     return ", ".join(parts)
 
 
-def explain(game: Game, move: Move, shift: int = 0) -> Reason:
+def explain(game: Game, move: Move, shift: int = 0) -> Sentence:
     """The reason ``move`` is not legal in ``game`` (assumed not over).
 
     Sentences name column ``c`` as ``c - shift``: a referee of a physical
@@ -74,27 +51,29 @@ def explain(game: Game, move: Move, shift: int = 0) -> Reason:
     rules, mover = game.rules, game.to_move or Colour.RED
     column = move.column - shift  # as named; move.column is the engine's
     if move.column > rules.width:
-        return Reason(
+        return Sentence(
             "there is no column {column}: the board has columns 1-{last}",
             column=column,
             last=rules.width - shift,
         )
     if move.column not in rules.playable_columns:
         if move.kind is MoveKind.DROP:
-            return Reason(
+            return Sentence(
                 "column {column} is an edge strip: discs are never dropped into it", column=column
             )
-        return Reason("column {column} is an edge strip: its discs are never popped", column=column)
+        return Sentence(
+            "column {column} is an edge strip: its discs are never popped", column=column
+        )
     legal_columns = format_columns(m.column - shift for m in game.legal_moves())
     phase = game.phase
     if move.kind is MoveKind.DROP:
         if phase is Phase.FILL:
-            return Reason(
+            return Sentence(
                 "in the fill phase discs go into the lowest columns: {columns}",
                 columns=legal_columns,
             )
         if phase is Phase.POP:
-            return Reason(
+            return Sentence(
                 "in the pop phase {colour} pops one of their own discs from the "
                 "bottom row, in column {columns}",
                 colour=mover,
@@ -103,42 +82,44 @@ def explain(game: Game, move: Move, shift: int = 0) -> Reason:
         if phase is Phase.RETURN:
             source = (game.pending_return or 0) - shift
             if column == source:
-                return Reason(
+                return Sentence(
                     "the disc popped from column {source} must go back into another "
                     "column: {columns}",
                     source=source,
                     columns=legal_columns,
                 )
-            return Reason(
+            return Sentence(
                 "column {column} is full; the disc popped from column {source} can go into "
                 "{columns}",
                 column=column,
                 source=source,
                 columns=legal_columns,
             )
-        return Reason("column {column} is full", column=column)
+        return Sentence("column {column} is full", column=column)
     if phase is Phase.FILL:
-        return Reason("in the fill phase discs are only dropped: pops begin once the grid is full")
+        return Sentence(
+            "in the fill phase discs are only dropped: pops begin once the grid is full"
+        )
     if phase is Phase.RETURN:
-        return Reason(
+        return Sentence(
             "the disc popped from column {source} must first go back in, into column {columns}",
             source=(game.pending_return or 0) - shift,
             columns=legal_columns,
         )
     if phase is Phase.PLAY and not rules.pops:
-        return Reason("pops are not allowed in {rules}", rules=rules)
+        return Sentence("pops are not allowed in {rules}", rules=rules)
     discs = game.column(move.column)
     if not discs:
-        return Reason("column {column} is empty: there is no disc to pop", column=column)
+        return Sentence("column {column} is empty: there is no disc to pop", column=column)
     if discs[0] is not mover:
-        return Reason(
+        return Sentence(
             "the bottom disc of column {column} is {owner}'s; {colour} can pop only their own",
             column=column,
             owner=discs[0],
             colour=mover,
         )
     if not shift:
-        return Reason("{move} is not allowed now", move=str(move))
+        return Sentence("{move} is not allowed now", move=str(move))
     if move.kind is MoveKind.POP:
-        return Reason("pop in column {column} is not allowed now", column=column)
-    return Reason("drop in column {column} is not allowed now", column=column)
+        return Sentence("pop in column {column} is not allowed now", column=column)
+    return Sentence("drop in column {column} is not allowed now", column=column)

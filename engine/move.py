@@ -7,7 +7,7 @@ from enum import StrEnum
 from functools import total_ordering
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.errors import InvalidMoveError
+from engine.errors import InvalidMoveError, NotAMoveError
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -109,17 +109,18 @@ def parse_move(text: str) -> Move:
     token = text.strip()
     match = _MOVE_RE.fullmatch(token)
     if match is None:
-        raise InvalidMoveError(f"{token!r} is not a move: {_HOW}")
+        raise NotAMoveError(token, _HOW)
     digits = match.group(2)
     # past a few digits no board has the column (and int() refuses 4300 digits)
     column = int(digits) if len(digits) <= 9 else MAX_COLUMN + 1
     if column < 1:
-        raise InvalidMoveError(f"{token!r} is not a move: columns are numbered from 1")
+        raise NotAMoveError(token, "columns are numbered from 1")
     if column > MAX_COLUMN:
         # most often several moves run together outside Classic (4453 in Pop Out)
-        raise InvalidMoveError(
-            f"{token!r} is not a move: boards have at most {MAX_COLUMN} columns; "
-            "write one move a word, with spaces between them (4 4 5 3)"
+        raise NotAMoveError(
+            token,
+            f"boards have at most {MAX_COLUMN} columns; "
+            "write one move a word, with spaces between them (4 4 5 3)",
         )
     return Move(MoveKind.POP if match.group(1) else MoveKind.DROP, column)
 

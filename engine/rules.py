@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Literal
 
 from engine.errors import RulesError
+from engine.sentence import Sentence
 
 MIN_SIDE = 4
 MAX_SIDE = 20
@@ -93,18 +94,28 @@ class Rules:
         return tuple(range(1, self.width + 1))
 
     @property
-    def title(self) -> str:
+    def title(self) -> Sentence:
         """The game's name for players, derived from the options: the one
-        name every message and light uses.
+        name every message and light uses, in each reader's language
+        (5-in-a-Row, a game of the rules sheet, is named apart from other
+        lines: a language may name it by its number).
 
         >>> rules_named("five+popout").title
         '5-in-a-Row Pop Out'
         """
-        variant = "Pop 10" if self.pop10 else "Pop Out" if self.pops else ""
+        if self.line == 5:
+            if self.pop10:
+                return Sentence("5-in-a-Row Pop 10")
+            return Sentence("5-in-a-Row Pop Out") if self.pops else Sentence("5-in-a-Row")
         if self.strips or self.line != 4:
-            base = f"{self.line}-in-a-Row"
-            return f"{base} {variant}" if variant else base
-        return variant or "Classic"
+            if self.pop10:
+                return Sentence("{line}-in-a-Row Pop 10", line=self.line)
+            if self.pops:
+                return Sentence("{line}-in-a-Row Pop Out", line=self.line)
+            return Sentence("{line}-in-a-Row", line=self.line)
+        if self.pop10:
+            return Sentence("Pop 10")
+        return Sentence("Pop Out") if self.pops else Sentence("Classic")
 
     @property
     def size(self) -> tuple[int, int]:

@@ -23,7 +23,9 @@ from hardware.display import Display
 from hardware.events import Event
 
 Mark = dict[str, Any]
-"""The sensor board's counters consumed up to an event (JSON-ready)."""
+"""The sensor board's counters consumed up to and including an event
+(JSON-ready): what the daemon journals with that event, so a restart counts
+exactly what it missed (:mod:`hardware.serial_marks`)."""
 
 Marked = tuple[Event, Mark | None]
 """An event and its mark (``None`` for events that are not counts)."""
@@ -70,6 +72,16 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Turn every output to its safe idle state and release the hardware."""
+        ...
+
+
+@runtime_checkable
+class Seeing(Protocol):
+    """A backend that sees what the grid holds, not only what goes in and
+    out: the simulated grid does (a real board's sensors count discs)."""
+
+    def contents(self) -> list[str]:
+        """The grid now, top row first: ``.``, ``R`` or ``Y`` a cell."""
         ...
 
 

@@ -67,6 +67,12 @@ class Display:
     status: str = ""
     fault: str | None = None
 
+    @property
+    def hint_lit(self) -> bool:
+        """Whether a column light shows a hint (its lamp says so, whatever
+        ``status`` reads)."""
+        return any(light.lamp in (Lamp.HINT_DROP, Lamp.HINT_POP) for light in self.columns)
+
     @classmethod
     def dark(cls, columns: int, status: str = "") -> Display:
         """Every light off: the safe idle state."""

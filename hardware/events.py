@@ -57,32 +57,12 @@ class ButtonHeld:
     at: float = 0.0
 
 
-class FaultSentence(str):
-    """A fault's English sentence that keeps its template and values, so the
-    controller can say it in each reader's language (its catalogs hold the
-    templates; hardware/ imports nothing of the controller's).
-
-    >>> said = FaultSentence("Column {column} is blocked.", column=3)
-    >>> said, said.template, said.values
-    ('Column 3 is blocked.', 'Column {column} is blocked.', {'column': 3})
-    """
-
-    template: str
-    values: dict[str, int | str]
-
-    def __new__(cls, template: str, **values: int | str) -> FaultSentence:
-        self = super().__new__(cls, template.format(**values))
-        self.template = template
-        self.values = values
-        return self
-
-
 @dataclass(frozen=True, slots=True)
 class SensorFault:
     """A sensor or link cannot be trusted: a beam blocked for seconds, a board
     unplugged. ``sensor`` names it ("entry 3", "exit 5", "sensor board");
     ``message`` is one plain sentence that says what is wrong and what to do
-    (a :class:`FaultSentence` where the controller may translate it)."""
+    (a :class:`~engine.sentence.Sentence` where the controller may translate it)."""
 
     sensor: str
     message: str

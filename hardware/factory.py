@@ -1,4 +1,4 @@
-"""Pin factories: gpiozero's mock pins on laptops and in CI, lgpio on a Pi.
+"""Pin factories: lgpio on a Pi, gpiozero's mock pins on a laptop.
 
 The factory is always chosen explicitly: gpiozero's automatic fallback would
 hide a missing or broken lgpio behind a factory that cannot drive the board.
@@ -17,9 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hardware.clock import Clock, monotonic
-from hardware.errors import ConfigError, HardwareError
-from hardware.pinmap import HEADER_40_REVISION
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hardware.errors import HardwareError
+from hardware.pinmap import HEADER_40_REVISION, FactoryName
 
 INSTALL_HINT = (
     "install lgpio with pip install 'popref[pi]' or the Raspberry Pi OS package python3-lgpio"
@@ -27,32 +28,26 @@ INSTALL_HINT = (
 
 
 def make_pin_factory(
-    name: str,
+    name: FactoryName,
     run_dir: str | os.PathLike[str] | None = None,
     *,
-    clock: Clock = monotonic,
     revision: int = HEADER_40_REVISION,
     dev_dir: str = "/dev",
     access: Callable[[str, int], bool] = os.access,
 ) -> Any:
-    """Return a gpiozero pin factory: ``"mock"`` or ``"lgpio"``.
+    """Return the gpiozero pin factory ``[gpio] pin_factory`` names (the
+    pin map checked the name): lgpio, or gpiozero's own mock pins for a GPIO
+    board on a laptop (the simulated grid drives mock pins of its own that
+    remember when they changed, :mod:`hardware.sim.mockpins`).
 
     ``run_dir`` is where lgpio may write its notification FIFO (``LG_WD``);
-    ``clock`` dates the mock pins' change history (see :mod:`hardware.sim.mockpins`);
     ``dev_dir`` and ``access`` exist so tests can stand in for /dev.
     Raises :class:`HardwareError` with one line saying what to do.
     """
     if name == "mock":
-        from hardware.sim.mockpins import clocked_mock_factory
-
         # PWM-capable mock pins everywhere: servos need them, plain LEDs and
         # inputs do not mind.
-        return clocked_mock_factory(clock, revision)
-    if name != "lgpio":
-        raise ConfigError(
-            f'[gpio] pin_factory: {name!r} is not supported; write "lgpio" '
-            'on a Raspberry Pi or "mock" for a laptop'
-        )
+        return MockFactory(revision=f"{revision:x}", pin_class=MockPWMPin)
     return _lgpio_factory(run_dir, dev_dir, access)
 
 

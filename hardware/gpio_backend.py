@@ -7,7 +7,7 @@ factory: lgpio on a Pi, gpiozero's mock pins on a laptop and in tests.
 >>> from hardware.factory import make_pin_factory
 >>> from hardware.pinmap import PinMap
 >>> clock = FakeClock()
->>> board = GpioBackend(PinMap.default(), make_pin_factory("mock", clock=clock), clock, rows=6)
+>>> board = GpioBackend(PinMap.default(), make_pin_factory("mock"), clock, rows=6)
 >>> board.open(lambda: None)
 >>> board.poll(clock())
 []
@@ -100,5 +100,5 @@ def gpio_backend(
     nothing is claimed until :meth:`GpioBackend.open`."""
     from hardware.factory import make_pin_factory
 
-    factory = make_pin_factory(pins.pin_factory, run_dir, clock=clock, revision=pins.board_revision)
+    factory = make_pin_factory(pins.pin_factory, run_dir, revision=pins.board_revision)
     return GpioBackend(pins, factory, clock, rows=rows)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.colour import Colour
+from engine.sentence import Sentence
 from hardware.clock import Clock
 from hardware.debounce import (
     BeamDebouncer,
@@ -40,7 +41,6 @@ from hardware.events import (
     DiscEntered,
     DiscLeft,
     Event,
-    FaultSentence,
     SensorCleared,
     SensorFault,
     SliderMoved,
@@ -59,14 +59,14 @@ class _Source:
         return f"{self.kind} {self.column}" if self.column else self.kind
 
 
-def _stuck_message(source: _Source) -> FaultSentence:
+def _stuck_message(source: _Source) -> Sentence:
     if source.kind == "entry":
-        return FaultSentence(
+        return Sentence(
             "The entry beam at the top of column {column} has been blocked for seconds; "
             "remove what is stuck in it or check its wiring",
             column=source.column,
         )
-    return FaultSentence(
+    return Sentence(
         "The exit beam under column {column} has been blocked for seconds; "
         "remove what is stuck in it or check its wiring",
         column=source.column,

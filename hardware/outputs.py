@@ -13,7 +13,7 @@ docs/wiring.md), the same table the sensor board's strip uses.
 >>> from hardware.display import ColumnLight, Display, Lamp
 >>> from hardware.pinmap import PinMap
 >>> clock = FakeClock()
->>> factory = make_pin_factory("mock", clock=clock)
+>>> factory = make_pin_factory("mock")
 >>> outputs = GpioOutputs(PinMap.default(), factory, clock)
 >>> outputs.open()
 >>> lit = Display(columns=(ColumnLight(Lamp.DROP),) + (ColumnLight(),) * 6)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 from engine.colour import Colour
 from hardware import timing
@@ -51,7 +51,8 @@ DEFAULT_7: dict[str, Any] = {
 }
 
 LEVELS = ("low", "high")
-FACTORIES = ("lgpio", "mock")
+FactoryName = Literal["lgpio", "mock"]  # [gpio] pin_factory: hardware.factory makes them
+FACTORIES: tuple[str, ...] = get_args(FactoryName)
 
 _PIN_LISTS = ("entry", "exit", "colour", "column_lights", "score_red_bar", "score_yellow_bar")
 _PIN_KEYS = (
@@ -123,7 +124,7 @@ class PinMap:
     slider_active: str = "low"
     button_active: str = "low"
     colour_high: Colour = Colour.RED
-    pin_factory: str = "lgpio"
+    pin_factory: FactoryName = "lgpio"
     servo_range: tuple[float, float] = (-90.0, 90.0)
     beam: BeamTiming = field(default_factory=BeamTiming)
     switch: SwitchTiming = field(default_factory=SwitchTiming)
@@ -389,9 +390,10 @@ class _Parser:
         why = "the disc colour a high colour bit means"
         return Colour(self.table.choice("colour_high", "red", ("red", "yellow"), "a colour", why))
 
-    def _factory(self) -> str:
+    def _factory(self) -> FactoryName:
         why = '"lgpio" on a Raspberry Pi, "mock" for a laptop'
-        return self.table.choice("pin_factory", "lgpio", FACTORIES, "a pin factory", why)
+        name = self.table.choice("pin_factory", "lgpio", FACTORIES, "a pin factory", why)
+        return cast(FactoryName, name)  # one of FACTORIES: choice() checked it
 
     def _servo_range(self) -> tuple[float, float]:
         value = self.table.get("servo_range", [-90, 90])

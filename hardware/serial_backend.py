@@ -25,34 +25,21 @@ from collections.abc import Callable
 import serial
 
 from engine.colour import Colour
-from hardware import wire
-from hardware.backend import Marked
-from hardware.display import Alert, ColumnLight, Display, Lamp
-from hardware.events import Event, FaultSentence, SensorCleared, SensorFault
+from engine.sentence import Sentence
+from hardware import looks, wire
+from hardware.backend import Mark, Marked
+from hardware.display import Alert, ColumnLight, Display
+from hardware.events import Event, SensorCleared, SensorFault
 from hardware.serial_config import SerialConfig
 from hardware.serial_counts import CounterTracker
-from hardware.serial_marks import Mark
 from hardware.serial_port import Inbox, PortLink
 
 log = logging.getLogger("popref.serial")
 
 BOARD = "sensor board"
-GONE = FaultSentence("The sensor board stopped answering; check its USB cable.")
+GONE = Sentence("The sensor board stopped answering; check its USB cable.")
 _HELLO_EVERY = 0.25
 
-_LAMPS = {
-    Lamp.OFF: wire.LAMP_OFF,
-    Lamp.DROP: wire.LAMP_DROP,
-    Lamp.POP: wire.LAMP_POP,
-    Lamp.DROP_OR_POP: wire.LAMP_DROP_OR_POP,
-    Lamp.CHOSEN: wire.LAMP_CHOSEN,
-    Lamp.ERROR: wire.LAMP_ERROR,
-    Lamp.WINNING: wire.LAMP_WINNING,
-    Lamp.COMPUTER_DROP: wire.LAMP_COMPUTER_DROP,
-    Lamp.COMPUTER_POP: wire.LAMP_COMPUTER_POP,
-    Lamp.HINT_DROP: wire.LAMP_HINT_DROP,
-    Lamp.HINT_POP: wire.LAMP_HINT_POP,
-}
 _ALERTS = {
     Alert.NONE: wire.ALERT_NONE,
     Alert.ERROR: wire.ALERT_ERROR,
@@ -97,7 +84,7 @@ def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
     lights += [ColumnLight()] * (columns - len(lights))
     winning = [0] * columns
     for column, row in display.winning:
-        if 1 <= column <= columns and 1 <= row <= 16:
+        if 1 <= column <= columns and 1 <= row <= wire.MAX_ROWS:
             winning[column - 1] |= 1 << (row - 1)
     red, yellow = display.scores if display.scores is not None else (wire.NO_SCORE,) * 2
     return wire.Show(
@@ -106,7 +93,7 @@ def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
         min(red, 254),
         min(yellow, 254),
         _ALERTS[display.alert],
-        [_LAMPS[light.lamp] for light in lights],
+        [looks.CODES[light.lamp.value] for light in lights],
         [_colour_code(light.colour) for light in lights],
         winning,
     )
@@ -363,14 +350,14 @@ class SerialBackend:
     def _hello(self, payload: bytes, now: float) -> list[Event]:
         version, boot_id, columns = wire.unpack_hello(payload)
         if version != wire.PROTOCOL_VERSION:
-            problem: FaultSentence | None = FaultSentence(
+            problem: Sentence | None = Sentence(
                 "The sensor board speaks protocol version {version} but popref speaks "
                 "{ours}; update the board's firmware (docs/sensor-board.md).",
                 version=version,
                 ours=wire.PROTOCOL_VERSION,
             )
         elif columns != self._columns:
-            problem = FaultSentence(
+            problem = Sentence(
                 "The sensor board has {columns} columns but the grid has {grid}; "
                 "fix COLUMNS in the board's pinmap.py or [board] columns.",
                 columns=columns,

@@ -62,9 +62,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from engine.sentence import Sentence
 from hardware import timing, wire
-from hardware.events import Event, FaultSentence, SensorCleared, SensorFault
-from hardware.serial_marks import Mark, delta, events_between, from_mark
+from hardware.backend import Mark
+from hardware.events import Event, SensorCleared, SensorFault
+from hardware.serial_marks import delta, events_between, from_mark
 
 log = logging.getLogger("popref.serial")
 
@@ -465,7 +467,7 @@ class CounterTracker:
             log.debug("another heartbeat that does not add up: %s", why)
             return []
         self.fault = why
-        message = FaultSentence(
+        message = Sentence(
             "The sensor board sent a report that does not add up ({why}); popref "
             "counts nothing from it until the board's reports agree again. If this "
             "repeats, check the board's USB cable.",
@@ -495,14 +497,14 @@ class CounterTracker:
         return events
 
 
-def _blocked(beam: str, column: int) -> FaultSentence:
+def _blocked(beam: str, column: int) -> Sentence:
     if beam == "entry":
-        return FaultSentence(
+        return Sentence(
             "The entry beam of column {column} has been blocked for seconds; "
             "clear the top of the column or check that sensor's wiring.",
             column=column,
         )
-    return FaultSentence(
+    return Sentence(
         "The exit beam of column {column} has been blocked for seconds; "
         "clear the bottom of the column or check that sensor's wiring.",
         column=column,

@@ -13,14 +13,9 @@ judgement; this module only counts.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hardware import wire
+from hardware.backend import Mark
 from hardware.events import ButtonHeld, ButtonPressed, DiscEntered, DiscLeft, Event, SliderMoved
-
-Mark = dict[str, Any]
-"""The counters consumed up to and including one event: what the daemon
-journals with that event, so a restart counts exactly what it missed."""
 
 
 def delta(new: int, old: int) -> int:

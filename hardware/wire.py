@@ -47,6 +47,7 @@ HEADER = const(4)  # SYNC LEN SEQ KIND
 TRAILER = const(2)  # CRC16
 MAX_PAYLOAD = const(160)
 MAX_COLUMNS = const(16)  # fault bits are two 16-bit halves
+MAX_ROWS = const(16)  # a column's winning cells are one 16-bit mask of rows
 NO_DISPLAY = const(0xFFFF)  # heartbeat "shown": nothing shown since boot or idle
 # A whole frame arrives within this: the longest (166 bytes) takes 14.4 ms at
 # 115200 baud, and about 2 ms over USB. A partial frame older is a false SYNC.

@@ -22,10 +22,15 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PHONE = (390, 844)  # a phone's window, in CSS pixels
+WINDOW = (1200, 1400)  # every test's window to begin with
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+    from selenium.common.exceptions import (
+        StaleElementReferenceException,
+        TimeoutException,
+        WebDriverException,
+    )
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By as By  # for the tests too
     from selenium.webdriver.support.ui import Select as Select  # for the tests
@@ -40,7 +45,37 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def chromium(tmp_path: Path, languages: str) -> Iterator[Any]:
+class Browsers:
+    """One headless Chromium for each Accept-Language, kept for the whole
+    session (each takes seconds to start), and handed to one test at a time
+    as a fresh one would be: blank, nothing stored for the page it showed
+    (its language choice, its pairing token), no emulated media, its window
+    at :data:`WINDOW`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.drivers: dict[str, Any] = {}
+
+    def open(self, languages: str) -> Iterator[Any]:
+        driver = self.drivers.get(languages)
+        if driver is None:
+            profile = self.directory / f"profile-{len(self.drivers)}"
+            driver = self.drivers[languages] = _start(profile, languages)
+        try:
+            yield driver
+        finally:
+            try:
+                _forget(driver)
+            except WebDriverException:  # it died with the test: start another next time
+                del self.drivers[languages]
+                driver.quit()
+
+    def close(self) -> None:
+        for driver in self.drivers.values():
+            driver.quit()
+
+
+def _start(profile: Path, languages: str) -> Any:
     options = webdriver.ChromeOptions()
     options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.binary_location = CHROMIUM
@@ -54,16 +89,24 @@ def chromium(tmp_path: Path, languages: str) -> Iterator[Any]:
         "--disable-component-update",
         "--disable-sync",
         "--disable-dev-shm-usage",
-        "--window-size=1200,1400",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
         "--force-device-scale-factor=1",
-        f"--user-data-dir={tmp_path / 'chromium'}",
+        f"--user-data-dir={profile}",
     ):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def _forget(driver: Any) -> None:
+    """What the last test left in ``driver``, gone."""
+    origin = driver.execute_script("return location.origin")
+    if origin.startswith("http"):
+        storage = {"origin": origin, "storageTypes": "all"}
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin", storage)
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    driver.set_window_size(*WINDOW)
 
 
 def wait(driver: Any, check: Callable[[Any], Any], what: str) -> Any:

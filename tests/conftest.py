@@ -18,6 +18,7 @@ from hardware.clock import FakeClock
 
 if TYPE_CHECKING:
     from tests.broker import Mosquitto
+    from tests.browser import Browsers
     from tests.webclient import Table
 
 # Tests check behaviour, never wall-clock time: Hypothesis's per-example
@@ -44,6 +45,19 @@ def mock_factory() -> Iterator[Any]:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture(scope="session")
+def browsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browsers]:
+    """The browser tests' Chromiums (tests/browser.py), started as they are
+    first asked for and kept for the session."""
+    from tests.browser import Browsers
+
+    pool = Browsers(tmp_path_factory.mktemp("chromium"))
+    try:
+        yield pool
+    finally:
+        pool.close()
 
 
 @pytest.fixture

@@ -66,3 +66,27 @@ def test_a_command_chosen_alone_has_all_its_arguments(
     alone = help_of(build_parser([name, "--help"]))
     assert alone == help_of(build_parser())  # the table with every command's arguments
     assert alone.count("--") > 1  # options besides --help
+
+
+BOARD_CHILD = """
+import json, sys, time
+from controller.daemon.assembly import build_backend
+from controller.daemon.config import parse_config
+table = {"board": {"backend": "gpio"}, "gpio": {"pin_factory": "mock"}}
+backend, simulated = build_backend(parse_config(table, "config.toml"), time.monotonic)
+backend.open(lambda: None)
+backend.close()
+print(json.dumps({"simulated": simulated is not None, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_a_gpio_board_on_mock_pins_is_no_simulated_grid() -> None:
+    """``[gpio] pin_factory = "mock"`` asks for gpiozero's mock pins, not
+    for the simulator: the product imports hardware.sim only for a simulated
+    board (docs/architecture.md)."""
+    done = subprocess.run(
+        [sys.executable, "-c", BOARD_CHILD], capture_output=True, text=True, check=True
+    )
+    result = json.loads(done.stdout)
+    assert result["simulated"] is False and "gpiozero" in result["modules"]
+    assert [m for m in result["modules"] if m.startswith("hardware.sim")] == []

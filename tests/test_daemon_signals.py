@@ -132,11 +132,3 @@ def test_sigterm_anywhere_in_the_loop_stops_it(tmp_path: Path) -> None:
         line for line in results[1:] if not line.endswith(("stopped (status 0)", "not reached"))
     ]
     assert not lost, lost
-
-
-def test_the_wakeup_examples() -> None:
-    import doctest
-
-    import controller.daemon.wakeup
-
-    assert doctest.testmod(controller.daemon.wakeup).failed == 0

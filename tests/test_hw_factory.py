@@ -9,13 +9,12 @@ from typing import Any
 import pytest
 from gpiozero import LED, AngularServo
 
-from hardware.clock import FakeClock
-from hardware.errors import ConfigError, HardwareError
+from hardware.errors import HardwareError
 from hardware.factory import make_pin_factory
 
 
 def test_mock_factory_drives_servos_on_pwm_pins() -> None:
-    factory = make_pin_factory("mock", clock=FakeClock())
+    factory = make_pin_factory("mock")
     try:
         servo = AngularServo(18, pin_factory=factory)
         servo.angle = 0
@@ -25,11 +24,6 @@ def test_mock_factory_drives_servos_on_pwm_pins() -> None:
         assert factory.pin(17).state == 1
     finally:
         factory.close()
-
-
-def test_an_unknown_factory_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match=r"^\[gpio\] pin_factory: 'pigpio'"):
-        make_pin_factory("pigpio")
 
 
 def test_no_gpio_chip_says_to_use_the_simulator(tmp_path: Any) -> None:

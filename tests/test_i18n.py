@@ -16,12 +16,12 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.plurals import get_plural
 
 from controller.daemon.config import parse_config
+from controller.i18n import catalogs
 from controller.i18n import text as i18n
 from controller.i18n.text import LANGUAGES, Text, _n, _t, choose, from_locale, sentences
 from controller.simulator.simulation import Simulation
 from controller.simulator.terminal import interact
 from hardware.errors import ConfigError
-from tests import i18n_catalogs as catalogs
 
 TRANSLATED = [language for language in LANGUAGES if language != i18n.ENGLISH]
 
@@ -48,12 +48,12 @@ def entries(catalog: Catalog) -> list[Message]:
 
 def test_the_template_holds_every_sentence_of_the_source() -> None:
     """A sentence added (or changed) in the code without running
-    ``python -m tests.i18n_catalogs`` fails here."""
+    ``python -m controller.i18n.catalogs`` fails here."""
     extracted = set(catalogs.messages(catalogs.extract()))
     assert extracted, "nothing extracted: are the markers still _t, _n, _p, N_, Nn_?"
     template = set(catalogs.messages(catalogs.read(catalogs.TEMPLATE)))
-    assert not extracted - template, "run python -m tests.i18n_catalogs: the .pot is stale"
-    assert not template - extracted, "run python -m tests.i18n_catalogs: the .pot has old ones"
+    assert not extracted - template, "run python -m controller.i18n.catalogs: the .pot is stale"
+    assert not template - extracted, "run python -m controller.i18n.catalogs: the .pot has old ones"
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
@@ -106,12 +106,28 @@ def test_czech_and_finnish_counts_read_right() -> None:
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_compiled_catalogs_match_the_sources(language: str) -> None:
-    """The .mo files are committed (a plain ``pip install .`` needs no Babel):
-    each must say exactly what its .po says."""
-    with catalogs.mo_path(language).open("rb") as file:
-        committed = gettext.GNUTranslations(file)
-    fresh = gettext.GNUTranslations(io.BytesIO(catalogs.compiled(read(language))))
-    assert committed._catalog == fresh._catalog  # type: ignore[attr-defined]
+    """The .mo files are committed (an install compiles nothing): each must
+    be exactly what its .po compiles to."""
+    fresh = catalogs.compiled(read(language))
+    assert catalogs.mo_path(language).read_bytes() == fresh, (
+        "run python -m controller.i18n.catalogs"
+    )
+
+
+def test_the_plural_table_is_the_catalogs() -> None:
+    """The page's table of plural categories (plurals.json) is made from the
+    catalogs: a language whose Plural-Forms changes without the tool run
+    fails here."""
+    fresh = catalogs.plurals_file({language: read(language) for language in LANGUAGES})
+    assert catalogs.PLURALS.read_bytes() == fresh, "run python -m controller.i18n.catalogs"
+
+
+def test_the_extraction_order_is_the_files_and_lines() -> None:
+    """Every checkout writes the same catalogs: messages in the order of
+    their files' paths and lines, not of the filesystem's listing."""
+    template = catalogs.extract()
+    places = [message.locations[0] for message in template if message.id]
+    assert places == sorted(places)
 
 
 # -- texts --------------------------------------------------------------------------------

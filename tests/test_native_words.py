@@ -8,13 +8,13 @@ import re
 
 import pytest
 
+from controller.i18n import catalogs
 from controller.i18n.words import rules_named, rules_title
 from controller.referee.commentary import instead
 from controller.referee.core import Referee, Table
-from controller.web.page_text import strings
+from controller.web.page_text import strings, titles
 from engine import Move
 from hardware.events import ButtonHeld, DiscEntered
-from tests import i18n_catalogs as catalogs
 
 
 def page(language: str, key: str, **values: object) -> str:
@@ -31,7 +31,7 @@ def test_finnish() -> None:
         "Tietokone pelaa keltaisilla, taso 10."
     )
     assert page("fi", "live") == "yhteys päällä"
-    assert page("fi", "rules_five") == "Viiden suora"
+    assert titles("fi")["five"] == "Viiden suora"
     assert rules_title(rules_named("five+popout")).render("fi") == "Viiden suora Pop Out"
 
 

@@ -3,8 +3,6 @@ own columns (1 to 7 on a 5-in-a-Row table too), and says what to do next."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import itertools
 import os
 import signal
@@ -194,14 +192,6 @@ def test_run_logs_it_first(tmp_path: Path) -> None:
     first = err.splitlines()[:2]
     assert first[0] == "New game: Classic."
     assert first[1].startswith("Refereeing the simulated grid ([board] backend")
-
-
-@pytest.mark.parametrize(
-    "name", ["controller.simulator.script", "controller.cli.argtypes", "controller.cli.run"]
-)
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_a_repair_in_another_order_than_shown_is_not_blamed() -> None:

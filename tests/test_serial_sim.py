@@ -404,26 +404,6 @@ def test_a_jammed_entry_beam_is_a_fault_and_not_a_drop_as_on_gpio(sim: Simulatio
     assert journal_moves(sim) == ["3"]
 
 
-# -- the examples in the docstrings --------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "hardware.sim.board.ticks",
-        "hardware.sim.board.timeline",
-        "bench.soaklib.lights",
-        "bench.soaklib.faults",
-    ],
-)
-def test_docstring_examples(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_a_daemon_restart_counts_what_the_board_counted_meanwhile(tmp_path: Path) -> None:
     """The Pi's daemon dies (kill -9) while the Pico keeps counting; a disc
     dropped before the new daemon is up is a move, counted once."""
@@ -447,7 +427,7 @@ def test_a_daemon_restart_counts_what_the_board_counted_meanwhile(tmp_path: Path
         sim.daemon = Daemon(
             old.table,
             "classic",
-            SimulatedBackend(backend, sim.board, on_close=sim.board.close),
+            SimulatedBackend(backend, sim.board, sim.grid, on_close=sim.board.close),
             sim.clock,
             state,
         )

@@ -3,11 +3,7 @@ sees only the lights."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 from pathlib import Path
-
-import pytest
 
 from controller.daemon.config import parse_config
 from controller.simulator.script import parse_script
@@ -50,15 +46,6 @@ def test_the_serial_link_closes_its_board_with_the_backend() -> None:
     table.backend.open(lambda: None)
     table.backend.close()
     assert table.board.firmware.stream.fd is None  # unplugged
-
-
-@pytest.mark.parametrize(
-    "name",
-    ["hardware.sim.backend", "hardware.sim.grid", "hardware.sim.gpio", "hardware.sim.mockpins"],
-)
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0 and result.attempted > 0
 
 
 # -- the simulated player ----------------------------------------------------------

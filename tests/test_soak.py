@@ -25,9 +25,9 @@ from engine.colour import Colour
 from hardware.clock import FakeClock
 from hardware.display import ColumnLight, Display, Lamp
 from hardware.events import DiscEntered
-from hardware.factory import make_pin_factory
 from hardware.inputs import GpioInputs
 from hardware.pinmap import PinMap
+from hardware.sim.mockpins import clocked_mock_factory
 from hardware.sim.seam import Beam
 from tests.conftest import SOAK_SEED
 
@@ -192,7 +192,7 @@ def test_edge_dropper_loses_only_falling_edges_it_was_armed_for() -> None:
 
     clock = FakeClock()
     pins = PinMap.simulated(7)
-    factory = make_pin_factory("mock", clock=clock, revision=pins.board_revision)
+    factory = clocked_mock_factory(clock, pins.board_revision)
     wires = EdgeDropper(MockWires(pins, factory))
     pin = factory.pin(pins.entry[1])
     wires.arm(Beam.ENTRY, 2)
@@ -213,7 +213,7 @@ def test_a_missed_falling_edge_does_not_lose_the_next_disc() -> None:
     popref's debouncer. The next disc in that beam is lost."""
     clock = FakeClock()
     pins = PinMap.simulated(7)
-    factory = make_pin_factory("mock", clock=clock, revision=pins.board_revision)
+    factory = clocked_mock_factory(clock, pins.board_revision)
     inputs = GpioInputs(pins, factory, clock)
     inputs.open(lambda: None)
     pin = factory.pin(pins.entry[2])  # entry beams are active low

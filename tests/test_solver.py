@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import os
 import random
 import threading
@@ -180,24 +178,6 @@ def test_positions_that_do_not_fit_are_refused() -> None:
         ClassicSolver(9, 7)
     with pytest.raises(ValueError, match="5x4 position"):
         ClassicSolver(7, 6, core="python").solve(Position.empty(5, 4))
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "engine.solver",
-        "engine.solver.classic",
-        "engine.solver.limits",
-        "engine.solver.book",
-        "engine.solver.bookbuild",
-        "engine.solver.search",
-        "engine.solver.opponent",
-        "controller.cli.positions",
-    ],
-)
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0 and result.attempted > 0
 
 
 def _shared_testsets() -> Path | None:

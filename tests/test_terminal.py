@@ -31,6 +31,7 @@ from hardware.clock import FakeClock
         ("c", "close", 0, None),
         ("b", "press", 0, None),
         ("h", "hold", 0, None),
+        ("d", "double", 0, None),
         ("drop 2 yellow", "drop", 2, Colour.YELLOW),
     ],
 )

@@ -55,13 +55,6 @@ def test_a_failing_search_still_gives_a_legal_move() -> None:
     assert new_game("classic").is_legal(answer.move)
 
 
-def test_the_simulators_key_for_a_double_press() -> None:
-    from controller.simulator.script import parse_command
-
-    action = parse_command("d", 7)
-    assert action is not None and action.verb == "double"
-
-
 # -- the search process ----------------------------------------------------------
 
 

@@ -281,6 +281,31 @@ def test_a_new_game_from_the_page_asks_before_abandoning_one(table: Table) -> No
     assert state["fault"] is not None  # the grid still holds its discs: empty it
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "status", "said"),
+    [
+        ("/api/undo", {}, 404, "no such call; docs/web.md lists them"),
+        ("/api/new/", {"confirm": True}, 404, "no such call; docs/web.md lists them"),
+        ("/api/new", {"confirm": True, "undo": 1}, 400, "unknown field 'undo'; POST /api/new"),
+        ("/api/new", {"confirm": "yes"}, 400, "confirm must be true or false"),
+        ("/api/hint", {"command": "new"}, 400, "unknown field 'command'; POST /api/hint takes {}"),
+        ("/api/rules", {"rules": "pop10", "new": True}, 400, "unknown field 'new'"),
+        ("/api/remote/revoke", {"new": True}, 400, "unknown field 'new'; POST /api/remote/revoke"),
+        ("/api/remote/invite", {"colour": "red", "confirm": True}, 400, "unknown field 'confirm'"),
+        ("/api/remote/new", {}, 404, "no such call; docs/web.md lists them"),
+    ],
+)
+def test_an_unknown_call_or_field_is_refused_and_never_a_new_game(
+    table: Table, path: str, body: dict[str, Any], status: int, said: str
+) -> None:
+    token = table.pair()
+    table.act("drop 4", "drop 4")
+    before = table.get_json("/api/state")
+    answer = table.post(path, body, token=token)
+    assert answer[0] == status and answer[1]["error"].startswith(said)
+    assert table.get_json("/api/state") == before
+
+
 def test_page_commands_are_journalled_and_survive_a_restart(tmp_path: Path) -> None:
     state_dir = tmp_path / "state"
     table = Table(state_dir)

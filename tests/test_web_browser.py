@@ -4,19 +4,19 @@ archive, pairing and the controls, the languages. The page is served on
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.i18n.text import LANGUAGES, plural_rule
+from controller.i18n.text import LANGUAGES, translations
+from controller.web.page_text import PLURALS, page_catalog
 from tests.browser import (
+    Browsers,
     By,
     Select,
     cells,
-    chromium,
     lit,
     needs_chromium,
     open_page,
@@ -31,14 +31,14 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    yield from chromium(tmp_path, "en-US,en")
+def browser(browsers: Browsers) -> Iterator[Any]:
+    yield from browsers.open("en-US,en")
 
 
 @pytest.fixture
-def finnish_browser(tmp_path: Path) -> Iterator[Any]:
+def finnish_browser(browsers: Browsers) -> Iterator[Any]:
     """A browser whose Accept-Language asks for Finnish first."""
-    yield from chromium(tmp_path, "fi-FI,fi,en")
+    yield from browsers.open("fi-FI,fi,en")
 
 
 def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:
@@ -249,15 +249,22 @@ def test_a_pairing_nobody_answers_says_to_try_again(browser: Any, table: Table) 
     assert browser.find_element(By.ID, "pair").is_displayed()
 
 
-def test_the_pages_plural_rule_is_the_catalogs(browser: Any, table: Table) -> None:
-    """The page reads each catalog's Plural-Forms itself (its policy allows
-    no eval); it must pick the form gettext picks, for every language."""
+def test_the_pages_plural_forms_are_gettexts(browser: Any, table: Table) -> None:
+    """The page picks a sentence's form by the browser's Intl.PluralRules
+    and the catalog's table of categories; for every count it must be the
+    form gettext picks, in every language."""
     open_page(browser, table)
-    counts = [*range(0, 130), 1_000_000]
+    counts = [*range(0, 201), 1_000_000]
+    singular, plural = PLURALS["move_count"]
     for language in LANGUAGES:
-        rule = plural_rule(language)
+        catalog = page_catalog(language)
         page = browser.execute_script(
-            "return arguments[1].map(pluralRule(arguments[0]));", rule, counts
+            "return arguments[2].map(pluralChooser(arguments[0], arguments[1]));",
+            language,
+            catalog["plural"],
+            counts,
         )
-        expression = rule.partition("plural=")[2].rstrip(";")
-        assert page == [gettext.c2py(expression)(n) for n in counts], language
+        forms = catalog["plurals"]["move_count"]
+        found = translations(language)
+        said = [forms[index] for index in page]
+        assert said == [found.ngettext(singular, plural, n) for n in counts], language

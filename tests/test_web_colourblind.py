@@ -16,7 +16,6 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ import pytest
 from PIL import Image as Pillow
 
 from hardware import looks
-from tests.browser import By, chromium, needs_chromium, open_page, says, wait
+from tests.browser import Browsers, By, needs_chromium, open_page, says, wait
 from tests.colourvision import (
     APART,
     GRAPHIC,
@@ -45,8 +44,8 @@ YELLOW_WINS = tuple(f"drop {c}" for c in (1, 2, 1, 2, 3, 7, 4, 2, 5, 2))
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    for driver in chromium(tmp_path, "en-US,en"):
+def browser(browsers: Browsers) -> Iterator[Any]:
+    for driver in browsers.open("en-US,en"):
         driver.execute_cdp_cmd(
             "Emulation.setEmulatedMedia",
             {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},

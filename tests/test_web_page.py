@@ -19,9 +19,9 @@ from engine import RULES_NAMES, new_game, write_record
 from hardware import looks
 from tests.browser import (
     PHONE,
+    Browsers,
     By,
     Select,
-    chromium,
     needs_chromium,
     open_page,
     pair_page,
@@ -36,8 +36,8 @@ STATIC = Path(__file__).resolve().parent.parent / "controller" / "web" / "static
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    yield from chromium(tmp_path, "en-US,en")
+def browser(browsers: Browsers) -> Iterator[Any]:
+    yield from browsers.open("en-US,en")
 
 
 def choose_language(driver: Any, code: str) -> None:

@@ -33,8 +33,9 @@ __all__ = ["full_disk"]
 
 
 @contextmanager
-def full_disk(directory: Path) -> Iterator[None]:
-    """Make writes under *directory* fail with ``ENOSPC`` until the block ends."""
+def full_disk(directory: Path, code: int = errno.ENOSPC) -> Iterator[None]:
+    """Make writes under *directory* fail with ``ENOSPC`` (or another error
+    ``code``, such as a quota's ``EDQUOT``) until the block ends."""
     root = str(Path(directory).resolve())
     real_write, real_fsync = os.write, os.fsync
 
@@ -47,12 +48,12 @@ def full_disk(directory: Path) -> Iterator[None]:
 
     def write(fd: int, data: Any) -> int:
         if under(fd):
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            raise OSError(code, os.strerror(code))
         return real_write(fd, data)
 
     def fsync(fd: int) -> None:
         if under(fd):
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            raise OSError(code, os.strerror(code))
         real_fsync(fd)
 
     with mock.patch.object(os, "write", write), mock.patch.object(os, "fsync", fsync):

@@ -8,11 +8,11 @@ lost rising edge of a clean 20-60 ms pulse is a disc no sensor saw; no
 referee can flag that, so the soak does not pretend to test it.
 
 >>> from hardware.clock import FakeClock
->>> from hardware.factory import make_pin_factory
+>>> from hardware.sim.mockpins import clocked_mock_factory
 >>> from hardware.pinmap import PinMap
 >>> from hardware.sim.gpio import MockWires
 >>> pins = PinMap.simulated(7)
->>> factory = make_pin_factory("mock", clock=FakeClock(), revision=pins.board_revision)
+>>> factory = clocked_mock_factory(FakeClock(), pins.board_revision)
 >>> wires = EdgeDropper(MockWires(pins, factory))
 >>> wires.arm(Beam.ENTRY, 3)
 >>> wires.beam(Beam.ENTRY, 3, True); wires.beam(Beam.ENTRY, 3, False)

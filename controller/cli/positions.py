@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from engine import Game, MoveError, Rules, new_game, parse_move
+from engine import Game, MoveError, NotAMoveError, Rules, new_game, parse_move
 from engine.move import digit_runs_allowed, split_moves
 
 MAX_LINE = 100_000  # characters: thousands of moves, far more than any game
@@ -96,7 +96,7 @@ def read_position(line: str, rules: Rules, number: int) -> tuple[str, Game]:
             try:
                 game.play(parse_move(token))
             except MoveError as error:
-                reason = str(error).replace(f"{token!r} is not a move", "not a move", 1)
+                reason = error.reason if isinstance(error, NotAMoveError) else str(error)
                 raise PositionInputError(
                     f"line {number} ({quoted(text)}): move {index} ({quoted(token)}): {reason}"
                 ) from None

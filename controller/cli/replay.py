@@ -19,6 +19,7 @@ from engine import (
     Colour,
     Game,
     MoveError,
+    NotAMoveError,
     RecordError,
     RulesError,
     new_game,
@@ -99,9 +100,7 @@ def _replay(args: argparse.Namespace) -> Game:
         try:
             game.play(parse_move(token))
         except MoveError as error:
-            reason = str(error)
-            if reason.startswith(f"{token!r} is not a move"):
-                reason = reason.replace(f"{token!r} is not a move", "not a move", 1)
+            reason = error.reason if isinstance(error, NotAMoveError) else str(error)
             shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token)} characters)"
             raise ReplayError(f"move {number} ({shown}): {reason}") from None
     return game

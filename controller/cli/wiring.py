@@ -338,7 +338,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             from hardware.factory import make_pin_factory
 
             clock = monotonic
-            factory = make_pin_factory(pins.pin_factory, clock=clock)
+            factory = make_pin_factory(pins.pin_factory, revision=pins.board_revision)
             backend = GpioBackend(pins, factory, clock, rows=rows)
             person = StreamPerson(stdin or lenient_stdin(), out)
             wait = time.sleep

@@ -33,7 +33,9 @@ from controller.remote.address import BROWSER, TERMINAL, BrokerAddress, broker_a
 from controller.remote.settings import Account, RemoteSettings
 from engine import RULES_NAMES
 from engine.colour import Colour
+from engine.rules import MIN_SIDE
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL
+from hardware import wire
 from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
 from hardware.pinmap import PinMap
@@ -46,10 +48,6 @@ DEFAULT_STATE_DIR = Path("/var/lib/popref")
 BACKENDS = ("sim", "gpio", "serial")
 SIMULATED_PORT = "simulated"  # the simulated board's stand-in for [serial] port
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)
-# The board's size, physical columns and rows: the sensor board's wire format
-# carries 16 columns and a 16-bit mask of rows; rules.md asks for 4x4 to 12x10.
-MIN_SIZE = 4
-MAX_SIZE = 16
 HOST_NAME = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?")
 MAX_BYTES = 1 << 20  # a configuration is a few hundred bytes; refuse to read a huge file
 
@@ -372,8 +370,10 @@ def _ui(ui: ConfigTable) -> UiConfig:
 def _board(board: ConfigTable) -> BoardConfig:
     return BoardConfig(
         backend=board.choice("backend", "sim", BACKENDS, "a backend"),
-        columns=board.integer("columns", 7, low=MIN_SIZE, high=MAX_SIZE),
-        rows=board.integer("rows", 6, low=MIN_SIZE, high=MAX_SIZE),
+        # the engine's smallest board, and what the sensor board's wire format
+        # carries: every backend keeps to it, so a grid can change boards
+        columns=board.integer("columns", 7, low=MIN_SIDE, high=wire.MAX_COLUMNS),
+        rows=board.integer("rows", 6, low=MIN_SIDE, high=wire.MAX_ROWS),
         colour_sensing=board.boolean("colour_sensing", False),
     )
 

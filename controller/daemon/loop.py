@@ -12,7 +12,6 @@ import dataclasses
 import errno
 import hashlib
 import logging
-import os
 import queue
 import secrets
 import signal
@@ -52,7 +51,7 @@ from controller.store.persist import BoardChanged, restore, snapshot
 from controller.store.statelock import StateLock
 from engine import Game, Move, write_record
 from engine.colour import Colour
-from hardware.backend import Backend, Counting
+from hardware.backend import Backend, Counting, Seeing
 from hardware.clock import Clock
 from hardware.display import Alert, Display
 
@@ -94,8 +93,6 @@ class Daemon:
     on_state: Callable[[dict[str, Any]], None] | None = None
     # a pairing request granted by the mode button
     on_paired: Callable[[], None] | None = None
-    # the physical grid's rows when something knows them better than the referee
-    grid_view: Callable[[], list[str]] | None = None
     # the state directory's lock (controller.store.statelock), released by close()
     lock: StateLock | None = None
     # the daemon's side of a remote seat ([remote]; controller.remote.host)
@@ -326,13 +323,11 @@ class Daemon:
         except fatal:
             raise
         except (OSError, ArchiveError) as error:
-            full = False
             if isinstance(error, OSError):
                 reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
-                full = error.errno in (errno.ENOSPC, errno.EDQUOT)
             else:
                 reason = error.reason
-                full = reason == os.strerror(errno.ENOSPC)
+            full = error.errno in (errno.ENOSPC, errno.EDQUOT)
             if self.storage_fault is None:
                 log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
             place = str(self.state_dir)
@@ -425,13 +420,13 @@ class Daemon:
 
     def state(self) -> dict[str, Any]:
         """The table's state, as ``popref simulate --json`` prints it."""
-        grid = self.grid_view() if self.grid_view is not None else None
+        # what the grid holds where the board sees it, else the referee's belief
+        grid = self.backend.contents() if isinstance(self.backend, Seeing) else None
         shown = self.display()
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any
         hint = self.dispatcher.hint
-        lit = hint is not None and shown.status.startswith("Hint")
-        state["hint"] = str(hint.move) if hint is not None and lit else None
+        state["hint"] = str(hint.move) if hint is not None and shown.hint_lit else None
         return state
 
     def publish(self) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import gettext
 import importlib.resources
+import json
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -202,21 +203,30 @@ def catalog(language: str, messages: Mapping[str, str]) -> dict[str, str]:
     return {key: found.gettext(english) for key, english in messages.items()}
 
 
+@functools.cache
+def _plurals() -> dict[str, Any]:
+    with (importlib.resources.files("controller.i18n") / "locale" / "plurals.json").open() as f:
+        table: dict[str, Any] = json.load(f)
+    return table
+
+
+def plural_categories(language: str) -> dict[str, int]:
+    """The plural form (its index among a sentence's :func:`plural_forms`)
+    that each CLDR plural category takes in ``language``: what a browser's
+    ``Intl.PluralRules`` says of a count picks the form gettext would
+    (``controller.i18n.catalogs`` works it out with the catalogs).
+
+    >>> plural_categories("cs")
+    {'few': 1, 'one': 0, 'other': 2}
+    """
+    return dict(_plurals()[known(language) or ENGLISH]["categories"])
+
+
 def plural_forms(language: str, singular: str, plural: str) -> list[str]:
     """Every plural form of a sentence in ``language``, in the catalog's order."""
-    found = getattr(translations(language), "_catalog", {})
-    forms: list[str] = []
-    while (singular, len(forms)) in found:
-        forms.append(found[(singular, len(forms))])
-    return forms or [singular, plural]
-
-
-def plural_rule(language: str) -> str:
-    """The catalog's ``Plural-Forms`` header for ``language``."""
-    if language == ENGLISH or language not in LANGUAGES:
-        return "nplurals=2; plural=(n != 1);"
-    info = translations(language).info()
-    return info.get("plural-forms", "nplurals=2; plural=(n != 1);")
+    found = translations(language)
+    counts = _plurals()[known(language) or ENGLISH]["counts"]
+    return [found.ngettext(singular, plural, n) for n in counts]
 
 
 # -- who reads which language ------------------------------------------------------------
@@ -224,9 +234,20 @@ def plural_rule(language: str) -> str:
 
 def choose(accept_language: str | None) -> str:
     """The best language of ours for an ``Accept-Language`` header (English
-    when none of ours is wanted)."""
-    wanted: list[tuple[float, int, str]] = []
-    for index, item in enumerate((accept_language or "").split(",")):
+    when none of ours is wanted): its tags by weight, matched by Babel
+    (``fi-FI`` is Finnish)."""
+    # imported by the first request that asks, not by every start of popref
+    from babel.core import negotiate_locale
+
+    found = negotiate_locale(_by_weight(accept_language or ""), LANGUAGES, sep="-", aliases={})
+    return known(found) or ENGLISH
+
+
+def _by_weight(header: str) -> list[str]:
+    """The language tags of an ``Accept-Language`` header, the most wanted
+    first (a tag weighted ``q=0`` is not wanted at all)."""
+    weighted: list[tuple[float, int, str]] = []
+    for index, item in enumerate(header.split(",")):
         tag, _, params = item.strip().partition(";")
         quality = 1.0
         for param in params.split(";"):
@@ -236,10 +257,9 @@ def choose(accept_language: str | None) -> str:
                     quality = float(value)
                 except ValueError:
                     quality = 0.0
-        code = tag.strip().lower().split("-")[0]
-        if code in LANGUAGES and quality > 0:
-            wanted.append((-quality, index, code))
-    return min(wanted)[2] if wanted else ENGLISH
+        if tag.strip() and quality > 0:
+            weighted.append((-quality, index, tag.strip()))
+    return [tag for _, _, tag in sorted(weighted)]
 
 
 def known(code: str | None) -> str | None:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from controller.i18n.text import Message, Text, Value, _p, _t
 from engine import Rules, rules_named
 from engine.colour import Colour
-from engine.explain import Reason
-from hardware.events import FaultSentence
+from engine.sentence import Sentence
 
 __all__ = ["disc", "player", "plays_with", "reason", "rules_named", "rules_title", "title_of"]
 
@@ -38,20 +37,7 @@ def plays_with(colour: Colour) -> Text:
 
 def rules_title(rules: Rules) -> Text:
     """The rules' title (:attr:`engine.Rules.title`) in the reader's language."""
-    if rules.line == 5:
-        # the page's own titles: a language may name the number ("Viiden suora")
-        if rules.pop10:
-            return _t("5-in-a-Row Pop 10")
-        return _t("5-in-a-Row Pop Out") if rules.pops else _t("5-in-a-Row")
-    if rules.strips or rules.line != 4:
-        if rules.pop10:
-            return _t("{line}-in-a-Row Pop 10", line=rules.line)
-        if rules.pops:
-            return _t("{line}-in-a-Row Pop Out", line=rules.line)
-        return _t("{line}-in-a-Row", line=rules.line)
-    if rules.pop10:
-        return _t("Pop 10")
-    return _t("Pop Out") if rules.pops else _t("Classic")
+    return reason(rules.title)
 
 
 def title_of(name: str) -> Text:
@@ -60,14 +46,15 @@ def title_of(name: str) -> Text:
 
 
 def reason(why: str) -> Text:
-    """The engine's reason a move is not allowed (:class:`engine.explain.Reason`)
-    or a sensor fault's sentence (:class:`hardware.events.FaultSentence`), to be
-    said in the reader's language; any other str stays as it is.
+    """A sentence made where no language is known (an
+    :class:`engine.sentence.Sentence`: the engine's reason a move is not
+    allowed, a rules title, a sensor fault), to be said in the reader's
+    language; any other str stays as it is.
 
-    >>> reason(Reason("column {column} is full", column=3)).render("it")
+    >>> reason(Sentence("column {column} is full", column=3)).render("it")
     'la colonna 3 è piena'
     """
-    if not isinstance(why, Reason | FaultSentence):
+    if not isinstance(why, Sentence):
         return Text([why])
     values: list[tuple[str, Value]] = []
     for name, value in why.values.items():

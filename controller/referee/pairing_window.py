@@ -32,9 +32,9 @@ from typing import Any
 from controller.i18n.text import Text, _n, _t
 from controller.referee import fields
 from controller.referee.commands import PAIRING_WINDOW
+from hardware import wire
 
 LOOK = 2.0  # seconds a request's code shows before a press may allow it
-MAX_COLUMNS = 1000  # a code's columns as the journal may hold them (the board checks its own)
 
 
 class Answer(str, Enum):
@@ -119,9 +119,9 @@ class PairingWindow:
 def checked_code(value: Any) -> tuple[int, ...]:
     """A code as a record holds it: distinct column numbers, ascending;
     :class:`~controller.referee.fields.FieldError` otherwise."""
-    if not isinstance(value, list) or len(value) > MAX_COLUMNS:
+    if not isinstance(value, list) or len(value) > wire.MAX_COLUMNS:
         raise fields.FieldError('"code" is not a list of columns')
-    columns = tuple(fields.integer({"code": c}, "code", 1, MAX_COLUMNS) for c in value)
+    columns = tuple(fields.integer({"code": c}, "code", 1, wire.MAX_COLUMNS) for c in value)
     if list(columns) != sorted(set(columns)):
         raise fields.FieldError('"code" is not distinct columns in order')
     return columns

@@ -52,6 +52,11 @@ class ScriptError(ValueError):
         self.reason = reason if reason is not None else message
 
 
+class UnknownAction(ScriptError):
+    """A line whose first word is no action at all (the prompt says so in
+    its own words)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     line: int
@@ -135,8 +140,8 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
     text = " ".join(text.split())  # what is echoed back: one space between words
     where = f"{source}: line {number} ({excerpt(text)})"
 
-    def fail(reason: Text) -> ScriptError:
-        return ScriptError(f"{where}: {reason}", reason)
+    def fail(reason: Text, kind: type[ScriptError] = ScriptError) -> ScriptError:
+        return kind(f"{where}: {reason}", reason)
 
     verb, args = words[0], words[1:]
     if verb in ("drop", "pop"):
@@ -176,10 +181,11 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
         return Action(number, text, verb, ms=ms)
     # the line is quoted already; a one-word line is not quoted twice
     if args:
-        raise fail(
-            _t("unknown action {word}; expected one of: {usage}", word=excerpt(verb), usage=USAGE)
+        unknown = _t(
+            "unknown action {word}; expected one of: {usage}", word=excerpt(verb), usage=USAGE
         )
-    raise fail(_t("unknown action; expected one of: {usage}", usage=USAGE))
+        raise fail(unknown, UnknownAction)
+    raise fail(_t("unknown action; expected one of: {usage}", usage=USAGE), UnknownAction)
 
 
 # -- the interactive prompt's shorthand (popref simulate, check-wiring --sim --by-hand)
@@ -217,9 +223,9 @@ def parse_command(text: str, columns: int) -> Action | None:
         word = f"wait {word[1:].strip()}"
     try:
         return parse_line(word, 1, "input", columns)
+    except UnknownAction:
+        raise ScriptError(
+            _t("{word} is not an action; type ? for help", word=excerpt(text.strip()))
+        ) from None
     except ScriptError as error:
-        if error.reason.startswith("unknown action"):
-            raise ScriptError(
-                _t("{word} is not an action; type ? for help", word=excerpt(text.strip()))
-            ) from None
         raise ScriptError(error.reason) from None

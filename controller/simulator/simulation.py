@@ -119,8 +119,6 @@ class Simulation:
         # told before: simulated time catches up with the real clock, where it
         # follows one (the interactive terminal), so the command is dated now
         self.catch_up: Callable[[], None] | None = None
-        # the page and --json show the simulated grid itself, not the referee's belief
-        self.daemon.grid_view = self.grid.rows
         self.daemon.open()
         self.advance(SETTLE)
 

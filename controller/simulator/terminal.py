@@ -18,9 +18,9 @@ from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from controller.i18n import text as i18n
-from controller.i18n.text import ENGLISH, N_, Message, Text, _t
+from controller.i18n.text import ENGLISH, N_, Text, _t
 from controller.i18n.words import disc as disc_word
-from controller.i18n.words import player
+from controller.i18n.words import player, reason
 from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
 from hardware.display import Lamp
@@ -289,8 +289,7 @@ class _Prompt:
             try:
                 self.simulation.act(action)
             except SimGridError as error:
-                refusal = Message(error.template, tuple(error.values.items()))
-                picture = refusal.render(language)
+                picture = reason(error.sentence).render(language)
             else:
                 picture = render(self.simulation, language)
         self.say(picture + "\n")

@@ -44,12 +44,14 @@ STAMP_FORMAT = "%Y-%m-%dT%H%M"
 class ArchiveError(Exception):
     """The archive cannot be read or written; the message is one line.
 
-    ``reason`` is the system's own words for it (``"No space left on device"``).
+    ``reason`` is the system's own words for it (``"No space left on device"``),
+    ``errno`` the system's error number where there is one.
     """
 
-    def __init__(self, message: str, reason: str = "") -> None:
+    def __init__(self, message: str, reason: str = "", errno: int | None = None) -> None:
         super().__init__(message)
         self.reason = reason or message
+        self.errno = errno
 
 
 class NoSuchGame(ArchiveError, LookupError):
@@ -125,7 +127,7 @@ class GameArchive:
         except OSError as error:
             reason = error.strerror or str(error)
             message = f"cannot save the game in {self.directory}: {reason}"
-            raise ArchiveError(message, reason) from None
+            raise ArchiveError(message, reason, error.errno) from None
         return ArchivedGame(number, finished, rules, result, path, moves)
 
     def _keyed(self, key: str) -> Path | None:

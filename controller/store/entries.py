@@ -24,6 +24,8 @@ from controller.referee import fields
 from controller.referee.commands import Input
 from controller.store.eventcodec import decode
 from engine import Move
+from hardware import wire
+from hardware.backend import Mark
 
 __all__ = [
     "Archived",
@@ -34,8 +36,6 @@ __all__ = [
     "Snapshot",
     "read_entry",
 ]
-
-Mark = dict[str, Any]
 
 # The counters of hardware.serial_counts' marks, each a 16-bit count or id
 # (the boot id is wider): checked here so that a bad one is damage at its line
@@ -126,7 +126,7 @@ def _mark(record: dict[str, Any]) -> Mark | None:
     fields.boolean(mark, "slider")
     for key in ("drops", "pops"):
         counts = mark.get(key)
-        if not isinstance(counts, list) or len(counts) > 1000:
+        if not isinstance(counts, list) or len(counts) > wire.MAX_COLUMNS:
             raise EntryError(f'"board" "{key}" is not a list of counts')
         for count in counts:
             fields.integer({key: count}, key, 0, 0xFFFF)

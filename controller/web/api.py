@@ -14,6 +14,8 @@ import json
 import logging
 import re
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
@@ -60,15 +62,6 @@ GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
 STALLED = 30.0  # seconds an event stream may go unread before it is dropped
 REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
-CONTROLS = (
-    "/api/rules",
-    "/api/new",
-    "/api/opponent",
-    "/api/level",
-    "/api/hint",
-    "/api/remote/invite",
-    "/api/remote/revoke",
-)
 PLAYS = ("red", "yellow", "none")
 # GET /api/rules: the rules there are, and how each lamp looks (hardware/looks.py,
 # the table the board's lights follow), so the page draws what the board shows.
@@ -254,14 +247,21 @@ class Handler(BaseHTTPRequestHandler):
         self._error(HTTPStatus.FORBIDDEN, NOT_PAIRED)
         return False
 
-    def _body(self) -> dict[str, Any] | None:
-        """The request's JSON object; ``None`` after answering 400."""
+    def _body(self, path: str, fields: tuple[str, ...]) -> dict[str, Any] | None:
+        """The request's JSON object, holding none but ``fields``; ``None``
+        after answering 400."""
         try:
             value = json.loads(self.body or b"{}")
         except (ValueError, RecursionError):  # RecursionError: nested too deep, "[[[[..."
             value = None
         if not isinstance(value, dict):
             self._error(HTTPStatus.BAD_REQUEST, "send a JSON object")
+            return None
+        unknown = sorted(set(value) - set(fields))
+        if unknown:
+            takes = ", ".join(fields) or "{}"
+            said = f"unknown field {unknown[0][:40]!r}; POST {path} takes {takes}"
+            self._error(HTTPStatus.BAD_REQUEST, said)
             return None
         return value
 
@@ -375,31 +375,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         path = self.path.split("?", 1)[0]
-        body = self._body()
-        if body is None:
-            return
-        if path == "/api/pair":
-            self._pair()
-        elif path == "/api/pair/claim":
-            self._claim(body)
-        elif path not in CONTROLS:
+        call = POSTS.get(path)
+        if call is None:
             self._error(HTTPStatus.NOT_FOUND, "no such call; docs/web.md lists them")
-        elif not self._may_control():
             return
-        elif path == "/api/rules":
-            self._rules(body)
-        elif path == "/api/opponent":
-            self._opponent(body)
-        elif path == "/api/level":
-            self._level(body)
-        elif path == "/api/hint":
-            self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
-        elif path == "/api/remote/invite":
-            self._invite(body)
-        elif path == "/api/remote/revoke":
-            self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
-        else:
-            self._new(body)
+        body = self._body(path, call.fields)
+        if body is None or (call.paired and not self._may_control()):
+            return
+        call.handle(self, body)
 
     def _submit(self, command: Command) -> dict[str, Any]:
         """Hand ``command`` to the daemon's loop; the referee's sentences about
@@ -422,7 +405,7 @@ class Handler(BaseHTTPRequestHandler):
             "said_in": {code: [render(s, code) or "" for s in said] for code in LANGUAGES},
         }
 
-    def _pair(self) -> None:
+    def _pair(self, body: dict[str, Any]) -> None:
         pairing = self.web.pairing
         try:
             request, code = pairing.request(self.web.columns)
@@ -485,6 +468,9 @@ class Handler(BaseHTTPRequestHandler):
         said = self._submit(LevelChosen(level))
         self._json(HTTPStatus.ACCEPTED, {"level": level, **said})
 
+    def _hint(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
+
     def _invite(self, body: dict[str, Any]) -> None:
         """A new invitation for a colour, in this game (made between games:
         in the next); its link, for the paired browser only."""
@@ -511,7 +497,13 @@ class Handler(BaseHTTPRequestHandler):
         }
         self._json(HTTPStatus.ACCEPTED, answer)
 
+    def _revoke(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
+
     def _new(self, body: dict[str, Any]) -> None:
+        if not isinstance(body.get("confirm", False), bool):
+            self._error(HTTPStatus.BAD_REQUEST, "confirm must be true or false")
+            return
         state = self.web.hub.state()
         in_progress = bool(state.get("moves")) and state.get("result") is None
         if in_progress and body.get("confirm") is not True:
@@ -523,6 +515,30 @@ class Handler(BaseHTTPRequestHandler):
             return
         said = self._submit(NewGameAsked())
         self._json(HTTPStatus.ACCEPTED, {"new_game": True, **said})
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A POST call: what answers it, the fields its JSON object may hold,
+    and whether only a paired browser may make it."""
+
+    handle: Callable[[Handler, dict[str, Any]], None]
+    fields: tuple[str, ...] = ()
+    paired: bool = True
+
+
+# Every POST call (docs/web.md's table): any other path is a 404, never a control.
+POSTS: dict[str, Call] = {
+    "/api/pair": Call(Handler._pair, paired=False),
+    "/api/pair/claim": Call(Handler._claim, ("request",), paired=False),
+    "/api/rules": Call(Handler._rules, ("rules",)),
+    "/api/new": Call(Handler._new, ("confirm",)),
+    "/api/opponent": Call(Handler._opponent, ("plays",)),
+    "/api/level": Call(Handler._level, ("level",)),
+    "/api/hint": Call(Handler._hint),
+    "/api/remote/invite": Call(Handler._invite, ("colour",)),
+    "/api/remote/revoke": Call(Handler._revoke),
+}
 
 
 def in_every(message: str) -> dict[str, str]:

@@ -2,15 +2,17 @@
 ``static/strings.js`` looks them up with; served in the reader's language by
 ``GET /api/strings`` from the same catalogs as the referee's sentences.
 
->>> strings("fi")["moves"], plurals("cs")["move_count"]
-('Siirrot', ['{n} tah', '{n} tahy', '{n} tahů'])
+>>> strings("fi")["moves"], plurals("cs")["move_count"], titles("fi")["five"]
+('Siirrot', ['{n} tah', '{n} tahy', '{n} tahů'], 'Viiden suora')
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_forms, plural_rule
+from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_categories, plural_forms
+from controller.i18n.words import title_of
+from engine import RULES_NAMES
 
 PAGE: dict[str, str] = {
     "title": N_("popref"),
@@ -56,12 +58,6 @@ PAGE: dict[str, str] = {
     "result_unknown": N_("unfinished"),
     "sent": N_("Sent."),
     "error": N_("Error: {message}"),
-    "rules_classic": N_("Classic"),
-    "rules_popout": N_("Pop Out"),
-    "rules_pop10": N_("Pop 10"),
-    "rules_five": N_("5-in-a-Row"),
-    "rules_five+popout": N_("5-in-a-Row Pop Out"),
-    "rules_five+pop10": N_("5-in-a-Row Pop 10"),
     "rules_line": N_("{rules}, game {number}"),
     "colour_red": N_("Red"),
     "colour_yellow": N_("Yellow"),
@@ -114,14 +110,20 @@ def plurals(language: str) -> dict[str, list[str]]:
     return {key: plural_forms(language, *pair) for key, pair in PLURALS.items()}
 
 
+def titles(language: str) -> dict[str, str]:
+    """Each rules preset's title (:attr:`engine.Rules.title`), by name."""
+    return {name: title_of(name).render(language) for name in RULES_NAMES}
+
+
 def page_catalog(language: str) -> dict[str, Any]:
     """What ``GET /api/strings`` answers: the page's sentences in
-    ``language``, its plural rule (the catalog's ``Plural-Forms``), and the
-    languages there are, each in its own name."""
+    ``language``, the plural form each ``Intl.PluralRules`` category takes,
+    the rules' titles, and the languages there are, each in its own name."""
     return {
         "language": language,
         "languages": LANGUAGES,
-        "plural": plural_rule(language),
+        "plural": plural_categories(language),
         "strings": strings(language),
         "plurals": plurals(language),
+        "titles": titles(language),
     }

@@ -12,7 +12,7 @@ real clock wakes when a simulated disc reaches a beam.
 >>> from engine.colour import Colour
 >>> clock = FakeClock()
 >>> gpio, grid, lights = build_simulated_gpio(7, 6, clock)
->>> backend = SimulatedBackend(gpio, grid)
+>>> backend = SimulatedBackend(gpio, grid, grid)
 >>> backend.open(lambda: None)
 >>> grid.drop(4, Colour.RED)
 >>> backend.next_deadline()
@@ -53,16 +53,19 @@ class Timeline(Protocol):
 class SimulatedBackend:
     """``inner`` (the backend on the simulated wires) with ``timeline`` run
     up to each poll. It passes on the sensor board's counter marks when
-    ``inner`` keeps them (:class:`~hardware.backend.Counting`)."""
+    ``inner`` keeps them (:class:`~hardware.backend.Counting`), and sees
+    what ``grid`` holds (:class:`~hardware.backend.Seeing`)."""
 
     def __init__(
         self,
         inner: Backend,
         timeline: Timeline,
+        grid: SimGrid,
         on_close: Callable[[], object] | None = None,
     ) -> None:
         self.inner = inner
         self.timeline = timeline
+        self.grid = grid
         self._on_close = on_close
 
     @property
@@ -101,6 +104,9 @@ class SimulatedBackend:
 
     def show(self, display: Display) -> None:
         self.inner.show(display)
+
+    def contents(self) -> list[str]:
+        return self.grid.rows()
 
     def close(self) -> None:
         self.inner.close()
@@ -141,11 +147,11 @@ def build_simulated(
         serial_backend, grid, strip, board = build_simulated_serial(
             columns, rows, clock, physics=physics, seed=seed, serial=serial
         )
-        backend = SimulatedBackend(serial_backend, board, on_close=board.close)
+        backend = SimulatedBackend(serial_backend, board, grid, on_close=board.close)
         return SimulatedTable(backend, grid, strip, board)
     from hardware.sim.grid import build_simulated_gpio
 
     gpio, grid, lights = build_simulated_gpio(
         columns, rows, clock, physics=physics, seed=seed, colour_sensing=colour_sensing
     )
-    return SimulatedTable(SimulatedBackend(gpio, grid), grid, lights)
+    return SimulatedTable(SimulatedBackend(gpio, grid, grid), grid, lights)

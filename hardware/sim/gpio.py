@@ -6,9 +6,9 @@ the outputs show from the mock output pins' own states and change history.
 Neither talks to the daemon: it sees only the pins.
 
 >>> from hardware.clock import FakeClock
->>> from hardware.factory import make_pin_factory
 >>> from hardware.pinmap import PinMap
->>> factory = make_pin_factory("mock", clock=FakeClock())
+>>> from hardware.sim.mockpins import clocked_mock_factory
+>>> factory = clocked_mock_factory(FakeClock())
 >>> wires = MockWires(PinMap.default(), factory)
 >>> wires.slider(open=True)
 >>> factory.pin("GPIO2").state   # active low: open pulls the line down

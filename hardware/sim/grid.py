@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from engine.colour import Colour, picture
+from engine.sentence import Sentence
 from hardware.clock import Clock, FakeClock
 from hardware.gpio_backend import GpioBackend
 from hardware.pinmap import PinMap
 from hardware.sim.gpio import MockWires, PinLightReader
+from hardware.sim.mockpins import clocked_mock_factory
 from hardware.sim.seam import Beam, SensorWires
 
 Span = tuple[float, float]
@@ -87,13 +89,12 @@ class Physics:
 
 class SimGridError(ValueError):
     """A physically impossible action: dropping into a full column, popping
-    an empty one. The message is English; ``template`` and ``values`` let
-    the simulator's prompt say it in its own language."""
+    an empty one. ``sentence`` says why, for the simulator's prompt to say it
+    in its own language."""
 
-    def __init__(self, template: str, **values: int) -> None:
-        super().__init__(template.format(**values))
-        self.template = template
-        self.values = values
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
 
 
 @runtime_checkable
@@ -213,9 +214,11 @@ class SimGrid:
     def _check_column(self, column: int) -> int:
         if not 1 <= column <= self.columns:
             raise SimGridError(
-                "there is no column {column}; columns are 1 to {columns}",
-                column=column,
-                columns=self.columns,
+                Sentence(
+                    "there is no column {column}; columns are 1 to {columns}",
+                    column=column,
+                    columns=self.columns,
+                )
             )
         return column - 1
 
@@ -225,7 +228,7 @@ class SimGrid:
         """A disc of ``colour`` dropped into ``column`` at ``at`` (default now)."""
         i = self._check_column(column)
         if not self._slider_open and len(self._planned[i]) >= self.rows_count:
-            raise SimGridError("column {column} is full", column=column)
+            raise SimGridError(Sentence("column {column} is full", column=column))
         start = self._beam_start(Beam.ENTRY, column, self._now(at))
         self._at(start, self.wires.disc_colour, column, colour)
         self._pulse(Beam.ENTRY, column, start, self._draw(self.physics.entry_beam))
@@ -245,7 +248,7 @@ class SimGrid:
         """Push the bottom disc of ``column`` out; returns its colour."""
         i = self._check_column(column)
         if not self._planned[i]:
-            raise SimGridError("column {column} has no disc to pop", column=column)
+            raise SimGridError(Sentence("column {column} has no disc to pop", column=column))
         colour = self._planned[i].pop(0)
         start = self._beam_start(Beam.EXIT, column, self._now(at))
         push = self._draw(self.physics.pop)
@@ -310,10 +313,12 @@ class SimGrid:
         sensor seeing them: discs that were already there (a restart)."""
         if len(columns) != self.columns or any(len(c) > self.rows_count for c in columns):
             raise SimGridError(
-                "cannot load {count} columns into a {columns} x {rows} grid",
-                count=len(columns),
-                columns=self.columns,
-                rows=self.rows_count,
+                Sentence(
+                    "cannot load {count} columns into a {columns} x {rows} grid",
+                    count=len(columns),
+                    columns=self.columns,
+                    rows=self.rows_count,
+                )
             )
         self._content = [list(c) for c in columns]
         self._planned = [list(c) for c in columns]
@@ -382,10 +387,8 @@ def build_simulated_gpio(
     score dials, as far as they fit (:meth:`PinMap.simulated`).
     ``dead`` names outputs whose lamp is broken (see :class:`PinLightReader`).
     """
-    from hardware.factory import make_pin_factory
-
     pins = pinmap or PinMap.simulated(columns, colour_sensing)
-    factory = make_pin_factory("mock", clock=clock, revision=pins.board_revision)
+    factory = clocked_mock_factory(clock, pins.board_revision)
     wires = MockWires(pins, factory)
     backend = GpioBackend(pins, factory, clock, rows=rows)
     grid = SimGrid(columns, rows, wires, clock, physics, seed)

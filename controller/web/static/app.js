@@ -129,7 +129,7 @@ function blink() {
 }
 
 function rulesTitle(name) {
-  return t("rules_" + name);
+  return titles[name] || name;
 }
 
 function resultText(result) {

@@ -10,7 +10,8 @@ let language = "en";
 let languages = { en: "English" };
 let strings = {};
 let plurals = {};
-let pluralIndex = (n) => (n !== 1 ? 1 : 0);
+let titles = {};
+let pluralIndex = pluralChooser("en", { one: 0, other: 1 });
 
 // The page's choice (the language menu, remembered), else none: the server
 // then follows the browser's Accept-Language.
@@ -27,7 +28,8 @@ async function loadStrings(wanted) {
   languages = catalog.languages;
   strings = catalog.strings;
   plurals = catalog.plurals;
-  pluralIndex = pluralRule(catalog.plural);
+  titles = catalog.titles;
+  pluralIndex = pluralChooser(language, catalog.plural);
   return true;
 }
 
@@ -45,64 +47,14 @@ function tn(key, n, values) {
   return fill(form, Object.assign({ n }, values || {}));
 }
 
-// gettext's Plural-Forms expression ("nplurals=3; plural=(n == 1 ? 0 : ...);"),
-// read by a small parser (the page's policy allows no eval): C's ?:, ||, &&,
-// comparisons, + - * / % and parentheses over n and whole numbers.
-function pluralRule(header) {
-  const match = /plural\s*=\s*([^;]+)/.exec(header || "");
-  const tokens = match ? match[1].match(/\d+|n|\|\||&&|[=!<>]=|[<>?:()+\-*/%!]/g) || [] : [];
+// The form of a sentence with a count that gettext would pick: the browser's
+// Intl.PluralRules names the count's CLDR category, and the catalog says
+// which of the language's forms each category takes (GET /api/strings'
+// "plural", made with the catalogs: controller/i18n/catalogs.py).
+function pluralChooser(lang, categories) {
+  const rules = new Intl.PluralRules(lang);
   return (n) => {
-    let at = 0;
-    const peek = () => tokens[at];
-    const next = () => tokens[at++];
-    const binary = (operators, operand) => () => {
-      let value = operand();
-      while (operators.includes(peek())) {
-        const op = next();
-        const right = operand();
-        value = {
-          "||": () => (value || right ? 1 : 0),
-          "&&": () => (value && right ? 1 : 0),
-          "==": () => (value === right ? 1 : 0),
-          "!=": () => (value !== right ? 1 : 0),
-          "<": () => (value < right ? 1 : 0),
-          ">": () => (value > right ? 1 : 0),
-          "<=": () => (value <= right ? 1 : 0),
-          ">=": () => (value >= right ? 1 : 0),
-          "+": () => value + right,
-          "-": () => value - right,
-          "*": () => value * right,
-          "/": () => Math.trunc(value / right),
-          "%": () => value % right,
-        }[op]();
-      }
-      return value;
-    };
-    const primary = () => {
-      const token = next();
-      if (token === "(") {
-        const value = ternary();
-        next();
-        return value;
-      }
-      if (token === "!") return primary() ? 0 : 1;
-      return token === "n" ? n : Number(token);
-    };
-    const product = binary(["*", "/", "%"], primary);
-    const sum = binary(["+", "-"], product);
-    const order = binary(["<", ">", "<=", ">="], sum);
-    const equality = binary(["==", "!="], order);
-    const and = binary(["&&"], equality);
-    const or = binary(["||"], and);
-    function ternary() {
-      const test = or();
-      if (peek() !== "?") return test;
-      next();
-      const yes = ternary();
-      next();
-      const no = ternary();
-      return test ? yes : no;
-    }
-    return tokens.length ? ternary() : n !== 1 ? 1 : 0;
+    const category = rules.select(n);
+    return category in categories ? categories[category] : categories.other;
   };
 }
