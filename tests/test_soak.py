@@ -19,6 +19,7 @@ from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.friend import Friend
 from bench.soaklib.kills import KillPlan, _one_action_apart, kill_and_resume, random_script
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
+from bench.soaklib.remotekill import MOMENTS as KILLED
 from bench.soaklib.remotekill import kill_while_asked
 from bench.soaklib.remoteplay import FRIEND_FAULTS, MOMENTS, friend_moves, play_friend_turn
 from bench.soaklib.run import SoakPlan, run_soak
@@ -397,7 +398,7 @@ def _up_to_the_friend(table: SoakTable) -> None:
 def test_a_table_with_a_friend_survives_every_friend_fault(tmp_path: Path, friend: Friend) -> None:
     table = _friend_table(tmp_path, friend)
     tally = friend.tally
-    turns = [
+    turns: list[tuple[str, str | None]] = [
         (fault, None)
         for fault in FRIEND_FAULTS
         if fault not in ("friend-reconnect", "broker-restart")
@@ -436,13 +437,17 @@ def test_a_friends_view_left_behind_is_caught(tmp_path: Path, friend: Friend) ->
     table.close()
 
 
-def test_a_kill_while_the_friends_request_waits_resumes_it(
-    tmp_path: Path, mosquitto: Mosquitto
+@pytest.mark.parametrize("moment", list(KILLED))
+def test_a_kill_while_the_friends_request_is_pending_loses_nothing(
+    moment: str, tmp_path: Path, mosquitto: Mosquitto
 ) -> None:
+    """Killed once the friend's move waits, the journal resumes it; killed
+    while the request travels, it waits after the restart or is asked again,
+    never both."""
     tally = Tally()
     plan = KillPlan("popout", kill_after=3, seed=9, faults=())
-    kill_while_asked(plan, mosquitto, tmp_path, random.Random(9), tally)
-    kind = "kill-9-asked"
+    kill_while_asked(plan, mosquitto, tmp_path, random.Random(9), tally, moment)
+    kind = KILLED[moment]
     assert tally.injected[kind] == tally.detected[kind] == tally.repaired[kind] == 1, tally.problems
     assert tally.clean, tally.problems
 
@@ -462,7 +467,7 @@ def test_bounded_soak_with_a_friend_on_the_broker(tmp_path: Path) -> None:
     tally = run_soak(plan, tmp_path)
     report = tally.table()
     assert tally.remote_games >= 3 and tally.remote_moves >= 30, report
-    assert tally.injected["kill-9-asked"] == 1, report
+    assert sum(tally.injected[kind] for kind in KILLED.values()) == 1, report
     assert sum(tally.injected[kind] for kind in FRIEND_FAULTS) >= 5, report
     assert tally.injected == tally.detected == tally.repaired, report
     assert tally.clean, report

@@ -1,16 +1,20 @@
-"""``kill -9`` of the daemon while a friend's request waits to be made on
-the grid: the journal must resume the invitation and the pending move.
+"""``kill -9`` of the daemon while a friend's request is pending: the
+journal must resume the invitation and the move waiting to be made, and a
+request the daemon never journalled must be neither lost nor doubled.
 
 A table with a friend plays up to the friend's turn after ``kill_after``
 moves or more, and stops cleanly. ``popref simulate`` then resumes it in a
 process of its own (the same state directory and configuration; its script
-only waits), serving the same link; the friend asks for its move through the
-broker, and once the board's state shows it waiting (journalled, then
-published) the process is killed with SIGKILL. The restart is a table on the
-same state directory: the same link, the same game, the friend's move lit; a
-person makes it and the players finish the game. The journal is not torn
-here: the request's record was synced before the board answered it, so a
-power cut can no longer take it (``kills.py`` tears records of moves).
+only waits), serving the same link, and the friend asks for its move through
+the broker. The process is killed with SIGKILL either once the board's state
+shows the move waiting (``kill-9-asked``: journalled, answered, published)
+or right after the request was sent (``kill-9-in-flight``: the daemon may
+have journalled it or not). The restart is a table on the same state
+directory: the same link and game, and either the friend's move waiting and
+lit, or (in flight only) nothing waiting, and the friend asks for the same
+move again. A person makes it and the players finish the game. The journal
+is not torn here: a request's record is synced before the board answers, so
+a power cut can no longer take an answered one (``kills.py`` tears moves).
 
 Example::
 
@@ -38,22 +42,31 @@ from engine import Game
 from engine.colour import Colour
 from tests.broker import Mosquitto
 
-KIND = "kill-9-asked"  # its row in the tally
+# when the kill lands, each with its row in the tally
+MOMENTS = {"waiting": "kill-9-asked", "in-flight": "kill-9-in-flight"}
+IN_FLIGHT = 0.2  # seconds at most between the request sent and the kill
 TURNS = 200  # the most turns before the friend's turn comes: a bound, never met
 
 
 def kill_while_asked(
-    plan: KillPlan, broker: Mosquitto, workdir: Path, rng: random.Random, tally: Tally
+    plan: KillPlan,
+    broker: Mosquitto,
+    workdir: Path,
+    rng: random.Random,
+    tally: Tally,
+    moment: str | None = None,
 ) -> None:
-    """Play, stop, resume in a process, ask, kill, restart, check, finish."""
+    """Play, stop, resume in a process, ask, kill at ``moment`` (one of
+    :data:`MOMENTS`, drawn when ``None``), restart, check, finish."""
     state = workdir / f"remote-kill-{plan.preset.replace('+', '-')}-{plan.seed}"
     friend = Friend(broker, rng.choice(list(Colour)), tally)
     setup = TableSetup(plan.preset, seed=plan.seed, faults=plan.faults)
+    moment = moment or rng.choice(list(MOMENTS))
     try:
         game = _played_up_to_the_friend(setup, state, rng, tally, friend, plan.kill_after)
-        asked = _asked_and_killed(setup, state, rng, tally, friend, game)
+        asked = _asked_and_killed(setup, state, rng, tally, friend, game, moment)
         if asked is not None:
-            _restarted(setup, state, rng, tally, friend, asked)
+            _restarted(setup, state, rng, tally, friend, asked, moment)
     finally:
         friend.close()
 
@@ -79,11 +92,18 @@ def _played_up_to_the_friend(
 
 
 def _asked_and_killed(
-    setup: TableSetup, state: Path, rng: random.Random, tally: Tally, friend: Friend, game: Game
+    setup: TableSetup,
+    state: Path,
+    rng: random.Random,
+    tally: Tally,
+    friend: Friend,
+    game: Game,
+    moment: str,
 ) -> tuple[int, str] | None:
     """``popref simulate`` resumes the table; the friend asks for a move;
-    the process is killed once the move waits. The friend's request, or
-    ``None`` when something failed (counted)."""
+    the process is killed at ``moment``. The friend's request, or ``None``
+    when something failed (counted)."""
+    kind = MOMENTS[moment]
     config = state.parent / f"{state.name}.toml"
     config.write_text(toml_text(table_settings(setup, friend)))
     script = state.parent / f"{state.name}.script"
@@ -98,31 +118,37 @@ def _asked_and_killed(
     try:
         link = _line(process, WAIT)
         if link != friend.link:
-            tally.fail("divergences", f"{KIND}: the resumed process serves {link!r}")
+            tally.fail("divergences", f"{kind}: the resumed process serves {link!r}")
             return None
         ply = len(game.moves)
-        resumed = friend.pump(None, lambda: _friends_turn(friend, game))
-        if not resumed:
-            tally.fail("divergences", f"{KIND}: the resumed process never showed move {ply}")
+        if not friend.pump(None, lambda: _friends_turn(friend, game)):
+            tally.fail("divergences", f"{kind}: the resumed process never showed move {ply}")
             return None
         move = str(rng.choice(list(game.legal_moves())))
-        answer = friend.ask(None, move, ply)
-        waits = friend.pump(None, lambda: friend.state.get("remote") == move)
-        if answer is None or not answer.taken or not waits:
-            tally.fail("lost", f"{KIND}: the friend's {move} at move {ply}: {answer}")
-            return None
         friend.asked = (ply, move)
+        if moment == "in-flight":
+            friend.client.request(move, ply)
+            friend.tally.requests += 1
+            # the request takes a few milliseconds to be journalled: the kill
+            # lands before or after, as the machine has it
+            time.sleep(rng.uniform(0.0, IN_FLIGHT))
+        else:
+            answer = friend.ask(None, move, ply)
+            waits = friend.pump(None, lambda: friend.state.get("remote") == move)
+            if answer is None or not answer.taken or not waits:
+                tally.fail("lost", f"{kind}: the friend's {move} at move {ply}: {answer}")
+                return None
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=WAIT)
     if process.returncode != -signal.SIGKILL:
         tally.fail(
             "crashes",
-            f"{KIND}: popref simulate exited {process.returncode} first: "
+            f"{kind}: popref simulate exited {process.returncode} first: "
             f"{errors.read_text(errors='replace')[-300:]}",
         )
         return None
-    tally.injected[KIND] += 1
+    tally.injected[kind] += 1
     return friend.asked
 
 
@@ -133,25 +159,33 @@ def _restarted(
     tally: Tally,
     friend: Friend,
     asked: tuple[int, str],
+    moment: str,
 ) -> None:
-    """The restart on the same state directory: the same link and game,
-    the friend's move waiting and lit; the players finish the game."""
+    """The restart on the same state directory: the same link and game, the
+    friend's move waiting and lit (or, killed while it travelled, nothing
+    waiting); the players finish the game, the friend asking again if its
+    request died with the daemon."""
+    kind = MOMENTS[moment]
     table = SoakTable(setup, state, rng, tally, friend)
     try:
         same = table.sim.links[-1:] == [friend.link]
         resumed = len(table.replica.moves) == asked[0]
-        table.check("the restart")  # the friend's view agrees, its move waiting
-        detected = same and resumed and friend.state.get("remote") == asked[1]
+        table.check("the restart")  # the friend's view agrees with the daemon's
+        waits = friend.state.get("remote")
+        kept = waits == asked[1] or (moment == "in-flight" and waits is None)
+        if moment == "in-flight":
+            tally.in_flight["journalled" if waits is not None else "asked again"] += 1
+        detected = same and resumed and kept
         if not detected:
             tally.fail(
                 "divergences",
-                f"{KIND}: after the restart the link {'is' if same else 'is not'} the same, "
+                f"{kind}: after the restart the link {'is' if same else 'is not'} the same, "
                 f"{len(table.replica.moves)} moves (asked at {asked[0]}), "
-                f"the board waits for {friend.state.get('remote')!r}, not {asked[1]!r}",
+                f"the board waits for {waits!r}, the friend asked {asked[1]!r}",
             )
-        tally.detected[KIND] += detected
+        tally.detected[kind] += detected
         table.play_game()  # the friend's move is made first, as lit
-        tally.repaired[KIND] += detected and table.check("the game after the restart")
+        tally.repaired[kind] += detected and table.check("the game after the restart")
     finally:
         tally.archived[setup.preset] += len(table.sim.daemon.archive.games())
         table.close()

@@ -119,29 +119,32 @@ def play_friend_turn(
     assert friend is not None
     ply = len(self.replica.moves)
     friend_agrees(self, "the friend's turn")
-    turn = _Turn(fault, moment)
     waiting = friend.state.get("remote")
-    if waiting is None:
+    asked = friend.asked if friend.asked is not None and friend.asked[0] == ply else None
+    if waiting is None and asked is None:
+        turn = _Turn(fault, moment)
         if early:
             _too_early(self)
         move = self.rng.choice(list(self.replica.legal_moves()))
         _request(self, move, turn)
     else:
-        # asked before a restart: that very move waits
-        move = parse_move(waiting)
-        if friend.asked != (ply, waiting):
-            self.diverged(
-                "resume", f"the board waits for {waiting}; the friend asked {friend.asked}"
-            )
+        # asked before the daemon restarted: that very move waits (the
+        # journal kept it), or it died with the daemon and is asked again
+        turn = _Turn(None)
+        move = parse_move(waiting or (asked or (ply, ""))[1])
+        if asked is None or asked[1] != str(move):
+            self.diverged("resume", f"the board waits for {waiting}; the friend asked {asked}")
+        if waiting is None:
+            _request(self, move, turn)
     reading = _friends_move_lit(self, move)
     if other and _another_move(self, move):
         reading = _friends_move_lit(self, move)
     good = _make(self, move, reading)
     if turn.late is not None:
         _late_copy(self, turn.late, ply)
-    if fault in ("friend-reconnect", "broker-restart", "remote-duplicate"):
+    if turn.fault in ("friend-reconnect", "broker-restart", "remote-duplicate"):
         # the move counted once and the views agreed after every step
-        self.tally.inject(fault, detected=turn.detected and good, repaired=good)
+        self.tally.inject(turn.fault, detected=turn.detected and good, repaired=good)
 
 
 def _request(self: SoakTable, move: Move, turn: _Turn) -> None:

@@ -48,6 +48,9 @@ class Tally:
     resent: int = 0
     refused: Counter[str] = field(default_factory=Counter)
     lost: int = 0
+    # how a kill while the friend's request travelled came out: "journalled"
+    # (it waited after the restart) or "asked again" (it died with the daemon)
+    in_flight: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
 
     def inject(self, kind: str, *, detected: bool, repaired: bool) -> None:
@@ -70,6 +73,7 @@ class Tally:
             "detected",
             "repaired",
             "refused",
+            "in_flight",
         ):
             getattr(self, name).update(getattr(other, name))
         for name in (
@@ -146,6 +150,8 @@ class Tally:
                 f"  with a friend on the broker: {self.remote_games} games, "
                 f"{self.remote_moves} remote moves, {self.requests} requests "
                 f"({self.resent} sent again after no answer), refused: {refused or 'none'}",
+                "  killed while the friend's request travelled: "
+                + (", ".join(f"{k} {n}" for k, n in sorted(self.in_flight.items())) or "none"),
                 f"  remote requests lost {self.lost} (must be 0)",
             ]
         lines += [
