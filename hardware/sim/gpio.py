@@ -182,8 +182,14 @@ class PinLightReader:
             if f"light {column}" in self.dead:
                 continue
             for part in self._parts(column):
-                times = [t for t, _ in self._history(part)[1:] if t > now - BLINK_WINDOW]
-                if any(b - a < FAST_GAP for a, b in itertools.pairwise(times)):
+                # newest first, only as far back as the window: a pin's
+                # history is as long as the run (its first entry is no change)
+                history = self._history(part)
+                changes = itertools.islice(reversed(history), len(history) - 1)
+                times = itertools.takewhile(
+                    lambda t: t > now - BLINK_WINDOW, (t for t, _ in changes)
+                )
+                if any(a - b < FAST_GAP for a, b in itertools.pairwise(times)):
                     fast.add(column)
         return frozenset(fast)
 
