@@ -37,7 +37,7 @@ WAIT = 20.0  # seconds of real time any answer through the broker may take, load
 # does when no answer comes: a broker restarted while the request travelled
 # forgets it. A copy that crosses a late answer is refused as "waiting".
 ANSWER = 5.0
-SENDS = 3  # a request is sent at most this often before it counts as lost
+SENDS = 3  # the soak's bound: a request sent this often unanswered counts as lost
 PUMP = 0.005  # seconds the daemon waits for the broker between two looks
 
 
@@ -48,7 +48,7 @@ class Answer:
     many times it was sent."""
 
     reply: dict[str, Any] | None
-    sends: int = 1
+    sends: int = 0
     seqs: list[int] = field(default_factory=list)
 
     @property
@@ -175,7 +175,7 @@ class Friend:
         ``reply``) the board's state showing this friend's move waiting (the
         reply lost with a dropped connection). ``first_sent`` is what happens
         right after the first is sent (a connection dropped while it travels)."""
-        answer = Answer(None, sends=0)
+        answer = Answer(None)
         for _ in range(SENDS):
             answer.seqs.append(self.client.request(move, ply))
             answer.sends += 1
