@@ -121,6 +121,8 @@ def _asked_and_killed(
             tally.fail("divergences", f"{kind}: the resumed process serves {link!r}")
             return None
         ply = len(game.moves)
+        # the last run's retained state would do: only the resumed process's own counts
+        friend.client.state = None
         if not friend.pump(None, lambda: _friends_turn(friend, game)):
             tally.fail("divergences", f"{kind}: the resumed process never showed move {ply}")
             return None
