@@ -1,6 +1,7 @@
 """The soak: the whole daemon on the simulated grid, game after game, for
 every rules preset, with people's mistakes, sensor faults, serial-link faults
-(over the simulated sensor board) and ``kill -9``.
+(over the simulated sensor board), a friend playing through a broker, and
+``kill -9``.
 
 Prints the table issue 6 asks for and exits 0 only when nothing diverged,
 crashed, went unnoticed or went missing. Run from the repository root::
@@ -31,6 +32,7 @@ from bench.soaklib.kills import POPREF
 from bench.soaklib.run import ALL_FAULTS, SoakPlan, run_soak
 from bench.soaklib.tally import Tally
 from engine import RULES_NAMES
+from tests.broker import MISSING, MOSQUITTO
 
 
 def _positive(text: str) -> int:
@@ -102,6 +104,17 @@ def main(argv: list[str] | None = None) -> int:
         help="leave out the tables over the simulated sensor board's serial link",
     )
     parser.add_argument(
+        "--no-remote",
+        action="store_true",
+        help="leave out the games with a friend on the broker (they need Mosquitto)",
+    )
+    parser.add_argument(
+        "--remote-games",
+        type=_positive,
+        default=2,
+        help="games with a friend on the broker per round, presets in turn; default 2",
+    )
+    parser.add_argument(
         "--state-dir",
         type=Path,
         help="keep the journals and archives here (default: a temporary directory)",
@@ -116,7 +129,14 @@ def main(argv: list[str] | None = None) -> int:
         presets=tuple(args.rules or RULES_NAMES),
         faults=faults,
         serial=not args.no_serial,
+        remote=not args.no_remote,
+        remote_games=args.remote_games,
+        # a kill of the daemon while the friend's request waits, when there are kills
+        remote_kills=min(args.kills, 1),
     )
+    if plan.remote and MOSQUITTO is None:
+        print(f"soak: {MISSING}; or pass --no-remote", file=sys.stderr)
+        return 2
     if plan.kills and not POPREF.exists():
         print(
             f"soak: {POPREF} not found; install popref into this venv (pip install -e .) "
@@ -145,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         seeds = f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({len(args.seeds)} seeds)"
     print(
         f"popref soak: {seeds}, {plan.games} games per preset per round, "
-        f"{plan.kills} kills, {elapsed:.0f} s wall time"
+        f"{plan.kills} kills"
+        + (f" and {plan.remote_kills} with a friend's request waiting" if plan.remote else "")
+        + f", {elapsed:.0f} s wall time"
     )
     if args.seeds is not None:
         print(f"failing seeds: {' '.join(map(str, failed)) or 'none'}")

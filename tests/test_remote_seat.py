@@ -281,3 +281,35 @@ class Stranger:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def test_a_restarted_daemon_publishes_the_move_that_waits(
+    mosquitto: Mosquitto, tmp_path: Path, wall: Wall
+) -> None:
+    """The state is published as the daemon starts, not only when something
+    changes: a friend's move journalled just before a kill -9 (its state never
+    sent), or a broker that forgot the retained state while the daemon was
+    down, must still show as waiting."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    first = Simulation(config, tmp_path / "state", remote=Colour.YELLOW, wall=wall)
+    link = first.links[-1]
+    client = RemoteClient(parse_link(link), name="friend")
+    client.start()
+    try:
+        assert pump(first, client, lambda: client.state is not None)
+        act(first, "drop 4")
+        ask(first, client, "5", 1)
+    finally:
+        client.close()
+        first.close()
+    mosquitto.restart()  # nothing retained: only the restarted daemon can tell
+    again = Simulation(config, tmp_path / "state", remote=Colour.YELLOW, wall=wall)
+    client = RemoteClient(parse_link(link), name="friend")
+    client.start()
+    try:
+        assert again.links[-1] == link
+        assert pump(again, client, lambda: client.state is not None)
+        assert state(client)["remote"] == "5" and state(client)["ply"] == 1
+    finally:
+        client.close()
+        again.close()

@@ -2,23 +2,28 @@
 
 The bounded soak at the end runs every rules preset with people's mistakes,
 sensor faults, serial-link faults on sensor-board tables and a few ``kill -9``
-restarts, seeded, in well under a minute.
+restarts, seeded, in well under a minute; a second one adds a friend who
+plays through a real Mosquitto (skipped, saying why, where it is missing).
 """
 
 from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bench.soaklib.faults import EdgeDropper
+from bench.soaklib.friend import Friend
 from bench.soaklib.kills import KillPlan, _one_action_apart, kill_and_resume, random_script
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
+from bench.soaklib.remotekill import MOMENTS as KILLED
+from bench.soaklib.remotekill import kill_while_asked
+from bench.soaklib.remoteplay import FRIEND_FAULTS, MOMENTS, friend_moves, play_friend_turn
 from bench.soaklib.run import SoakPlan, run_soak
-from bench.soaklib.table import Diverged, SoakTable, TableSetup, believed
+from bench.soaklib.table import LOOK, Diverged, SoakTable, TableSetup, believed
 from bench.soaklib.tally import Tally
 from engine import RULES_NAMES, Move
 from engine.colour import Colour
@@ -29,6 +34,7 @@ from hardware.inputs import GpioInputs
 from hardware.pinmap import PinMap
 from hardware.sim.mockpins import clocked_mock_factory
 from hardware.sim.seam import Beam
+from tests.broker import MISSING, MOSQUITTO, Mosquitto
 from tests.conftest import SOAK_SEED
 
 R, Y = Colour.RED, Colour.YELLOW
@@ -113,6 +119,28 @@ def test_the_strip_is_read_as_a_person_reads_it() -> None:
     assert shown(ColumnLight(Lamp.WINNING, R), off, off, turn=R) == Reading("steady", (1,), R)
     # a fault shown over play is not an instruction
     assert shown(drop, ColumnLight(Lamp.ERROR), turn=R).kind == "unclear"
+
+
+@pytest.mark.parametrize(
+    ("lamp", "kind"),
+    [(Lamp.COMPUTER_DROP, "drop"), (Lamp.COMPUTER_POP, "pop"), (Lamp.CHOSEN, "drop")],
+)
+def test_a_move_chosen_away_from_the_grid_is_read_by_its_blink(
+    lamp: Lamp, kind: str, tmp_path: Path
+) -> None:
+    """On plain LEDs the computer's or a friend's move is one column blinking
+    beside its turn light: slowly to drop (as a repair drop), fast to pop."""
+    table = _table(tmp_path)
+    display = Display(
+        columns=tuple(ColumnLight(lamp, Y) if c == 3 else ColumnLight() for c in range(1, 8)),
+        turn=Y,
+    )
+    table.sim.backend.show(display)
+    table.sim.advance(LOOK)
+    lights = table.sim.lights
+    assert read_lights(lights.shown(), lights.fast_blinking()) == Reading(kind, (3,), Y)
+    assert expected_reading(display) == Reading(kind, (3,), Y)
+    table.close()
 
 
 def test_a_sensor_board_table_survives_every_serial_fault(tmp_path: Path) -> None:
@@ -341,3 +369,105 @@ def test_bounded_soak_over_every_preset(tmp_path: Path) -> None:
     assert tally.light_mismatches == 0, report
     assert tally.missing_archives == 0, report
     assert sum(tally.finished.values()) >= len(RULES_NAMES), report
+
+
+# -- a friend on the broker (docs/soak.md) ---------------------------------------------------
+
+
+@pytest.fixture
+def friend(mosquitto: Mosquitto) -> Iterator[Friend]:
+    """A friend who plays Yellow through a real Mosquitto."""
+    tally = Tally()
+    friend = Friend(mosquitto, Y, tally)
+    try:
+        yield friend
+    finally:
+        friend.close()
+
+
+def _friend_table(tmp_path: Path, friend: Friend, preset: str = "popout") -> SoakTable:
+    setup = TableSetup(preset, faults=(), mistake_rate=0.0, friend_fault_rate=0.0)
+    return SoakTable(setup, tmp_path / "state", random.Random(5), friend.tally, friend)
+
+
+def _up_to_the_friend(table: SoakTable) -> None:
+    while not friend_moves(table):
+        table.legal_move(table.look())
+
+
+def test_a_table_with_a_friend_survives_every_friend_fault(tmp_path: Path, friend: Friend) -> None:
+    table = _friend_table(tmp_path, friend)
+    tally = friend.tally
+    turns: list[tuple[str, str | None]] = [
+        (fault, None)
+        for fault in FRIEND_FAULTS
+        if fault not in ("friend-reconnect", "broker-restart")
+    ]
+    turns += [
+        (fault, moment) for fault in ("friend-reconnect", "broker-restart") for moment in MOMENTS
+    ]
+    try:
+        for fault, moment in turns:
+            _up_to_the_friend(table)
+            play_friend_turn(table, fault, moment)
+        _up_to_the_friend(table)
+        play_friend_turn(table, None, early=True, other=True)
+    finally:
+        table.close()
+    for kind in (*FRIEND_FAULTS, "remote-early", "remote-other"):
+        assert tally.injected[kind] == tally.detected[kind] == tally.repaired[kind] >= 1, (
+            tally.table()
+        )
+    assert tally.remote_moves == len(turns) + 1 and tally.lost == 0, tally.table()
+    assert tally.refused["illegal"] and tally.refused["stale"] and tally.refused["waiting"]
+    assert tally.clean, tally.table()
+
+
+def test_a_friends_view_left_behind_is_caught(tmp_path: Path, friend: Friend) -> None:
+    table = _friend_table(tmp_path, friend)
+    host = table.sim.daemon.remote
+    assert host is not None
+    host.connection.close()  # the board stops telling the broker anything
+    friend.wait = 1.0
+    with pytest.raises(Diverged):
+        table.legal_move(table.look())
+    assert table.tally.divergences == 1
+    assert "the friend's view differs" in table.tally.problems[0]
+    assert "moves [] != ['5']" in table.tally.problems[0]
+    table.close()
+
+
+@pytest.mark.parametrize("moment", list(KILLED))
+def test_a_kill_while_the_friends_request_is_pending_loses_nothing(
+    moment: str, tmp_path: Path, mosquitto: Mosquitto
+) -> None:
+    """Killed once the friend's move waits, the journal resumes it; killed
+    while the request travels, it waits after the restart or is asked again,
+    never both."""
+    tally = Tally()
+    plan = KillPlan("popout", kill_after=3, seed=9, faults=())
+    kill_while_asked(plan, mosquitto, tmp_path, random.Random(9), tally, moment)
+    kind = KILLED[moment]
+    assert tally.injected[kind] == tally.detected[kind] == tally.repaired[kind] == 1, tally.problems
+    assert tally.clean, tally.problems
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(MOSQUITTO is None, reason=MISSING)
+def test_bounded_soak_with_a_friend_on_the_broker(tmp_path: Path) -> None:
+    plan = SoakPlan(
+        games=0,
+        seed=3,
+        presets=("popout", "five+popout"),
+        kills=0,
+        remote=True,
+        remote_games=2,
+        remote_kills=1,
+    )
+    tally = run_soak(plan, tmp_path)
+    report = tally.table()
+    assert tally.remote_games >= 3 and tally.remote_moves >= 30, report
+    assert sum(tally.injected[kind] for kind in KILLED.values()) == 1, report
+    assert sum(tally.injected[kind] for kind in FRIEND_FAULTS) >= 5, report
+    assert tally.injected == tally.detected == tally.repaired, report
+    assert tally.clean, report

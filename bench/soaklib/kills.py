@@ -90,6 +90,15 @@ def tear_journal(path: Path, rng: random.Random) -> bool:
     return True
 
 
+def environment(state: Path) -> dict[str, str]:
+    """The environment of a ``popref simulate`` to be killed, on ``state``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "STATE_DIRECTORY")}
+    # a process killed with -9 cannot remove its temporary directory: keep
+    # it in the soak's own directory, which goes when the soak ends
+    env["TMPDIR"] = str(state.parent)
+    return env
+
+
 def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Tally) -> None:
     """Run, kill, maybe tear, restart, check, and finish the game."""
     state = workdir / f"kill-{plan.preset.replace('+', '-')}-{plan.seed}"
@@ -110,11 +119,9 @@ def kill_and_resume(plan: KillPlan, workdir: Path, rng: random.Random, tally: Ta
         "--config",
         str(config),
     ]
-    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "STATE_DIRECTORY")}
-    # a process killed with -9 cannot remove its temporary directory: keep
-    # it in the soak's own directory, which goes when the soak ends
-    env["TMPDIR"] = str(state.parent)
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(state)
+    )
     assert process.stdout is not None
     for _ in range(plan.kill_after):
         if not process.stdout.readline():

@@ -68,16 +68,26 @@ def _glance(shown: ShownLights) -> tuple[tuple[int, ...], tuple[int, ...], Colou
     return lit, tuple(sorted(shown.blinking)), _turn(shown)
 
 
-def read_lights(shown: ShownLights) -> Reading:
-    """What the pin readback ``shown`` asks a person to do."""
+def read_lights(shown: ShownLights, fast: frozenset[int] = frozenset()) -> Reading:
+    """What the pin readback ``shown`` asks a person to do; ``fast``: the
+    columns that blink fast (``LightReader.fast_blinking``). One column
+    blinking beside a turn light is a drop of that colour when it blinks
+    slowly (a repair step, or the move of the computer or a remote player),
+    a pop for that colour's seat when it blinks fast."""
     lit, blinking, turn = _glance(shown)
     if not blinking:
         return Reading("steady", lit, turn) if lit else Reading("dark", (), turn)
     if len(blinking) == len(shown.columns):
         return Reading("slider", blinking) if turn is None else Reading("unclear", blinking, turn)
     if len(blinking) == 1 and lit == blinking:
-        return Reading("drop", blinking, turn) if turn is not None else Reading("pop", blinking)
+        if turn is None:
+            return Reading("pop", blinking)
+        return Reading("pop" if blinking[0] in fast else "drop", blinking, turn)
     return Reading("unclear", blinking, turn)
+
+
+# the lamps of a move chosen away from the grid, as a person reads them
+_PROXIED = {Lamp.COMPUTER_DROP: "drop", Lamp.COMPUTER_POP: "pop"}
 
 
 def expected_reading(display: Display) -> Reading:
@@ -86,6 +96,11 @@ def expected_reading(display: Display) -> Reading:
     lamps = [light.lamp for light in display.columns]
     errors = tuple(i for i, lamp in enumerate(lamps, 1) if lamp is Lamp.ERROR)
     chosen = tuple(i for i, lamp in enumerate(lamps, 1) if lamp is Lamp.CHOSEN)
+    # the computer's or a remote player's move: the only column lit
+    proxied = [(i, lamp) for i, lamp in enumerate(lamps, 1) if lamp in _PROXIED]
+    if proxied and not errors and not chosen:
+        column, lamp = proxied[0]
+        return Reading(_PROXIED[lamp], (column,), display.turn)
     if errors and len(errors) == len(lamps) and display.turn is None:
         return Reading("slider", errors)
     if len(errors) + len(chosen) == 1:

@@ -28,13 +28,22 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bench.soaklib.expect import Expect
 from bench.soaklib.faultplay import inject_fault, serial_fault
 from bench.soaklib.faults import EdgeDropper
 from bench.soaklib.lights import Reading, expected_reading, read_lights, read_strip, strip_look
+from bench.soaklib.remoteplay import (
+    FRIEND_FAULTS,
+    friend_agrees,
+    friend_moves,
+    friend_reading,
+    friend_turn,
+    refused,
+)
 from bench.soaklib.tally import Tally
-from controller.daemon.config import parse_config
+from controller.daemon.config import Config, parse_config
 from controller.referee.core import Referee
 from controller.referee.verdict import Verdict
 from controller.simulator.script import Action
@@ -45,6 +54,9 @@ from hardware.sim.board import BoardTimeline
 from hardware.sim.gpio import MockWires
 from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
+
+if TYPE_CHECKING:
+    from bench.soaklib.friend import Friend
 
 LOOK = 1.3  # seconds a player watches before acting: longer than a blink window
 MAX_ACTIONS = 600  # per game: Pop 10 can wander; a cap keeps a soak bounded
@@ -72,6 +84,8 @@ class TableSetup:
 
     ``rough``: 5 ms contact bounce and IR chatter on every edge. ``link``:
     what the simulated grid drives, ``"gpio"`` or ``"serial"``.
+    ``friend_fault_rate``: how often a friend on the broker (a table with
+    a remote seat) or the network misbehaves on the friend's turn.
     """
 
     preset: str
@@ -82,6 +96,7 @@ class TableSetup:
     mistake_rate: float = 0.12
     fault_rate: float = 0.06
     abandon_rate: float = 0.25
+    friend_fault_rate: float = 0.3
     seed: int = 0
     faults: tuple[str, ...] = ("stuck-beam", "glitch", "missed-edge")
     link: str = "gpio"
@@ -91,27 +106,23 @@ class TableSetup:
 
 
 class SoakTable:
-    """A :class:`Simulation` and its players for one rules preset."""
+    """A :class:`Simulation` and its players for one rules preset; with a
+    ``friend``, a remote seat: the friend plays its colour through the broker
+    in every game (the caller closes the friend)."""
 
     def __init__(
-        self, setup: TableSetup, state_dir: Path, rng: random.Random, tally: Tally
+        self,
+        setup: TableSetup,
+        state_dir: Path,
+        rng: random.Random,
+        tally: Tally,
+        friend: Friend | None = None,
     ) -> None:
         self.setup = setup
         self.rng = rng
         self.tally = tally
-        config = parse_config(
-            {
-                "board": {
-                    "columns": setup.columns,
-                    "rows": setup.rows,
-                    "colour_sensing": setup.colour_sensing,
-                },
-                "game": {"rules": setup.preset},
-                "sim": {"seed": setup.seed, "link": setup.link},
-            },
-            "soak",
-        )
-        self.sim = Simulation(config, state_dir, physics=setup.physics())
+        self.friend = friend
+        self.sim = Simulation(table_config(setup, friend), state_dir, physics=setup.physics())
         self.board: BoardTimeline | None = self.sim.board
         self.wires: EdgeDropper | None = None
         inner = self.sim.grid.wires
@@ -122,6 +133,8 @@ class SoakTable:
         self.link_fault = False  # bytes are being corrupted: the board may go dark
         self._rough: str | None = None  # the bounce kind of the action in progress
         self.replica = self._replay_referee()
+        if friend is not None:
+            friend.follow(self.sim)
 
     # -- the players' own copy of the game ----------------------------------
 
@@ -216,11 +229,15 @@ class SoakTable:
         if referee.game.moves != self.replica.moves:
             problems.append("the referee's moves differ from the players' game")
         if problems:
-            self.tally.fail(
-                "divergences", f"{self.setup.preset} after {what}: " + "; ".join(problems)
-            )
-            raise Diverged(what)
+            self.diverged(what, "; ".join(problems))
+        if self.friend is not None:
+            friend_agrees(self, what)
         return True
+
+    def diverged(self, what: str, story: str) -> None:
+        """Count a divergence found after ``what`` and stop this table's game."""
+        self.tally.fail("divergences", f"{self.setup.preset} after {what}: {story}")
+        raise Diverged(what)
 
     def look(self) -> Reading:
         """Watch the board for a moment, then read it as a person would; the
@@ -228,14 +245,16 @@ class SoakTable:
         self.sim.advance(LOOK)
         display = self.sim.display()
         if self.board is None:
-            reading = read_lights(self.sim.lights.shown())
+            reading = read_lights(self.sim.lights.shown(), self.sim.lights.fast_blinking())
             expected = expected_reading(display)
         else:
             reading = read_strip(self.sim.lights.shown())
             expected = read_strip(strip_look(display))
         if not self.referee.faults and not self.link_fault and reading != expected:
             self.tally.fail("light_mismatches", f"lights read {reading}, display says {expected}")
-        return reading if self.board is None else self._seen_with_the_grid(reading)
+        if self.board is not None:
+            return self._seen_with_the_grid(reading)
+        return friend_reading(self, reading)
 
     def _seen_with_the_grid(self, reading: Reading) -> Reading:
         """On the strip, one column blinking in the mover's colour is both a
@@ -243,14 +262,19 @@ class SoakTable:
         when it holds exactly the game they played, it is play."""
         if reading.kind != "drop" or reading.colour is not self.replica.to_move:
             return reading
+        pop = Move.pop(reading.columns[0] + self.offset)
+        if self.grid_is_game() and self.replica.is_legal(pop):
+            return Reading("steady", reading.columns, reading.colour)
+        return reading
+
+    def grid_is_game(self) -> bool:
+        """Whether the grid holds exactly the game the players played, as a
+        person at the table can see."""
         grid = [list(c) for c in self.sim.grid.columns_content()]
         game = [
             list(self.replica.column(c + self.offset)) for c in range(1, self.setup.columns + 1)
         ]
-        pop = Move.pop(reading.columns[0] + self.offset)
-        if grid == game and self.replica.is_legal(pop):
-            return Reading("steady", reading.columns, reading.colour)
-        return reading
+        return grid == game
 
     # -- games ---------------------------------------------------------------
 
@@ -259,13 +283,18 @@ class SoakTable:
             self.play_game()
 
     def play_game(self) -> None:
-        self.tally.games[self.setup.preset] += 1
-        self.tally.links[self.setup.link] += 1
+        self.count_game()
         for _ in range(MAX_ACTIONS):
             if self.replica.is_over():
                 break
             self.turn()
         self.finish()
+
+    def count_game(self) -> None:
+        """One more game on this table."""
+        self.tally.games[self.setup.preset] += 1
+        self.tally.links[self.setup.link] += 1
+        self.tally.remote_games += self.friend is not None
 
     def finish(self) -> None:
         """Check the result shown, then open and close the slider for a new game."""
@@ -294,6 +323,12 @@ class SoakTable:
             self.tally.fail("divergences", f"a repair was left pending: {reading}")
             self.repair("leftover")
             reading = self.look()
+        if self.friend is not None:
+            if friend_moves(self):
+                friend_turn(self)
+                return
+            if self.rng.random() < self.setup.friend_fault_rate / len(FRIEND_FAULTS):
+                refused(self, "remote-turn")  # the friend asks on the people's turn
         roll = self.rng.random()
         if roll < self.setup.fault_rate:
             self.sensor_fault()
@@ -428,7 +463,11 @@ class SoakTable:
         self._rough = "chatter" if self.setup.rough else None
         self.sim.grid.drop(c1, mover, at=now)
         self.sim.grid.drop(c2, second, at=now + self.rng.uniform(0.05, 0.4))
-        return self._one(self.sim.advance(SETTLE), "two-discs", [first])
+        verdicts = self.sim.advance(SETTLE)
+        # the discs have landed: the page and the friend see the grid as it
+        # is, as after any action (Simulation.act)
+        self.sim.daemon.publish()
+        return self._one(verdicts, "two-discs", [first])
 
     def _pop_opponent(self) -> bool:
         mover = self.replica.to_move
@@ -443,8 +482,7 @@ class SoakTable:
             # abandon instead of rebuilding: the game ends, a new one begins
             self.absorb(self.act("hold").verdicts, Expect(), "abandon")
             if not self.referee.game.moves:
-                self.tally.games[self.setup.preset] += 1
-                self.tally.links[self.setup.link] += 1
+                self.count_game()
         return detected
 
     # -- repairs, as the lights ask --------------------------------------------
@@ -489,6 +527,27 @@ class SoakTable:
 
     def close(self) -> None:
         self.sim.close()
+
+
+def table_settings(setup: TableSetup, friend: Friend | None = None) -> dict[str, Any]:
+    """The configuration's tables for a table set up as ``setup``, with a
+    remote seat for ``friend`` on its broker."""
+    settings: dict[str, Any] = {
+        "board": {
+            "columns": setup.columns,
+            "rows": setup.rows,
+            "colour_sensing": setup.colour_sensing,
+        },
+        "game": {"rules": setup.preset},
+        "sim": {"seed": setup.seed, "link": setup.link},
+    }
+    if friend is not None:
+        settings["remote"] = {"broker": friend.broker.url, "plays": friend.colour.value}
+    return settings
+
+
+def table_config(setup: TableSetup, friend: Friend | None = None) -> Config:
+    return parse_config(table_settings(setup, friend), "soak")
 
 
 def believed(belief: Sequence[Sequence[Colour | None]], grid: Sequence[Sequence[Colour]]) -> bool:

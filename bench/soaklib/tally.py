@@ -39,6 +39,18 @@ class Tally:
     crashes: int = 0
     torn_by_kill: int = 0
     lights_back: float = 0.0  # the longest wait for the strip after a serial fault, s
+    # the remote seat: games with a friend, the friend's moves made on the
+    # grid, its requests (and those sent again after no answer), the
+    # board's refusals by code, and requests never answered (must be 0)
+    remote_games: int = 0
+    remote_moves: int = 0
+    requests: int = 0
+    resent: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    lost: int = 0
+    # how a kill while the friend's request travelled came out: "journalled"
+    # (it waited after the restart) or "asked again" (it died with the daemon)
+    in_flight: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
 
     def inject(self, kind: str, *, detected: bool, repaired: bool) -> None:
@@ -52,7 +64,17 @@ class Tally:
         self.problems.append(f"{counter}: {line}")
 
     def merge(self, other: Tally) -> None:
-        for name in ("games", "links", "finished", "archived", "injected", "detected", "repaired"):
+        for name in (
+            "games",
+            "links",
+            "finished",
+            "archived",
+            "injected",
+            "detected",
+            "repaired",
+            "refused",
+            "in_flight",
+        ):
             getattr(self, name).update(getattr(other, name))
         for name in (
             "moves",
@@ -64,6 +86,11 @@ class Tally:
             "light_mismatches",
             "crashes",
             "torn_by_kill",
+            "remote_games",
+            "remote_moves",
+            "requests",
+            "resent",
+            "lost",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.lights_back = max(self.lights_back, other.lights_back)
@@ -84,6 +111,7 @@ class Tally:
             or self.false_alarms
             or self.light_mismatches
             or self.missing_archives
+            or self.lost
         )
 
     def table(self) -> str:
@@ -115,6 +143,18 @@ class Tally:
             f"  actions {self.actions}, accepted moves {self.moves}, settled checks {self.checks}",
             f"  restarts whose saved grid was one action off the journal: {self.torn_by_kill}",
             f"  longest wait for the lights after a serial fault: {self.lights_back:.2f} s",
+        ]
+        if self.remote_games:
+            refused = ", ".join(f"{code} {n}" for code, n in sorted(self.refused.items()))
+            lines += [
+                f"  with a friend on the broker: {self.remote_games} games, "
+                f"{self.remote_moves} remote moves, {self.requests} requests "
+                f"({self.resent} sent again after no answer), refused: {refused or 'none'}",
+                "  killed while the friend's request travelled: "
+                + (", ".join(f"{k} {n}" for k, n in sorted(self.in_flight.items())) or "none"),
+                f"  remote requests lost {self.lost} (must be 0)",
+            ]
+        lines += [
             f"  divergences {self.divergences} (must be 0)",
             f"  crashes {self.crashes} (must be 0)",
             f"  undetected visible mistakes {self.undetected} (must be 0)",

@@ -251,6 +251,12 @@ class Daemon:
         if self.remote is not None:
             self.remote.open(self._wakeup.set, self.referee)
         self._show()
+        if self.remote is not None:
+            # a resumed game changes nothing at first, yet the remote side may
+            # hold an older state (a kill -9 between journalling a request and
+            # publishing it; a broker that forgot its retained messages). The
+            # page needs no such word: its stream begins with the state.
+            self.remote.publish_state(self.state(), self.referee)
         self.notifier.ready()
         self._notify_status()
 

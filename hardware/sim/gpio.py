@@ -17,6 +17,7 @@ False
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection
 from typing import Any
 
@@ -28,6 +29,9 @@ from hardware.pinmap import PinMap
 from hardware.sim.seam import Beam, ShownLights
 
 BLINK_WINDOW = 1.2  # a light that changed twice within this many seconds blinks
+# A fast blink changes every step of the blink clock, a slow one every two:
+# two changes closer than a step and a half apart are a fast blink.
+FAST_GAP = 1.5 * looks.STEP_MS / 1000
 
 
 class MockWires:
@@ -112,14 +116,16 @@ class PinLightReader:
         lit = bool(self._pin(name).state) or any(s for _, s in changes)
         return len(changes), lit
 
+    def _parts(self, column: int) -> tuple[str, ...]:
+        """The output pins of one column's light."""
+        if self.pins.column_rgb:
+            return self.pins.column_rgb[column - 1]
+        return (self.pins.column_lights[column - 1],)
+
     def _column(self, column: int, now: float) -> tuple[str | None, bool]:
         if f"light {column}" in self.dead:
             return None, False
-        parts: tuple[str, ...]
-        if self.pins.column_rgb:
-            parts = self.pins.column_rgb[column - 1]
-        else:
-            parts = (self.pins.column_lights[column - 1],)
+        parts = self._parts(column)
         recent = [self._recent(p, now) for p in parts]
         blinking = any(n >= 2 for n, _ in recent)
         on = [bool(self._pin(p).state) for p in parts]
@@ -161,6 +167,31 @@ class PinLightReader:
             yellow = self._servo_score(p.score_yellow_servo) if p.score_yellow_servo else None
             return (red or 0, yellow or 0)
         return None
+
+    def fast_blinking(self) -> frozenset[int]:
+        """The columns (1-based) that blink fast: two changes of a pin within
+        the blink window less than :data:`FAST_GAP` apart. On a plain LED
+        that tells ``ERROR`` and the computer's pop (fast) from ``CHOSEN``
+        and the computer's drop (slow), as a person's eye does; see
+        ``FirmwareLights.fast_blinking`` for the strip."""
+        if not (self.pins.column_lights or self.pins.column_rgb):
+            return frozenset()
+        now = self._clock()
+        fast = set()
+        for column in range(1, self.pins.columns + 1):
+            if f"light {column}" in self.dead:
+                continue
+            for part in self._parts(column):
+                # newest first, only as far back as the window: a pin's
+                # history is as long as the run (its first entry is no change)
+                history = self._history(part)
+                changes = itertools.islice(reversed(history), len(history) - 1)
+                times = itertools.takewhile(
+                    lambda t: t > now - BLINK_WINDOW, (t for t, _ in changes)
+                )
+                if any(a - b < FAST_GAP for a, b in itertools.pairwise(times)):
+                    fast.add(column)
+        return frozenset(fast)
 
     def shown(self) -> ShownLights:
         now = self._clock()

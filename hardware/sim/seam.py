@@ -67,3 +67,7 @@ class ShownLights:
 
 class LightReader(Protocol):
     def shown(self) -> ShownLights: ...
+
+    def fast_blinking(self) -> frozenset[int]:
+        """The columns (1-based) among the blinking ones that blink fast."""
+        ...
