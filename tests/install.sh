@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install popref with its test extra into .venv (tests/run.sh's first step):
-# the first time, and again whenever pyproject.toml changes (the stamp holds
-# the hash it was installed for). pip's own lines say what it is doing while
+# the first time, and again whenever pyproject.toml or the solver's C sources
+# change (the stamp holds the hash they were installed for: an editable install
+# compiles the C cores once, and a stale core fails every search test). pip's own lines say what it is doing while
 # it works, a minute or two the first time; its noise about what is already
 # there is left out.
 set -euo pipefail
@@ -13,7 +14,7 @@ if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv with $("$PYTHON" --version)"
     "$PYTHON" -m venv .venv
 fi
-wanted=$(.venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')
+wanted=$(cat pyproject.toml engine/solver/*.c engine/solver/*.h | .venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
 if [ "$(cat .venv/.popref-installed 2>/dev/null || true)" = "$wanted" ]; then
     exit 0
 fi
