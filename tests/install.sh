@@ -14,7 +14,12 @@ if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv with $("$PYTHON" --version)"
     "$PYTHON" -m venv .venv
 fi
-wanted=$(cat pyproject.toml engine/solver/*.c engine/solver/*.h | .venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
+wanted=$(.venv/bin/python -c '
+import glob, hashlib
+digest = hashlib.sha256()
+for name in ["pyproject.toml", *sorted(glob.glob("engine/solver/*.[ch]"))]:
+    digest.update(open(name, "rb").read())
+print(digest.hexdigest())')
 if [ "$(cat .venv/.popref-installed 2>/dev/null || true)" = "$wanted" ]; then
     exit 0
 fi
