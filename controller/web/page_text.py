@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_forms, plural_rule
+from controller.i18n.text import (
+    LANGUAGES,
+    N_,
+    Nn_,
+    catalog,
+    plural_forms,
+    plural_rule,
+    translations,
+)
 
 PAGE: dict[str, str] = {
     "title": N_("popref"),
@@ -92,6 +100,35 @@ PAGE: dict[str, str] = {
     "lamp_computer-pop": N_("the computer's move: pop here"),
     "lamp_hint-drop": N_("hint: drop here"),
     "lamp_hint-pop": N_("hint: pop here"),
+    # the owner's invitation (a paired browser)
+    "invite": N_("Invite a friend to play {colour}"),
+    "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
+    "copy": N_("Copy the link"),
+    "copied": N_("Copied."),
+    "revoke": N_("Revoke the invitation"),
+    "friend_plays": N_("A friend plays {colour} from afar."),
+    # a finished game's share link
+    "share": N_("Share this game"),
+    "share_link": N_("A link that replays this game anywhere, without the board:"),
+    "digits": N_("The position as digits, for other Connect Four tools:"),
+    # the remote page, as the friend reads it
+    "remote_title": N_("popref: a game from afar"),
+    "you_play": N_("You play {colour}."),
+    "your_turn": N_("Your turn: tap a column."),
+    "their_turn": N_("{colour} to move at the board."),
+    "tap_drop": N_("Drop a disc into column {column}"),
+    "tap_pop": N_("Pop the bottom disc of column {column}"),
+    "asking": N_("Asking the board for {move}."),
+    "waiting_grid": N_("Your move {move} waits to be made on the grid."),
+    "not_taken": N_("Not taken: {reason}"),
+    "ended": N_(
+        "This invitation has ended (revoked, expired, or a new game began); ask for a new link."
+    ),
+    "no_board": N_("Waiting for the board; is popref running with this invitation?"),
+    "bad_link": N_("This link is damaged or cut short; ask for a new one."),
+    "link_version": N_(
+        "This link is for protocol version {version}; this page speaks version {ours}."
+    ),
 }
 
 # Sentences with a count: every plural form of the language, ``{n}`` for it.
@@ -114,14 +151,37 @@ def plurals(language: str) -> dict[str, list[str]]:
     return {key: plural_forms(language, *pair) for key, pair in PLURALS.items()}
 
 
-def page_catalog(language: str) -> dict[str, Any]:
+def page_catalog(language: str, with_messages: bool = False) -> dict[str, Any]:
     """What ``GET /api/strings`` answers: the page's sentences in
     ``language``, its plural rule (the catalog's ``Plural-Forms``), and the
-    languages there are, each in its own name."""
-    return {
+    languages there are, each in its own name; ``with_messages``
+    (``?messages=1``, the remote page), every sentence of the catalog too."""
+    found = {
         "language": language,
         "languages": LANGUAGES,
         "plural": plural_rule(language),
         "strings": strings(language),
         "plurals": plurals(language),
     }
+    return found | {"messages": messages(language)} if with_messages else found
+
+
+def messages(language: str) -> dict[str, str | list[str]]:
+    """The whole catalog of ``language``, for a page that says the board's
+    sentences itself (the remote page gets them over the broker as message
+    and values, ``Text.data()``): each message by its id (``context`` and
+    U+0004 before it, as gettext keys it), a sentence with a count as its
+    list of plural forms. English is the ids themselves: empty.
+
+    >>> messages("fi")["{colour} wins."], messages("cs")["{n} move"][2]
+    ('{colour} voittaa.', '{n} tahů')
+    """
+    found: dict[Any, str] = getattr(translations(language), "_catalog", {})
+    plain: dict[str, str | list[str]] = {}
+    forms: dict[str, dict[int, str]] = {}
+    for key, text in found.items():
+        if isinstance(key, tuple):  # (msgid, n): the n-th plural form
+            forms.setdefault(key[0], {})[key[1]] = text
+        elif key:  # "" is the catalog's header
+            plain[key] = text
+    return plain | {key: [each[n] for n in sorted(each)] for key, each in forms.items()}

@@ -22,13 +22,17 @@ async function loadStrings(wanted) {
   const query = wanted ? "?lang=" + encodeURIComponent(wanted) : "";
   const response = await fetch("/api/strings" + query);
   if (!response.ok) return false;
-  const catalog = await response.json();
+  useCatalog(await response.json());
+  return true;
+}
+
+// A catalog as GET /api/strings answers it (the remote page may read it from a file).
+function useCatalog(catalog) {
   language = catalog.language;
   languages = catalog.languages;
   strings = catalog.strings;
   plurals = catalog.plurals;
   pluralIndex = pluralRule(catalog.plural);
-  return true;
 }
 
 function fill(text, values) {
