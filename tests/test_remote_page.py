@@ -94,7 +94,7 @@ def test_a_friend_plays_from_the_link(browser: Any, served: Table) -> None:
     wait(browser, lambda d: text(d, "link") == "live", "the broker's link")
     wait(browser, lambda d: text(d, "you") == "You play Yellow.", "the friend's colour")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 42, "a board")
-    assert "Red to move" in text(browser, "turn")
+    assert text(browser, "turn") == "Red's turn"
     with served.sim.lock:
         served.act("drop 4")
     wait(browser, lambda d: text(d, "turn") == "Your turn: tap a column.", "the friend's turn")

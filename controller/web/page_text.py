@@ -109,13 +109,11 @@ PAGE: dict[str, str] = {
     "friend_plays": N_("A friend plays {colour} from afar."),
     # a finished game's share link
     "share": N_("Share this game"),
-    "share_link": N_("A link that replays this game anywhere, without the board:"),
     "digits": N_("The position as digits, for other Connect Four tools:"),
     # the remote page, as the friend reads it
     "remote_title": N_("popref: a game from afar"),
     "you_play": N_("You play {colour}."),
     "your_turn": N_("Your turn: tap a column."),
-    "their_turn": N_("{colour} to move at the board."),
     "tap_drop": N_("Drop a disc into column {column}"),
     "tap_pop": N_("Pop the bottom disc of column {column}"),
     "asking": N_("Asking the board for {move}."),

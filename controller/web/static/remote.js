@@ -210,7 +210,7 @@ function render() {
   drawTaps("drops", "", "tap_drop");
   drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
   drawTaps("pops", "p", "tap_pop");
-  let turn = state.result ? resultText(state.result) : myTurn() ? t("your_turn") : t("their_turn", { colour: colourName(state.to_move) });
+  let turn = state.result ? resultText(state.result) : myTurn() ? t("your_turn") : t("turn_" + state.to_move);
   if (state.invitation !== "open") turn = t("ended");
   $("turn").textContent = turn;
   $("fault").hidden = !state.fault;
