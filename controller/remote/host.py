@@ -118,6 +118,10 @@ class RemoteHost:
         self._expires: float | None = None  # when the invitation expires (wall clock)
         # told each invitation's link as it is made (and at start-up)
         self.on_invited: Callable[[str], None] | None = None
+        # told, on the network thread, when a request waits for the loop: a
+        # terminal waiting for a typed line wakes for it (the daemon's own
+        # loop wakes through ``open``'s ``wake``)
+        self.on_arrival: Callable[[], None] | None = None
         self.connection = Connection(
             settings.broker, "popref-board", self._arrived, self._resend.set, settings.account
         )
@@ -336,6 +340,8 @@ class RemoteHost:
         if not repeated:
             gate.high = message.seq
         self._wake()
+        if self.on_arrival is not None:
+            self.on_arrival()
 
     def _request(self, message: Message, referee: Referee) -> RemoteRequested | None:
         """A request for the referee from a checked message, or ``None``
