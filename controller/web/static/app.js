@@ -442,12 +442,8 @@ async function download() {
 // -- start -----------------------------------------------------------------------------
 
 function translatePage() {
-  document.documentElement.lang = language;
+  translateMarked($("language"));
   document.title = t("title");
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  for (const node of document.querySelectorAll("[data-t-label]")) {
-    node.setAttribute("aria-label", t(node.dataset.tLabel));
-  }
   fillRules();
   fillChoice($("opponent-choice"), [
     ["none", t("opponent_none")],
@@ -460,16 +456,6 @@ function translatePage() {
     levels.push([String(level), key ? t(key, { level }) : String(level)]);
   }
   fillChoice($("level-choice"), levels);
-  const picker = $("language");
-  picker.textContent = "";
-  for (const [code, name] of Object.entries(languages)) {
-    const option = el("option", "", name);
-    option.value = code;
-    option.lang = code;
-    picker.appendChild(option);
-  }
-  picker.hidden = false;
-  picker.value = language;
   render();
   drawReplay();
   showMessage();

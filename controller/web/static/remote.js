@@ -289,20 +289,8 @@ function stepShare(to) {
 // -- start ------------------------------------------------------------------------------
 
 function translatePage() {
-  document.documentElement.lang = language;
+  translateMarked($("language"));
   document.title = t("remote_title");
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  for (const node of document.querySelectorAll("[data-t-label]")) node.setAttribute("aria-label", t(node.dataset.tLabel));
-  const picker = $("language");
-  picker.textContent = "";
-  for (const [code, name] of Object.entries(languages)) {
-    const option = el("option", "", name);
-    option.value = code;
-    option.lang = code;
-    picker.appendChild(option);
-  }
-  picker.hidden = false;
-  picker.value = language;
   if (client) setLink(client.connected);
   if (link) render();
   drawShare();

@@ -110,3 +110,23 @@ function pluralRule(header) {
     return tokens.length ? ternary() : n !== 1 ? 1 : 0;
   };
 }
+
+// The page's marked nodes (data-t, data-t-label) in its language, and the
+// language menu with every language in its own name.
+function translateMarked(picker) {
+  document.documentElement.lang = language;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.tLabel));
+  }
+  picker.textContent = "";
+  for (const [code, name] of Object.entries(languages)) {
+    const option = document.createElement("option");
+    option.textContent = name;
+    option.value = code;
+    option.lang = code;
+    picker.appendChild(option);
+  }
+  picker.hidden = false;
+  picker.value = language;
+}
