@@ -100,3 +100,19 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(
             f"soak seed {seed} (fresh each run; repeat: {SOAK_SEED}={seed})"
         )
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """Headless Chromium asking for English (tests/browser.py)."""
+    from tests.browser import chromium
+
+    yield from chromium(tmp_path, "en-US,en")
+
+
+@pytest.fixture
+def finnish_browser(tmp_path: Path) -> Iterator[Any]:
+    """A browser whose Accept-Language asks for Finnish first."""
+    from tests.browser import chromium
+
+    yield from chromium(tmp_path, "fi-FI,fi,en")

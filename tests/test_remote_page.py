@@ -20,7 +20,7 @@ from controller.web.api import RULES
 from controller.web.page_text import strings
 from controller.web.remote_page import write_page
 from tests.broker import Mosquitto
-from tests.browser import By, chromium, needs_chromium, pair_page, text, wait
+from tests.browser import By, needs_chromium, pair_page, text, wait
 from tests.test_remote_doc import vectors
 from tests.webclient import WIN, Table
 
@@ -49,6 +49,21 @@ class Running:
 
 
 @pytest.fixture
+def static_page(tmp_path: Path) -> Iterator[str]:
+    """The page as `popref remote-page` writes it, served by a second
+    Mosquitto's static server (its http_dir); the page's own URL."""
+    page = tmp_path / "page"
+    write_page(page, "ws://127.0.0.1:1", RULES)
+    (tmp_path / "static").mkdir()
+    broker = Mosquitto(tmp_path / "static", http_dir=page)
+    broker.start()
+    try:
+        yield f"http://127.0.0.1:{broker.ws_port}/"
+    finally:
+        broker.stop()
+
+
+@pytest.fixture
 def served(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Table]:
     remote = {"broker": mosquitto.url, "web_broker": mosquitto.ws_url}
     table = Table(tmp_path / "state", remote=remote)
@@ -58,16 +73,6 @@ def served(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Table]:
     finally:
         running.close()
         table.close()
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    yield from chromium(tmp_path, "en-US,en")
-
-
-@pytest.fixture
-def finnish_browser(tmp_path: Path) -> Iterator[Any]:
-    yield from chromium(tmp_path, "fi-FI,fi")
 
 
 def invite(table: Table, colour: str = "yellow") -> str:
@@ -151,31 +156,23 @@ def test_the_owner_invites_and_gets_the_link_and_its_qr_code(browser: Any, serve
 
 
 def test_a_share_link_replays_a_game_with_no_server(
-    browser: Any, served: Table, tmp_path: Path
+    browser: Any, served: Table, static_page: str
 ) -> None:
     with served.sim.lock:
         served.act(*WIN)
     share = served.get_json("/api/games/1/replay")["share"]
     fragment = share.partition("#")[2]
-    # the page as `popref remote-page` writes it, from a broker's own static
-    # server: no popref answers there
-    page = tmp_path / "page"
-    write_page(page, "ws://127.0.0.1:1", RULES)
-    broker = Mosquitto(tmp_path, http_dir=page)
-    broker.start()
-    try:
-        browser.get(f"http://127.0.0.1:{broker.ws_port}/#{fragment}")
-        wait(browser, lambda d: text(d, "share-at") == "move 7 of 7", "the replay at its end")
-        assert text(browser, "share-result") == "Red won"
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.winning")) == 4
-        assert text(browser, "digits") == "1212121"  # the test sets' convention
-        browser.find_element(By.ID, "first").click()
-        assert text(browser, "share-at") == "move 0 of 7"
-        assert not browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")
-        browser.find_element(By.ID, "forward").click()
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")) == 1
-    finally:
-        broker.stop()
+    # from a broker's own static server: no popref answers there
+    browser.get(f"{static_page}#{fragment}")
+    wait(browser, lambda d: text(d, "share-at") == "move 7 of 7", "the replay at its end")
+    assert text(browser, "share-result") == "Red won"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.winning")) == 4
+    assert text(browser, "digits") == "1212121"  # the test sets' convention
+    browser.find_element(By.ID, "first").click()
+    assert text(browser, "share-at") == "move 0 of 7"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")
+    browser.find_element(By.ID, "forward").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")) == 1
 
 
 SIGN = (
@@ -203,20 +200,13 @@ def signed_in(browser: Any) -> set[str]:
 
 
 def test_the_pages_hmac_signs_the_documented_test_vectors(
-    browser: Any, served: Table, tmp_path: Path
+    browser: Any, served: Table, static_page: str
 ) -> None:
     browser.get(served.web.url + "remote#v=2")
     wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
     assert signed_in(browser) == {"vendored"}  # the Pi's page: the vendored HMAC
-    page = tmp_path / "page"
-    write_page(page, "ws://127.0.0.1:1", RULES)
-    broker = Mosquitto(tmp_path, http_dir=page)
-    broker.start()
-    try:
-        # a broker's static server sends no Content-Type: no modules run from
-        # it, so WebCrypto signs (a secure context: https, or here loopback)
-        browser.get(f"http://127.0.0.1:{broker.ws_port}/#v=2")
-        wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
-        assert signed_in(browser) == {"webcrypto"}
-    finally:
-        broker.stop()
+    # a broker's static server sends no Content-Type: no modules run from
+    # it, so WebCrypto signs (a secure context: https, or here loopback)
+    browser.get(f"{static_page}#v=2")
+    wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
+    assert signed_in(browser) == {"webcrypto"}

@@ -104,12 +104,17 @@ def state(client: RemoteClient) -> dict[str, Any]:
     return client.state
 
 
+def red_drops_first(sim: Simulation, client: RemoteClient) -> None:
+    """Red (the grid) drops in the middle; the friend, Yellow, has seen it."""
+    act(sim, "drop 4")
+    assert pump(sim, client, lambda: state(client)["ply"] == 1)
+
+
 def test_the_remote_plays_its_moves_through_the_grid(
     table: Simulation, friend: RemoteClient
 ) -> None:
     assert state(friend)["you"] == "yellow" and state(friend)["invitation"] == "open"
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     assert friend.moves == [{"ply": 1, "move": "4", "by": "red"}]
     seq = friend.request("5", 1)
     assert pump(table, friend, lambda: seq in friend.replies)
@@ -169,8 +174,7 @@ def test_forged_replayed_unsigned_and_foreign_messages_are_ignored(
 ) -> None:
     caplog.set_level(logging.INFO, logger="popref")
     link = friend.link
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     taken = friend.request("3", 1)
     assert pump(table, friend, lambda: taken in friend.replies)
     stranger = Stranger(friend.connection.address.port, friend.topics.remote)
@@ -207,8 +211,7 @@ def test_a_flood_neither_stalls_the_loop_nor_crowds_out_the_friend(
     table: Simulation, friend: RemoteClient
 ) -> None:
     link = friend.link
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     stranger = Stranger(friend.connection.address.port, friend.topics.remote)
     try:
         for n in range(3000):
@@ -226,8 +229,7 @@ def test_a_flood_neither_stalls_the_loop_nor_crowds_out_the_friend(
 def test_a_request_the_broker_drops_is_sent_again_and_taken(
     table: Simulation, friend: RemoteClient
 ) -> None:
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     publish, sent = friend.connection.publish, []
 
     def lossy(topic: str, payload: bytes, retain: bool = False) -> None:
@@ -246,8 +248,7 @@ def test_a_request_that_comes_twice_is_answered_twice_and_taken_once(
     table: Simulation, friend: RemoteClient
 ) -> None:
     link = friend.link
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     replies: list[dict[str, Any]] = []
     friend.on_taken = lambda m, _: replies.append(m.fields()) if m.kind == "reply" else None
     seq = friend.next_seq()

@@ -16,7 +16,6 @@ from tests.browser import (
     By,
     Select,
     cells,
-    chromium,
     lit,
     needs_chromium,
     open_page,
@@ -28,17 +27,6 @@ from tests.browser import (
 from tests.webclient import LOOKED, WIN, Table
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    yield from chromium(tmp_path, "en-US,en")
-
-
-@pytest.fixture
-def finnish_browser(tmp_path: Path) -> Iterator[Any]:
-    """A browser whose Accept-Language asks for Finnish first."""
-    yield from chromium(tmp_path, "fi-FI,fi,en")
 
 
 def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:
