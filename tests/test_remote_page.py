@@ -162,7 +162,10 @@ def test_a_share_link_replays_a_game_with_no_server(
         served.act(*WIN)
     share = served.get_json("/api/games/1/replay")["share"]
     fragment = share.partition("#")[2]
-    # from a broker's own static server: no popref answers there
+    # from a broker's own static server: no popref answers there; in a tab
+    # that showed another link (only the fragment changes: no new load)
+    browser.get(f"{static_page}#v=2")
+    wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
     browser.get(f"{static_page}#{fragment}")
     wait(browser, lambda d: text(d, "share-at") == "move 7 of 7", "the replay at its end")
     assert text(browser, "share-result") == "Red won"

@@ -328,6 +328,9 @@ async function start() {
     await loadCatalog(event.target.value);
     translatePage();
   });
+  // Another link pasted into this tab changes only the fragment: the page
+  // would go on with the old game, so it starts again on the new one.
+  window.addEventListener("hashchange", () => location.reload());
   const found = parseShare(location.hash);
   if (found) {
     $("link").hidden = true;
