@@ -25,7 +25,7 @@ PHONE = (390, 844)  # a phone's window, in CSS pixels
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By as By  # for the tests too
     from selenium.webdriver.support.ui import Select as Select  # for the tests
@@ -67,9 +67,13 @@ def chromium(tmp_path: Path, languages: str) -> Iterator[Any]:
 
 
 def wait(driver: Any, check: Callable[[Any], Any], what: str) -> Any:
-    """Wait (up to 15 s) for ``check`` to hold, on the page's own events."""
+    """Wait (up to 15 s) for ``check`` to hold, on the page's own events. An
+    element the page redrew while ``check`` read it is read again, not an error."""
     try:
-        return WebDriverWait(driver, 15, poll_frequency=0.05).until(check)
+        waiting = WebDriverWait(
+            driver, 15, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+        )
+        return waiting.until(check)
     except TimeoutException:
         raise AssertionError(f"the page never showed {what}") from None
 

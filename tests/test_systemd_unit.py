@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 import stat
@@ -10,32 +11,20 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.cli.installer import unit_settings
 
 REPO = Path(__file__).resolve().parent.parent
-UNIT = REPO / "systemd" / "popref.service"
-SYSUSERS = REPO / "systemd" / "popref.conf"
+UNIT = REPO / "controller" / "system" / "popref.service"
+SYSUSERS = REPO / "controller" / "system" / "popref.conf"
 VERIFY = REPO / "tests" / "verify-unit.sh"
 
 needs_systemd = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None or shutil.which("systemd-sysusers") is None,
     reason="systemd-analyze and systemd-sysusers are not installed (tests/run.sh installs them)",
 )
-
-
-def unit_settings(text: str) -> dict[str, dict[str, list[str]]]:
-    """Every ``Key=value`` per section, in order, repeated keys kept (as systemd reads them)."""
-    sections: dict[str, dict[str, list[str]]] = {}
-    current: dict[str, list[str]] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = sections.setdefault(line[1:-1], {})
-            continue
-        key, _, value = line.partition("=")
-        current.setdefault(key, []).append(value)
-    return sections
 
 
 def verify(*paths: Path) -> subprocess.CompletedProcess[str]:
@@ -129,8 +118,25 @@ def test_sysusers_creates_the_user_in_both_device_groups() -> None:
     assert any(line[:2] == ["u", "popref"] for line in lines)
     assert ["m", "popref", "gpio"] in lines
     assert ["m", "popref", "dialout"] in lines
-    # The unit's SupplementaryGroups= refuses to start if a group is missing.
-    assert ["g", "gpio", "-"] in lines and ["g", "dialout", "-"] in lines
+    # The unit's SupplementaryGroups= refuses to start if a group is missing;
+    # Debian declares dialout itself.
+    assert ["g", "gpio", "-"] in lines
+
+
+@needs_systemd
+def test_sysusers_does_not_conflict_with_debians_own_groups(tmp_path: Path) -> None:
+    """At boot systemd-sysusers reads every file: Debian's basic.conf declares
+    dialout (GID 20), and a second declaration is warned about as a conflict."""
+    (tmp_path / "usr/lib/sysusers.d").mkdir(parents=True)
+    (tmp_path / "usr/lib/sysusers.d/basic.conf").write_text("g dialout    20    -\n")
+    (tmp_path / "etc/sysusers.d").mkdir(parents=True)
+    (tmp_path / "etc/sysusers.d/popref.conf").write_text(SYSUSERS.read_text())
+    result = subprocess.run(
+        ["systemd-sysusers", f"--root={tmp_path}", "--dry-run"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Conflict" not in result.stderr + result.stdout
 
 
 def offline_security(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -155,17 +161,68 @@ def test_the_exposure_score_is_at_most_1_2(tmp_path: Path) -> None:
     assert "Overall exposure level for popref.service: 1.2" in result.stdout
 
 
-def test_ip_is_local_only_and_a_drop_in_can_open_it() -> None:
+# systemd.resource-control(5): what the symbolic names of IPAddressAllow= mean
+SYMBOLIC = {
+    "any": ["0.0.0.0/0", "::/0"],
+    "localhost": ["127.0.0.0/8", "::1/128"],
+    "link-local": ["169.254.0.0/16", "fe80::/64"],
+    "multicast": ["224.0.0.0/4", "ff00::/8"],
+}
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def networks(values: list[str]) -> list[Network]:
+    words = " ".join(values).split()
+    return [ipaddress.ip_network(n) for w in words for n in SYMBOLIC.get(w, [w])]
+
+
+def allowed(address: Address) -> bool:
+    """Whether the shipped unit lets ``address`` through (an allow entry wins
+    over a deny entry, as systemd applies them)."""
+    service = unit_settings(UNIT.read_text())["Service"]
+    if any(address in n for n in networks(service["IPAddressAllow"])):
+        return True
+    return not any(address in n for n in networks(service["IPAddressDeny"]))
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["192.168.1.23", "10.0.0.7", "172.20.1.1", "169.254.3.4", "fd12:3456::1", "fe80::1",
+     "127.0.0.1", "::1"],
+)  # fmt: skip
+def test_the_phones_on_the_home_network_reach_the_page(address: str) -> None:
+    assert allowed(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize(
+    "address", ["8.8.8.8", "93.184.216.34", "2001:4860:4860::8888", "100.64.0.1", "172.32.0.1"]
+)
+def test_the_internet_is_denied(address: str) -> None:
+    assert not allowed(ipaddress.ip_address(address))
+
+
+@given(st.ip_addresses())
+def test_no_global_address_is_allowed(address: Address) -> None:
+    assert not (address.is_global and allowed(address))
+
+
+PRIVATE = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"]
+
+
+@given(st.sampled_from(PRIVATE).flatmap(lambda net: st.ip_addresses(network=net)))
+def test_every_private_address_is_allowed(address: Address) -> None:
+    assert allowed(address)
+
+
+def test_ip_sockets_stay_open_for_the_page_and_network_serial_ports() -> None:
     text = UNIT.read_text()
     service = unit_settings(text)["Service"]
-    assert service["IPAddressDeny"] == ["any"]
-    assert service["IPAddressAllow"] == ["localhost"]
-    # pyserial's socket:// and rfc2217:// ports, and the web view, need IP
-    # sockets: only addresses are limited, by a list a drop-in extends.
     families = " ".join(service["RestrictAddressFamilies"]).split()
     assert {"AF_INET", "AF_INET6"} <= set(families)
     assert "PrivateNetwork" not in service
-    assert "#   IPAddressAllow=192.168.1.0/24" in text and "8080" in text
+    # the comment shows the drop-in that adds a range, e.g. a VPN's
+    assert "#   IPAddressAllow=100.64.0.0/10" in text and "planned" not in text
 
 
 @needs_systemd
@@ -174,7 +231,7 @@ def test_a_documented_drop_in_is_accepted(tmp_path: Path) -> None:
     unit.write_text(UNIT.read_text())
     drop_in = tmp_path / "popref.service.d"
     drop_in.mkdir()
-    (drop_in / "lan.conf").write_text("[Service]\nIPAddressAllow=192.168.1.0/24\n")
+    (drop_in / "vpn.conf").write_text("[Service]\nIPAddressAllow=100.64.0.0/10\n")
     result = verify(unit, SYSUSERS)
     assert result.returncode == 0, result.stdout + result.stderr
 

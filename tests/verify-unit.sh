@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Check systemd/popref.service with `systemd-analyze verify` and systemd/popref.conf
-# with `systemd-sysusers --dry-run`, offline; fail on any complaint about either.
+# Check systemd/popref.service with `systemd-analyze verify` and
+# systemd/popref.conf with `systemd-sysusers --dry-run`, offline;
+# fail on any complaint about either.
 # Usage: tests/verify-unit.sh [UNIT [SYSUSERS]]  (the tests pass broken copies)
 #
 # systemd-analyze exits 0 for most mistakes (an unknown key, bad device rights)

@@ -39,6 +39,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("controller.cli.solve", "print the exact score of positions read from stdin"),
     "bestmove": ("controller.cli.bestmove", "print the computer's move for positions from stdin"),
     "book": ("controller.cli.book", "build the Classic opening book (resumable, reproducible)"),
+    "install": (
+        "controller.cli.install",
+        "install the service on this Raspberry Pi: user, configuration, unit; start it",
+    ),
+    "uninstall": (
+        "controller.cli.uninstall",
+        "remove what popref install did (the saved games stay unless --purge)",
+    ),
 }
 
 
