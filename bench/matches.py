@@ -15,7 +15,9 @@ way. ``--opening 2`` begins each game with two random moves, the same for
 both colours, so that games against a nearly deterministic level differ
 (without it a few lines repeat and decide the figures). ``--each`` prints
 a line per game (result, plies, depth, time, and with ``--records`` the
-moves, to replay with ``popref replay``). ``--against CHECKOUT`` plays full
+moves, to replay with ``popref replay``). ``--level N`` puts a lower level
+in full strength's seat (seeded per game), to measure the levels themselves
+against the simple opponent and each other. ``--against CHECKOUT`` plays full
 strength of another checkout instead (say ``git worktree add /tmp/old REV``
 with the compiled cores of that revision copied into its ``engine/solver``;
 without them it warns and plays with the pure ones): the same budget, on
@@ -23,7 +25,7 @@ its own process's CPU clock. Run from the repository root::
 
     .venv/bin/python bench/matches.py [--games 10] [--movetime 250] [--levels 1,5,9]
         [--rules popout,pop10] [--size 6x5] [--clock cpu|wall] [--colour red|yellow]
-        [--no-simple] [--opening PLIES] [--against CHECKOUT] [--each] [--records]
+        [--no-simple] [--opening PLIES] [--level N] [--against CHECKOUT] [--each] [--records]
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from engine import (
     rules_named,
 )
 from engine.solver.limits import Limits
-from engine.solver.opponent import Opponent
+from engine.solver.opponent import MAX_LEVEL, Opponent
 
 MAX_PLIES = 300  # Pop Out and Pop 10 can go on; a capped game counts as a draw
 
@@ -186,8 +188,8 @@ class Former:
 
 
 def play_game(rules: Rules, strong_colour: Colour, other: Callable[[Game], Move], seed: str,
-              movetime: float, clock: Callable[[], float], game: Game) -> Played:  # fmt: skip
-    strong = Opponent(rules)
+              movetime: float, clock: Callable[[], float], game: Game,
+              strong: Opponent) -> Played:  # fmt: skip
     figures = Played("", 0)
     while not game.is_over() and len(game.moves) < MAX_PLIES:
         if game.to_move == strong_colour:
@@ -244,6 +246,9 @@ def main() -> None:
     parser.add_argument("--against", metavar="CHECKOUT",
                         help="play full strength of another popref checkout (compiled cores "
                         "built in place) instead of the simple opponent and levels")  # fmt: skip
+    parser.add_argument(
+        "--level", type=int, default=MAX_LEVEL, help="the measured side's level (default: full)"
+    )
     parser.add_argument("--each", action="store_true", help="a line per game")
     parser.add_argument("--records", action="store_true", help="with --each: the moves too")
     args = parser.parse_args()
@@ -252,9 +257,10 @@ def main() -> None:
     opponents += [(f"level {n}", n) for n in levels]
     if args.against:
         opponents = [("former", None)]
+    side = "full strength" if args.level == MAX_LEVEL else f"level {args.level}"
     print(
-        f"full strength, {args.movetime} ms of {args.clock} time a move; "
-        "W/D/L from full strength's side (a game capped at "
+        f"{side}, {args.movetime} ms of {args.clock} time a move; "
+        f"W/D/L from {side}'s side (a game capped at "
         f"{MAX_PLIES} plies counts as drawn); depth: the mean depth of its searches",
         flush=True,
     )
@@ -271,8 +277,9 @@ def main() -> None:
                     seed = f"{name}/{label}/{colour.value}/{number}"
                     other = reply(rules, level, number, random.Random(seed), former)
                     begun = opening(rules, args.opening, number)
+                    strong = Opponent(rules, args.level, number)
                     one = play_game(rules, colour, other, seed, args.movetime / 1000,
-                                    CLOCKS[args.clock], begun)  # fmt: skip
+                                    CLOCKS[args.clock], begun, strong)  # fmt: skip
                     tally.games.append(one)
                     if args.each:
                         print(one.line(number, args.records), flush=True)

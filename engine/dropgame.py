@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.bitboard import has_line
 from engine.errors import IllegalMoveError
-from engine.game import COLOURS, EMPTY, Game, Phase
+from engine.game import COLOURS, EMPTY, Game, Phase, PositionKey
 from engine.move import Move
 from engine.rules import Rules
 
@@ -80,6 +80,15 @@ class DropGame(Game):
             self._legal_set = EMPTY
             return
         self._side = side ^ 1
+
+    def past_positions(self) -> tuple[PositionKey, ...]:
+        # no snapshots are kept (nothing repeats without pops): take the moves back
+        game = self.copy()
+        keys = [game.position_key()]
+        for _move in self._moves:
+            game.undo()
+            keys.append(game.position_key())
+        return tuple(reversed(keys))
 
     def undo(self) -> Move:
         if not self._moves:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from engine.bitboard import Layout, has_line, line_cells, pop_column
 from engine.colour import Colour
@@ -34,6 +34,27 @@ class Phase(StrEnum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class PositionKey(NamedTuple):
+    """A position as :meth:`Game.position_key` gives it: equal for equal
+    positions with the same player to move, and readable field by field (what
+    a search needs, as python-chess exposes its occupied sets).
+
+    ``red`` and ``yellow`` are each side's discs as a bitboard in
+    :mod:`engine.bitboard`'s layout (column-major: the cell of 1-based
+    ``column`` and ``row``, row 1 at the bottom, is bit ``(column - 1) *
+    (height + 1) + row - 1``; 5-in-a-Row's strips included). ``to_move`` is
+    None once the game is over; ``pending_return`` and the scores are Pop 10's.
+    """
+
+    red: int
+    yellow: int
+    to_move: Colour | None
+    phase: Phase
+    pending_return: int | None
+    red_score: int
+    yellow_score: int
 
 
 def outcome(result: Result) -> str:
@@ -79,8 +100,8 @@ class Game:
         self._pending: int | None = None
         self._moves: list[Move] = []
         self._history: list[tuple[Any, ...]] = []
-        self._counts: dict[tuple[Any, ...], int] = {}
-        self._counted: list[tuple[Any, ...] | None] = []
+        self._counts: dict[PositionKey, int] = {}
+        self._counted: list[PositionKey | None] = []
         self._legal: tuple[Move, ...] = ()
         self._legal_set: frozenset[Move] = EMPTY
         self._start()
@@ -203,10 +224,32 @@ class Game:
         cells = line_cells(board, self._rules.line, self._layout.directions)
         return frozenset(self._layout.cells(cells))
 
-    def position_key(self) -> tuple[Any, ...]:
+    def position_key(self) -> PositionKey:
         """A hashable value equal for equal positions with the same player to move."""
-        side = None if self._result is not None else self._side
-        return (self._bb[0], self._bb[1], side, self._phase, self._pending, *self._scores)
+        to_move = None if self._result is not None else COLOURS[self._side]
+        red_score, yellow_score = self._scores
+        return PositionKey(
+            self._bb[0], self._bb[1], to_move, self._phase, self._pending, red_score, yellow_score
+        )
+
+    def past_positions(self) -> tuple[PositionKey, ...]:
+        """Every position of the game so far, the start first and the current one last.
+
+        >>> from engine import new_game
+        >>> game = new_game("popout", (4, 4))
+        >>> for move in "1 2 p1".split():
+        ...     game.play(move)
+        >>> [(key.red, key.yellow, str(key.to_move)) for key in game.past_positions()]
+        [(0, 0, 'red'), (1, 0, 'yellow'), (1, 32, 'red'), (0, 32, 'yellow')]
+        """
+        return (
+            *(
+                PositionKey(red, yellow, COLOURS[side], phase, pending, red_score, yellow_score)
+                for red, yellow, _h, side, _result, phase, red_score, yellow_score, _passed, pending
+                in self._history
+            ),
+            self.position_key(),
+        )  # fmt: skip
 
     def copy(self) -> Game:
         """An independent copy of this game, history included."""
@@ -386,7 +429,7 @@ class Game:
         self._passed = COLOURS[side]
         self._side = side ^ 1
 
-    def _count_position(self) -> tuple[Any, ...] | None:
+    def _count_position(self) -> PositionKey | None:
         limit = self._rules.repetition
         if limit is None or self._result is not None:
             return None

@@ -113,8 +113,14 @@ def parse_move(text: str) -> Move:
     digits = match.group(2)
     # past a few digits no board has the column (and int() refuses 4300 digits)
     column = int(digits) if len(digits) <= 9 else MAX_COLUMN + 1
-    if not 1 <= column <= MAX_COLUMN:
+    if column < 1:
         raise InvalidMoveError(f"{token!r} is not a move: columns are numbered from 1")
+    if column > MAX_COLUMN:
+        # most often several moves run together outside Classic (4453 in Pop Out)
+        raise InvalidMoveError(
+            f"{token!r} is not a move: boards have at most {MAX_COLUMN} columns; "
+            "write one move a word, with spaces between them (4 4 5 3)"
+        )
     return Move(MoveKind.POP if match.group(1) else MoveKind.DROP, column)
 
 

@@ -190,7 +190,8 @@ step "the installed package: compiled cores, lgpio, book, catalogs, page files"
 in_root "cd /tmp && LG_WD=/tmp /opt/popref/venv/bin/python -c '
 import importlib.resources as r, lgpio, engine.solver._core, engine.solver._search
 files = [r.files(\"engine.solver\") / \"book-7x6.bin\", r.files(\"controller.web\") / \"static\",
-         r.files(\"controller\") / \"locale/fi/LC_MESSAGES/popref.mo\"]
+         r.files(\"controller.i18n\") / \"locale/fi/LC_MESSAGES/popref.mo\",
+         r.files(\"controller\") / \"system/popref.service\"]
 assert all(f.is_file() or f.is_dir() for f in files), files
 print(\"   C cores:\", engine.solver._core.__file__.rsplit(\"/\", 1)[1], engine.solver._search.__file__.rsplit(\"/\", 1)[1])
 print(\"   lgpio:\", lgpio.__file__)'"

@@ -2,17 +2,38 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from controller.cli import main
+from controller.computer.thinker import Job, solver
 from engine import new_game, rules_named
-from engine.solver.book import Book, BookError, BookMove, Entry, canonical, packaged_book
+from engine.solver import book as book_module
+from engine.solver.book import (
+    DIGEST,
+    FORMAT,
+    HEADER,
+    MAGIC,
+    Book,
+    BookError,
+    BookMove,
+    Entry,
+    book_file,
+    canonical,
+    packaged_book,
+)
 from engine.solver.bookbuild import Plan, Record, book_entries, build, discs, plies
 from engine.solver.classic import COMPILED, ClassicSolver, CoreName, Position
 from engine.solver.limits import Limits, SearchStopped
-from engine.solver.opponent import Opponent, classic_position
+from engine.solver.opponent import MAX_LEVEL, Opponent, classic_position
 
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled solver core is missing")
 SMALL = Plan(depth=3, exact=3, nodes=300, slots=100_003)  # 5x4: a frontier at once
@@ -62,6 +83,150 @@ def test_a_broken_book_file_is_refused() -> None:
         Book.from_bytes(data[:-1])
     with pytest.raises(BookError, match="not a popref book"):
         Book.from_bytes(b"X" * len(data))
+    with pytest.raises(BookError, match="truncated"):
+        Book.from_bytes(data[:10])
+    with pytest.raises(BookError, match="digest does not match"):
+        Book.from_bytes(data[:-40] + bytes([data[-40] ^ 1]) + data[-39:])
+
+
+def answers_legally(book: Book) -> bool:
+    """Whether every position the book holds (and its mirror) gets a legal move."""
+    for key in book.entries():
+        position = Position.from_key(book.width, book.height, key)
+        for asked in (position, position.mirrored()):
+            found = book.lookup(asked)
+            if found is None or not asked.can_play(found.column):
+                return False
+    return True
+
+
+def shipped_bytes() -> bytes:
+    return book_file(7, 6).read_bytes()
+
+
+@st.composite
+def damaged(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` with a byte changed, cut short, or with bytes put in."""
+    kind = draw(st.sampled_from(["byte", "cut", "insert"]))
+    if kind == "byte":
+        at = draw(st.integers(0, len(data) - 1))
+        value = draw(st.integers(0, 255).filter(lambda v: v != data[at]))
+        return data[:at] + bytes([value]) + data[at + 1 :]
+    if kind == "cut":
+        return data[: draw(st.integers(0, len(data) - 1))]
+    at = draw(st.integers(0, len(data)))
+    return data[:at] + draw(st.binary(min_size=1, max_size=40)) + data[at:]
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_any_damage_to_the_book_file_is_caught_at_load(data: st.DataObject) -> None:
+    # a corrupted byte once made bestmove play column 9, a full column, and
+    # full strength on the board column 1 for every move
+    bad = data.draw(damaged(shipped_bytes()))
+    try:
+        book = Book.from_bytes(bad)
+    except BookError:
+        return
+    assert answers_legally(book)
+
+
+def keys() -> st.SearchStrategy[int]:
+    """Keys of real positions (some of them full columns) and any 64-bit number."""
+    moves = st.lists(st.integers(1, 7), max_size=30)
+    real = moves.map(lambda columns: _position(columns).key())
+    return st.one_of(real, st.integers(0, 2**64 - 1), st.integers(0, 2**20))
+
+
+def _position(columns: list[int]) -> Position:
+    position = Position.empty(7, 6)
+    for column in columns:
+        if position.can_play(column):
+            position = position.play(column)
+    return position
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.tuples(keys(), st.integers(0, 255), st.integers(0, 255)), max_size=12),
+    st.integers(0, 255),
+    st.booleans(),
+)
+def test_a_digest_that_matches_still_gives_only_legal_moves(
+    entries: list[tuple[int, int, int]], depth: int, ordered: bool
+) -> None:
+    # the digest stamps what a book holds, not that it is right: every entry
+    # is checked at load too (a key that is a position, room in its column)
+    if ordered:
+        entries = sorted(entries)
+    content = HEADER.pack(MAGIC, 7, 6, depth, FORMAT, len(entries))
+    content += b"".join(key.to_bytes(8, "little") for key, _s, _c in entries)
+    content += bytes(score for _k, score, _c in entries)
+    content += bytes(column for _k, _s, column in entries)
+    try:
+        book = Book.from_bytes(content + hashlib.sha256(content).digest())
+    except BookError:
+        return
+    assert answers_legally(book)
+
+
+def test_the_shipped_book_is_current_and_re_stamping_keeps_its_moves(tmp_path: Path) -> None:
+    data = shipped_bytes()
+    assert Book.from_bytes(data).to_bytes() == data  # the format this popref writes
+    # a format 0 file (no digest) is read only to resume a build or re-stamp it
+    old = data[:11] + b"\0" + data[12:-DIGEST]
+    with pytest.raises(BookError, match="format 0"):
+        Book.from_bytes(old)
+    (tmp_path / "old.bin").write_bytes(old)
+    assert main(["book", "--stamp", "--output", str(tmp_path / "old.bin")]) == 0
+    assert (tmp_path / "old.bin").read_bytes() == data
+
+
+@pytest.fixture
+def damaged_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The shipped book's file with the empty board's column set to 9."""
+    data = bytearray(shipped_bytes())
+    count = int.from_bytes(data[12:16], "little")
+    data[HEADER.size + 9 * count] = 9  # the first entry's column: the empty board's
+    path = tmp_path / "book-7x6.bin"
+    path.write_bytes(bytes(data))
+    monkeypatch.setattr(book_module, "book_file", lambda width, height: path)
+    book_module._packaged.cache_clear()
+    yield path
+    book_module._packaged.cache_clear()
+
+
+def test_a_damaged_book_leaves_full_strength_to_the_solver(damaged_book: Path) -> None:
+    game = new_game("classic")
+    opponent = Opponent(game.rules, core="python")
+    assert opponent.book is None and opponent.book_problem is not None
+    assert str(damaged_book) in opponent.book_problem
+    assert "digest does not match" in opponent.book_problem
+    choice = opponent.choose(game, Limits(should_stop=lambda: True))  # the solver's fallback
+    assert game.is_legal(choice.move) and choice.source == "search"
+
+
+def test_bestmove_with_a_damaged_book_warns_once_and_plays_legally(
+    damaged_book: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("-\n4\n-\n"))
+    assert main(["bestmove", "--movetime", "50"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "playing without the opening book" in err
+    assert len(out.split()) == 3 and all(move in "1234567" for move in out.split())
+
+
+def test_the_daemon_tells_a_damaged_book_once_and_the_solver_plays(
+    damaged_book: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    choose = solver()
+    # the last Classic opponent is dropped for the other games' and made anew
+    for key, name in enumerate(["classic", "popout", "pop10", "classic"]):
+        game = new_game(name)
+        job = Job("computer", (key,), game, level=MAX_LEVEL, seed=key)
+        assert game.is_legal(choose(job, Limits(should_stop=lambda: True, max_nodes=500)))
+    told = [r.getMessage() for r in caplog.records if "opening book" in r.getMessage()]
+    assert len(told) == 1 and str(damaged_book) in told[0]
 
 
 def test_a_key_tells_its_number_of_discs() -> None:

@@ -10,28 +10,33 @@ node counts at the same depth and node budget on positions of every game.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 import threading
+import types
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import engine.solver
 from engine import Colour, Game, Move, new_game, rules_named
 from engine.rules import RULES_NAMES, Rules
 from engine.solver import _pysearch
+from engine.solver.evaluation import ZUGZWANG
 from engine.solver.fastsearch import (
     COMPILED,
     FastSearch,
     fits,
     improved,
-    model_spec,
-    seen_of,
+    past_of,
     settled,
     state_of,
     to_move,
 )
 from engine.solver.limits import Limits
+from engine.solver.model import model_spec
 from engine.solver.opponent import Opponent
 from engine.solver.search import WIN, GameSearch, SearchResult
 
@@ -126,7 +131,7 @@ def test_the_repetition_history_is_the_engines(rules: Rules) -> None:
     game = random_game(rules, 3, 60, pops_first=True)
     if game.is_over():
         game.undo()
-    seen = {(b0, b1, extra): count for b0, b1, extra, count in seen_of(game)}
+    seen = {(b0, b1, extra): count for b0, b1, extra, count in past_of(game)}
     state = state_of(game)
     assert seen[(state[0], state[1], _pysearch.key_extra(state))] >= 1
     assert sum(seen.values()) == len(game.moves) + 1
@@ -160,11 +165,62 @@ def test_both_cores_search_alike(rules: Rules, game: Game) -> None:
         assert answers[:half] == answers[half:]
 
 
-@needs_compiled
-def test_both_cores_evaluate_alike() -> None:
+def test_every_search_judges_with_the_one_evaluation() -> None:
+    # the search through engine.Game (the lower levels, boards past 64 bits)
+    # once had its own, with other weights and no parity: the levels were
+    # tuned in other units than full strength judged in
     for rules, game in positions():
         spec, state = model_spec(rules), state_of(game)
-        assert _search.evaluate(spec, state) == _pysearch.evaluate(spec, state)
+        assert GameSearch(rules).evaluate(game) == _pysearch.evaluate(spec, state), game.moves
+        if COMPILED:
+            assert _search.evaluate(spec, state) == _pysearch.evaluate(spec, state), game.moves
+
+
+@pytest.mark.parametrize("core", CORES, ids=lambda core: core.__name__.rsplit(".", 1)[-1])
+def test_the_model_travels_by_name(core: Any) -> None:
+    # both cores read the model's fields by name, in any order, not by position
+    rules = rules_named("five+popout")
+    spec, state = model_spec(rules), state_of(random_game(rules, 2, 12))
+    fields = dataclasses.asdict(spec)
+    shuffled = types.SimpleNamespace(**dict(reversed(fields.items())))
+    assert core.moves(shuffled, state) == core.moves(spec, state)
+    assert core.evaluate(shuffled, state) == core.evaluate(spec, state)
+    with pytest.raises(AttributeError, match="has no attribute"):
+        core.moves(tuple(fields.values()), state)
+
+
+@pytest.mark.parametrize("rules", [rules_named(n) for n in RULES_NAMES], ids=rules_id)
+def test_a_games_past_is_public_and_alike_on_both_paths(rules: Rules) -> None:
+    # the searches read the positions a game has met through Game's public
+    # accessors; the lean drop-only game keeps no snapshots but answers alike
+    game = random_game(rules, 4, 30, pops_first=True)
+    general = Game(rules)
+    for move in game.moves:
+        general.play(move)
+    assert game.past_positions() == general.past_positions()
+    assert len(game.past_positions()) == len(game.moves) + 1
+    assert game.past_positions()[-1] == game.position_key()
+    assert (game.position_key().red, game.position_key().yellow) == (
+        sum(1 << (c - 1) * (rules.height + 1) + r for c in range(1, rules.width + 1)
+            for r, disc in enumerate(game.column(c)) if disc is Colour.RED),
+        sum(1 << (c - 1) * (rules.height + 1) + r for c in range(1, rules.width + 1)
+            for r, disc in enumerate(game.column(c)) if disc is Colour.YELLOW),
+    )  # fmt: skip
+
+
+def test_the_solver_reads_no_private_part_of_a_game() -> None:
+    private = []
+    for path in Path(engine.solver.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "game"
+            ):
+                private.append(f"{path.name}:{node.lineno}: {node.value.id}.{node.attr}")
+    assert not private
 
 
 def wins_at_once(game: Game) -> bool:
@@ -330,8 +386,8 @@ def test_a_threat_lasts_on_its_own_rows_only(core: Any) -> None:
     # the second it comes to nothing; Yellow's own rows are the even ones
     rules = rules_named("classic")
     spec = model_spec(rules)
-    assert spec[-1] > 0
-    plain = (*spec[:-1], 0)
+    assert spec.parity > 0
+    plain = dataclasses.replace(spec, parity=0)
 
     def bonus(row: int, side: int) -> int:
         three = cells(rules, (0, row), (1, row), (2, row))
@@ -340,16 +396,16 @@ def test_a_threat_lasts_on_its_own_rows_only(core: Any) -> None:
         return int(core.evaluate(spec, state) - core.evaluate(plain, state))
 
     # the only lasting threat: it holds the zugzwang too
-    lasting = (1 + _pysearch.ZUGZWANG) * spec[-1]
+    lasting = (1 + ZUGZWANG) * spec.parity
     assert bonus(2, side=0) == lasting and bonus(1, side=0) == 0
     assert bonus(1, side=1) == lasting and bonus(2, side=1) == 0
 
 
 @pytest.mark.parametrize("name", ["popout", "pop10", "five+popout"])
 def test_pops_break_the_parity(name: str) -> None:
-    assert model_spec(rules_named(name))[-1] == 0
-    assert model_spec(rules_named("five"))[-1] > 0
-    assert model_spec(rules_named("five", (9, 5)))[-1] == 0  # odd columns: no zugzwang rule
+    assert model_spec(rules_named(name)).parity == 0
+    assert model_spec(rules_named("five")).parity > 0
+    assert model_spec(rules_named("five", (9, 5))).parity == 0  # odd columns: no zugzwang rule
 
 
 def result_of(scores: dict[int, int], best: int) -> SearchResult:
@@ -382,9 +438,9 @@ def test_a_circle_back_to_the_games_past_is_judged_a_draw(core: str) -> None:
         result = search.search(game, max_depth=depth, all_moves=True)
         assert result.scores[back] == 0 and result.scores[other] != 0 and not result.exact
     # the judgement, not the rule: with the repetition rule its own count decides
-    assert model_spec(rules)[-3] == 1
-    assert model_spec(dataclasses.replace(rules, repetition=3))[-3] == 0
-    assert model_spec(rules_named("five"))[-3] == 0  # no pops: no circles
+    assert model_spec(rules).cycles
+    assert not model_spec(dataclasses.replace(rules, repetition=3)).cycles
+    assert not model_spec(rules_named("five")).cycles  # no pops: no circles
 
 
 @pytest.mark.parametrize("core", CORES, ids=lambda core: core.__name__.rsplit(".", 1)[-1])
@@ -394,13 +450,13 @@ def test_the_lowest_lasting_threat_in_a_column_decides_it(core: Any) -> None:
     # below it, was what the filled grid gave, and Red had to drop under it
     rules = rules_named("five")
     spec = model_spec(rules)
-    lasting = (1 + _pysearch.ZUGZWANG) * spec[-1]
+    lasting = (1 + ZUGZWANG) * spec.parity
     game = new_game(rules)
     record = "5 5 5 3 5 5 5 3 3 3 3 8 8 8 7 7 7 8 8 8 3 7 6 6 6 7 7 6 2 2 2 2 2 6 6 2"
     for move in record.split():
         game.play(move)
     state = state_of(game)  # Red to move: column 4 is the only one left
-    plain = (*spec[:-1], 0)
+    plain = dataclasses.replace(spec, parity=0)
     judged = core.evaluate(spec, state) - core.evaluate(plain, state)
     assert judged == -lasting
     # without Yellow's discs that made the threat below, the column is Red's

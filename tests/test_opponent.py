@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +51,24 @@ def test_low_levels_miss_blocks_that_middle_levels_make() -> None:
 def test_levels_out_of_range_are_refused() -> None:
     with pytest.raises(ValueError, match="levels are 1 to 10"):
         Opponent(rules_named("classic"), level=0)
+
+
+def test_the_level_range_is_stated_once() -> None:
+    # the configuration, the computer's seat, the commands and the page's
+    # API import the engine's range; a second statement would drift
+    root = Path(__file__).resolve().parent.parent
+    stated = []
+    for folder in ("engine", "controller", "hardware", "bench"):
+        for path in (root / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                targets = node.targets if isinstance(node, ast.Assign) else []
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id in ("MIN_LEVEL", "MAX_LEVEL"):
+                        stated.append(f"{path.relative_to(root)}: {target.id}")
+    assert sorted(stated) == [
+        "engine/solver/opponent.py: MAX_LEVEL",
+        "engine/solver/opponent.py: MIN_LEVEL",
+    ]
 
 
 def test_full_strength_plays_the_exact_best_move_in_classic() -> None:

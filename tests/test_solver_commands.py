@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import io
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cli import main
+from controller.cli.positions import PositionInputError, read_position
+from engine import RULES_NAMES, new_game, rules_named
 from engine.solver.book import Book
 
 DATA = Path(__file__).parent / "data" / "connect4-testsets"
@@ -37,11 +42,93 @@ def test_solve_with_the_pure_core_gives_the_same_lines(
     assert capsys.readouterr().out == text
 
 
-def test_solve_reads_comma_tokens_and_ignores_the_rest(
+def test_solve_reads_commas_spaces_runs_and_comments(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run(["solve"], "4,4,5,5,3,3 a comment\n445533\n", monkeypatch) == 0
-    assert capsys.readouterr().out == "4,4,5,5,3,3 18\n445533 18\n"
+    lines = "4,4,5,5,3,3 # a comment\n445533\n4 4 5 5 3 3\n44 5,5 33\n"
+    assert run(["solve"], lines, monkeypatch) == 0
+    assert capsys.readouterr().out == "4,4,5,5,3,3 18\n445533 18\n4 4 5 5 3 3 18\n44 5,5 33 18\n"
+
+
+def test_space_separated_moves_are_the_whole_position(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as replay, games and the page print a game: once read as its first move alone
+    assert run(["bestmove", "--level", "5"], "4 4 4 4 4 4\n", monkeypatch) == 0
+    assert capsys.readouterr().out.strip() in "123567"  # column 4 is full
+    assert run(["solve", "--rules", "popout"], "1 2 1 2 1 2\n", monkeypatch) == 0
+    assert capsys.readouterr().out == "1 2 1 2 1 2 1\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "bestmove"])
+def test_a_long_line_gives_a_short_error(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a 1 MB position line once gave a 1 MB error line
+    for line, message in (
+        ("4" * 50_000 + "\n", "line 1 (4444444444444444444444444444444444444444... "
+         "(50,000 characters)): move 7 (4): column 4 is full"),
+        ("1" * 1_000_000 + "\n", "line 1: over 100,000 characters: give one position a line"),
+        ("p" + "9" * 99_990 + "\n", f"line 1 ({'p' + '9' * 39}... (99,991 characters)): "
+         f"move 1 ({'p' + '9' * 39}... (99,991 characters)): not a move"),
+    ):  # fmt: skip
+        assert run([command, "--movetime", "50"], line, monkeypatch) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"popref {command}: {message}") and err.count("\n") == 1
+        assert len(err) < 300
+
+
+@pytest.mark.parametrize("command", ["solve", "bestmove"])
+def test_a_line_that_is_not_utf8_is_one_error_line(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # whatever the locale's error handler: standard input's lines are decoded one by one
+    stdin = io.TextIOWrapper(io.BytesIO(b"445533\n4\xff4\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main([command, "--movetime", "50"]) == 2
+    assert capsys.readouterr().err == f"popref {command}: line 2: not UTF-8 text\n"
+
+
+def random_moves(name: str, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    game = new_game(name)
+    while not game.is_over() and len(game.moves) < rng.randrange(1, 60):
+        game.play(rng.choice(list(game.legal_moves())))
+    if game.is_over():
+        game.undo()
+    return [str(move) for move in game.moves]
+
+
+@settings(max_examples=200)
+@given(
+    st.sampled_from(RULES_NAMES),
+    st.integers(0, 10**6),
+    st.lists(st.sampled_from([" ", ",", " , ", "\t", "  "]), min_size=60, max_size=60),
+)
+def test_a_game_printed_with_any_separators_reads_back(
+    name: str, seed: int, separators: list[str]
+) -> None:
+    moves = random_moves(name, seed)
+    line = moves[0] + "".join(sep + move for sep, move in zip(separators, moves[1:], strict=False))
+    text, game = read_position(line + "\n", rules_named(name), 1)
+    if name == "classic" and len(moves) == 2 and "," not in line:
+        assert [str(m) for m in game.moves] == moves[:1]  # a test-set line: the run, its score
+    else:
+        assert [str(m) for m in game.moves] == moves and text == " ".join(line.split())
+    if name == "classic":
+        run = "".join(moves)
+        assert [str(m) for m in read_position(run, rules_named(name), 1)[1].moves] == moves
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(RULES_NAMES), st.text(max_size=300) | st.binary(max_size=300).map(
+    lambda raw: raw.decode("utf-8", "surrogateescape")))  # fmt: skip
+def test_any_line_is_a_position_or_one_short_error(name: str, line: str) -> None:
+    try:
+        read_position(line, rules_named(name), 1)
+    except PositionInputError as error:
+        message = str(error)
+        assert "\n" not in message and len(message) < 300
 
 
 def test_solve_all_prints_every_move(
@@ -116,6 +203,33 @@ def test_bestmove_answers_each_line_before_the_next_is_written() -> None:
     process.stdin.close()
     assert process.wait(30) == 0
     assert all(moves)
+
+
+def test_a_reader_that_stops_early_ends_it_quietly() -> None:
+    # popref bestmove < positions | head -1: the reader closes its end after one line
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "bestmove", "--movetime", "20"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("44\n")
+    process.stdin.flush()
+    assert process.stdout.readline().strip()
+    process.stdout.close()
+    process.stdin.write("44\n" * 50)
+    process.stdin.close()
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    assert process.wait(60) == 141 and errors == ""  # as a shell reports SIGPIPE
+
+
+def test_moves_run_together_outside_classic_are_told_to_stand_apart(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["bestmove", "--rules", "popout"], "4453\n", monkeypatch) == 2
+    error = capsys.readouterr().err
+    assert "boards have at most 99 columns" in error and "(4 4 5 3)" in error
+    assert "numbered from 1" not in error
 
 
 @pytest.mark.parametrize(

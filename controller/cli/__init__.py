@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -81,4 +83,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = module.run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     return status
+
+
+def _reader_gone() -> int:
+    """The reader of standard output closed it (``| head``): end quietly, as
+    a command killed by SIGPIPE does, instead of a traceback at exit when
+    Python flushes what is left for a pipe nobody reads."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE

@@ -3,7 +3,8 @@
 One position a line (see :mod:`controller.cli.positions`); for each it prints the
 move the computer plays, as soon as the line is read, and flushes, so another
 program can play a whole game through one running process. ``--level``
-chooses the strength (1 to 10, default 10: full strength); ``--seed`` makes
+chooses the strength (the engine's levels, from one a child can beat to full
+strength, the default); ``--seed`` makes
 the lower levels' choices reproducible; ``--movetime`` bounds the thinking
 (full strength only: lower levels look a fixed depth ahead). Bad input: one
 line naming the input line, exit 2.
@@ -16,11 +17,11 @@ import sys
 import time
 from collections.abc import Callable
 
-from controller.cli.positions import PositionInputError, read_position
+from controller.cli.positions import PositionInputError, lines, read_position
 from controller.cli.solve import add_common, rules_from, warn_if_slow
 from engine.solver.classic import COMPILED
 from engine.solver.limits import Limits, search_seconds
-from engine.solver.opponent import MAX_LEVEL, Opponent
+from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL, Opponent
 
 HELP = "print the computer's move for positions read from standard input"
 PROG = "popref bestmove"
@@ -35,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=MAX_LEVEL,
         metavar="N",
-        help=f"strength, 1 (a child can beat it) to {MAX_LEVEL} (full strength, the default)",
+        help=f"strength, {MIN_LEVEL} (a child can beat it) to {MAX_LEVEL} (full strength, "
+        "the default)",
     )
     parser.add_argument(
         "--movetime",
@@ -52,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(args, PROG)
     if rules is None:
         return 2
-    if not 1 <= args.level <= MAX_LEVEL:
-        print(f"{PROG}: --level {args.level}: levels are 1 to {MAX_LEVEL}", file=sys.stderr)
+    if not MIN_LEVEL <= args.level <= MAX_LEVEL:
+        print(f"{PROG}: --level {args.level}: levels are {MIN_LEVEL} to {MAX_LEVEL}",
+              file=sys.stderr)  # fmt: skip
         return 2
     if args.movetime < 1:
         print(f"{PROG}: --movetime {args.movetime}: give at least 1 ms", file=sys.stderr)
@@ -63,14 +66,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     warn_if_slow(rules, args.core, PROG)
     opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core)
-    for number, line in enumerate(sys.stdin, start=1):
-        deadline = time.monotonic() + search_seconds(args.movetime / 1000)
-        try:
-            game = read_position(line, rules, number)
-        except PositionInputError as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
-            return 2
-        print(opponent.choose(game, Limits(should_stop=_past(deadline))).move, flush=True)
+    if opponent.book_problem is not None:
+        print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)
+    try:
+        for number, line in lines(sys.stdin):
+            deadline = time.monotonic() + search_seconds(args.movetime / 1000)
+            _text, game = read_position(line, rules, number)
+            print(opponent.choose(game, Limits(should_stop=_past(deadline))).move, flush=True)
+    except PositionInputError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -7,6 +7,8 @@ may take hours: every solved position is appended to a progress file first,
 so an interrupted build (Ctrl-C, a reboot) resumes where it stopped, and the
 book file is rewritten every minute and on exit; a build also resumes from
 the book file alone. The same options always give the same file.
+``--stamp`` rewrites a book file of an older format (no digest) in the
+current one without solving anything: the same entries, a digest added.
 """
 
 from __future__ import annotations
@@ -69,6 +71,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--slots", type=int, default=DEFAULT_SLOTS, help="transposition table slots (9 bytes each)"
     )
     parser.add_argument("--count", action="store_true", help="only count the positions per ply")
+    parser.add_argument(
+        "--stamp",
+        action="store_true",
+        help="only rewrite the book file in the current format (its digest), solving nothing",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     plan = Plan(args.depth, args.exact, args.nodes, until=args.until)
     output = Path(args.output or f"engine/solver/book-{width}x{height}.bin")
     progress = Path(args.progress or f"{output}.progress")
+    if args.stamp:
+        return _stamp(output, width, height)
     try:
         records = _read_book(output, width, height)
         records.update(_read_progress(progress))
@@ -150,13 +159,31 @@ def _count(width: int, height: int, plan: Plan, records: dict[int, Record]) -> i
     return 0
 
 
+def _stamp(path: Path, width: int, height: int) -> int:
+    """Rewrite the book file at ``path`` in the current format: its entries unchanged."""
+    try:
+        book = _open_book(path, width, height)
+    except (OSError, BookError) as error:
+        print(f"{PROG}: --stamp: {error}", file=sys.stderr)
+        return 2
+    _write(path, book)
+    print(f"{PROG}: {path}: {len(book)} positions, {book.depth} plies complete, stamped")
+    return 0
+
+
+def _open_book(path: Path, width: int, height: int) -> Book:
+    """The book file at ``path``, of any format, for a board of this size."""
+    book = Book.from_bytes(path.read_bytes(), undigested=True)
+    if (book.width, book.height) != (width, height):
+        raise BookError(f"{path} is a {book.width}x{book.height} book, not {width}x{height}")
+    return book
+
+
 def _read_book(path: Path, width: int, height: int) -> dict[int, Record]:
     """The entries of an earlier build's book file: a build resumes from it too."""
     if not path.exists():
         return {}
-    book = Book.from_bytes(path.read_bytes())
-    if (book.width, book.height) != (width, height):
-        raise BookError(f"{path} is a {book.width}x{book.height} book, not {width}x{height}")
+    book = _open_book(path, width, height)
     return {
         key: Record(*entry, discs(key, width, height), -1) for key, entry in book.entries().items()
     }

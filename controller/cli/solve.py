@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from controller.cli.positions import PositionInputError, first_field, read_position
+from controller.cli.positions import PositionInputError, lines, quoted, read_position
 from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules_named
 from engine.solver.classic import COMPILED, ClassicSolver
 from engine.solver.fastsearch import COMPILED as FAST_COMPILED
@@ -95,14 +95,13 @@ def run(args: argparse.Namespace) -> int:
         # the fast search where the board fits its 64-bit model, else through engine.Game
         search = FastSearch(rules, core=args.core) if fits(rules) else GameSearch(rules)
         score = _general(search, args.all, args.movetime)
-    for number, line in enumerate(sys.stdin, start=1):
-        try:
-            game = read_position(line, rules, number)
-            text = score(game, number)
-        except PositionInputError as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
-            return 2
-        print(f"{first_field(line)} {text}", flush=True)
+    try:
+        for number, line in lines(sys.stdin):
+            text, game = read_position(line, rules, number)
+            print(f"{text} {score(game, number)}", flush=True)
+    except PositionInputError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -131,7 +130,7 @@ def _general(
             result = None
         if result is None or not result.exact:
             raise PositionInputError(
-                f"line {number} ({' '.join(str(m) for m in game.moves) or '-'}): "
+                f"line {number} ({quoted(' '.join(str(m) for m in game.moves) or '-')}): "
                 f"not solved within {movetime} ms; allow more with --movetime"
             )
         if not every:

@@ -86,6 +86,7 @@ class _Opponents:
     def __init__(self) -> None:
         self._cache: OrderedDict[tuple[object, int, int], object] = OrderedDict()
         self._lock = threading.Lock()
+        self._told: set[str] = set()  # what the opponents had to do without, said once
 
     def __call__(self, job: Job, limits: Limits) -> Move:
         from engine.solver.opponent import Opponent
@@ -99,6 +100,10 @@ class _Opponents:
                 opponent = self._cache[key] = Opponent(job.game.rules, job.level, job.seed)
                 while len(self._cache) > self.KEEP:
                     self._cache.popitem(last=False)
+                problem = opponent.book_problem
+                if problem is not None and problem not in self._told:
+                    self._told.add(problem)
+                    log.warning("The computer is %s.", problem)
             self._cache.move_to_end(key)
         assert isinstance(opponent, Opponent)
         if job.purpose == "ponder":

@@ -33,6 +33,7 @@ from controller.remote.address import BROWSER, TERMINAL, BrokerAddress, broker_a
 from controller.remote.settings import Account, RemoteSettings
 from engine import RULES_NAMES
 from engine.colour import Colour
+from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL
 from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
 from hardware.pinmap import PinMap
@@ -115,9 +116,10 @@ class WebConfig:
 @dataclass(frozen=True, slots=True)
 class OpponentConfig:
     """The computer opponent: the colour it plays in a new game (``None``:
-    nobody), its level (1 to 10: full strength), its thinking budget in
-    seconds, the seed its games' seeds are derived from, and whether full
-    strength thinks on the other player's time too."""
+    nobody), its level (the engine's ``MIN_LEVEL`` to ``MAX_LEVEL``, full
+    strength), its thinking budget in seconds, the seed its games' seeds are
+    derived from, and whether full strength thinks on the other player's
+    time too."""
 
     plays: Colour | None = None
     level: int = 5
@@ -292,7 +294,7 @@ def _opponent(opponent: ConfigTable) -> OpponentConfig:
     )
     return OpponentConfig(
         plays=None if plays == "none" else Colour(plays),
-        level=opponent.integer("level", 5, low=1, high=10),
+        level=opponent.integer("level", 5, low=MIN_LEVEL, high=MAX_LEVEL),
         think=opponent.integer("think_ms", 1000, low=100, high=600_000) / 1000,
         seed=opponent.integer("seed", 0, low=0, high=2**32 - 1),
         ponder=opponent.boolean("ponder", True),

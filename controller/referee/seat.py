@@ -25,9 +25,9 @@ from controller.i18n.text import Text, _t
 from controller.i18n.words import plays_with
 from controller.referee import fields
 from engine.colour import Colour
+from engine.solver.opponent import MAX_LEVEL as MAX_LEVEL  # the engine states the range
+from engine.solver.opponent import MIN_LEVEL as MIN_LEVEL
 
-MIN_LEVEL = 1
-MAX_LEVEL = 10  # engine.solver.opponent.MAX_LEVEL: perfect where the solver is exact
 SEED_BYTES = 4  # a game's seed is this many bytes of a digest
 SEED_LIMIT = 2 ** (8 * SEED_BYTES) - 1
 COLOURS = frozenset(colour.value for colour in Colour)  # as the journal names them

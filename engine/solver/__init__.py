@@ -15,12 +15,13 @@ per-move scores, where the move came from.
 from engine.solver.classic import COMPILED, ClassicSolver, Position
 from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits, SearchStopped
-from engine.solver.opponent import MAX_LEVEL, Choice, Opponent
+from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL, Choice, Opponent
 from engine.solver.search import GameSearch, SearchResult
 
 __all__ = [
     "COMPILED",
     "MAX_LEVEL",
+    "MIN_LEVEL",
     "Choice",
     "ClassicSolver",
     "FastSearch",

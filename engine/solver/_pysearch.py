@@ -4,8 +4,10 @@ Used when the compiled core is missing (no compiler at install time) and by
 the tests that check both cores agree: for the same calls they return the
 same scores, moves and node counts, and they share the table's format (a
 bytearray of 24-byte slots, read here through a ``memoryview`` of 64-bit
-words). See ``_search.c`` for the state, the keys and the table, and
-:mod:`engine.solver.fastsearch` for the model's parameters.
+words). See ``_search.c`` for the state, the keys and the table,
+:mod:`engine.solver.model` for the model's parameters (one named structure,
+read by name on both sides) and :mod:`engine.solver.evaluation` for the
+judgement, which this twin does not restate but inherits.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import bitboard
+from engine.solver.evaluation import Evaluation
+from engine.solver.model import ModelSpec
 
 WIN = 100_000
 INF = WIN + 1
-EVAL_CAP = 40_000
 THREAT_PENALTY = 50_000
-ZUGZWANG = 4  # lasting threats of one side only: that many times a lasting threat
 MASK64 = (1 << 64) - 1
 PLAY, FILL, POP, RETURN = 0, 1, 2, 3
 ONGOING, DRAW = -1, 2
@@ -27,69 +29,28 @@ EXACT, LOWER, UPPER = 1, 2, 3
 MAX_PATH = 256
 
 State = tuple[int, int, int, int, int, int, int]  # b0, b1, side, phase, pending, s0, s1
-ModelSpec = tuple[
-    int,
-    int,
-    int,
-    int,
-    int,
-    int,
-    int,
-    int,
-    Sequence[int],
-    int,
-    int,
-    Sequence[int],
-    Sequence[int],
-    int,
-    int,
-    int,
-]
 
 
-class Model:
-    """The board and rules of one game, as ``_search.c``'s ``Model``."""
+class Model(Evaluation):
+    """The board and rules of one game, as ``_search.c``'s ``Model``; its
+    judgement is the one evaluation's."""
 
     def __init__(self, spec: ModelSpec) -> None:
-        (
-            self.width, self.height, self.line, self.pops, self.pop10, self.repetition,
-            self.popper_wins, self.target, order, self.playable, self.playable_bottom,
-            windows, weights, self.cycles, self.red_rows, self.parity,
-        ) = spec  # fmt: skip
-        self.stride = self.height + 1
-        if self.width * self.stride > 64:
+        super().__init__(spec)
+        if spec.width * self.stride > 64:
             raise ValueError("the board does not fit the search core")
-        self.order = tuple(order)
-        self.windows = tuple(windows)
-        self.weights = tuple(weights)
-        stride = self.stride
-        self.dirs = (1, stride, stride + 1, stride - 1)
-        self.column = {c: ((1 << self.height) - 1) << (c * stride) for c in self.order}
-        self.bottom = {c: 1 << (c * stride) for c in self.order}
-
-    # -- lines ---------------------------------------------------------------
+        self.pops = spec.pops
+        self.repetition = spec.repetition
+        self.popper_wins = spec.popper_wins
+        self.cycles = spec.cycles
+        self.bottom = {c: 1 << (c * self.stride) for c in self.order}
 
     def has_line(self, b: int) -> bool:
         return bitboard.has_line(b, self.line, self.dirs)
 
-    def line_cells(self, b: int) -> int:
-        return bitboard.line_cells(b, self.line, self.dirs) & MASK64
-
-    def winning_cells(self, b: int, occupied: int) -> int:
-        """Empty playable cells that would complete a line for ``b``: cells
-        with ``a`` of its discs just before them and ``k - 1 - a`` just after."""
-        k = self.line
-        cells = 0
-        for d in self.dirs:
-            before = [MASK64]  # before[a]: the a cells before are b's
-            for a in range(1, k):
-                before.append(before[-1] & b << a * d)
-            after = MASK64  # the j cells after are b's
-            for j in range(k):
-                if j:
-                    after &= b >> j * d
-                cells |= after & before[k - 1 - j]
-        return cells & self.playable & ~occupied
+    def judge(self, s: State) -> int:
+        """The evaluation of ``s`` for the player to move."""
+        return self.evaluate(s[0], s[1], s[2], s[5], s[6])
 
     # -- moves ---------------------------------------------------------------
 
@@ -189,58 +150,6 @@ class Model:
             side, result = self._begin_pop_turn(b, side ^ 1)
         return (b[0], b[1], side, phase, pending, s0, s1), result
 
-    # -- judgement -----------------------------------------------------------
-
-    def lasting_threats(self, red: int, yellow: int) -> int:
-        """Red's view of the threats that last until the grid fills.
-
-        In each column the lowest threat on its owner's rows (odd for Red,
-        even for Yellow) decides who gets the column's zugzwang; a threat
-        on the other's rows is blocked in time. A column of Red's beats
-        Yellow's claim to the even rows; without one, a column of Yellow's
-        wins the filled grid for Yellow.
-        """
-        occupied = red | yellow
-        red_good = self.winning_cells(red, occupied) & self.red_rows
-        yellow_good = self.winning_cells(yellow, occupied) & self.playable & ~self.red_rows
-        lasting = red_good | yellow_good
-        columns = [0, 0]
-        for c in self.order:
-            cells = lasting & self.column[c]
-            if cells:
-                columns[not cells & -cells & red_good] += 1
-        score = self.parity * (columns[0] - columns[1])
-        if columns[0] or columns[1]:
-            score += ZUGZWANG * self.parity * (1 if columns[0] else -1)
-        return score
-
-    def evaluate(self, s: State) -> int:
-        b0, b1, side = s[:3]
-        mine, theirs = (b1, b0) if side else (b0, b1)
-        weights = self.weights
-        score = 0
-        for w in self.windows:
-            a, c = mine & w, theirs & w
-            if a and not c:
-                score += weights[a.bit_count()]
-            elif c and not a:
-                score -= weights[c.bit_count()]
-        if self.parity:
-            red = self.lasting_threats(b0, b1)
-            score += red if side == 0 else -red
-        if self.pop10:
-            own, other = (s[6], s[5]) if side else (s[5], s[6])
-            score += 400 * (own - other)
-            bottom = self.playable_bottom
-            ready = (self.line_cells(mine) & bottom).bit_count()
-            against = (self.line_cells(theirs) & bottom).bit_count()
-            score += 120 * (ready - against)
-            if self.target - own <= 1:
-                score += 300
-            if self.target - other <= 1:
-                score -= 300
-        return max(-EVAL_CAP, min(EVAL_CAP, score))
-
 
 def key_extra(s: State) -> int:
     """Side, phase, pending column and scores packed as in ``_search.c``."""
@@ -259,7 +168,7 @@ def play(spec: ModelSpec, state: State, move: int) -> tuple[State, int]:
 
 def evaluate(spec: ModelSpec, state: State) -> int:
     """The judgement of ``state`` for the player to move."""
-    return Model(spec).evaluate(state)
+    return Model(spec).judge(state)
 
 
 class _Stopped(Exception):
@@ -320,7 +229,7 @@ class _Search:
             return 0
         if len(self.path) >= MAX_PATH or depth > MAX_PATH:
             self.horizon = True
-            value = self.m.evaluate(child)
+            value = self.m.judge(child)
             return value if child[2] == me else -value
         if not self.m.pop10 and child[2] != me and ply < self.extend_below:
             # the mover threatens to win with a drop: the reply is forced, and
@@ -366,7 +275,7 @@ class _Search:
             if result != ONGOING:
                 value = 0 if result == DRAW else -WIN
             else:
-                value = m.evaluate(child)
+                value = m.judge(child)
                 if child[2] != me:
                     value = -value
                     if not m.pop10:
@@ -390,7 +299,7 @@ class _Search:
         m = self.m
         if depth <= 0:
             self.horizon = True
-            return m.evaluate(s)
+            return m.judge(s)
         extra = key_extra(s)
         slot = self.slot(s[0], s[1], extra)
         table = self.table

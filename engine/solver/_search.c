@@ -24,6 +24,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -579,56 +580,108 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
 
 /* ------------------------------------------------------------ Python glue */
 
-static int parse_model(PyObject *spec, Model *m) {
-    /* (width, height, line, pops, pop10, repetition, popper_wins, target,
-     *  order, playable, playable_bottom, windows, weights, cycles, red_rows, parity) */
-    PyObject *order, *windows, *weights;
-    unsigned long long playable, playable_bottom, red_rows;
-    long long parity;
-    memset(m, 0, sizeof *m);
-    if (!PyArg_ParseTuple(spec, "iiiiiiiiOKKOOiKL", &m->width, &m->height, &m->line, &m->pops,
-                          &m->pop10, &m->repetition, &m->popper_wins, &m->target, &order,
-                          &playable, &playable_bottom, &windows, &weights, &m->cycles, &red_rows,
-                          &parity))
+/* the model is engine/solver/model.py's ModelSpec, read field by field by name */
+
+static int get_long(PyObject *spec, const char *name, long long low, long long high,
+                    long long *out) {
+    PyObject *value = PyObject_GetAttrString(spec, name);
+    if (value == NULL)
         return -1;
-    m->red_rows = red_rows;
+    long long number = PyLong_AsLongLong(value);
+    Py_DECREF(value);
+    if (number == -1 && PyErr_Occurred())
+        return -1;
+    if (number < low || number > high) {
+        PyErr_Format(PyExc_ValueError, "the model's %s is out of range", name);
+        return -1;
+    }
+    *out = number;
+    return 0;
+}
+
+static int get_int(PyObject *spec, const char *name, int *out) {
+    long long number;
+    if (get_long(spec, name, INT_MIN, INT_MAX, &number) < 0)
+        return -1;
+    *out = (int)number;
+    return 0;
+}
+
+static int get_board(PyObject *spec, const char *name, board *out) {
+    PyObject *value = PyObject_GetAttrString(spec, name);
+    if (value == NULL)
+        return -1;
+    unsigned long long bits = PyLong_AsUnsignedLongLong(value);
+    Py_DECREF(value);
+    if (bits == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = bits;
+    return 0;
+}
+
+/* a sequence field into `out` (at most `limit` items); its length, or -1 */
+static Py_ssize_t get_items(PyObject *spec, const char *name, Py_ssize_t limit, char kind,
+                            void *out) {
+    PyObject *value = PyObject_GetAttrString(spec, name);
+    if (value == NULL)
+        return -1;
+    PyObject *fast = PySequence_Fast(value, "the model's sequences must be sequences");
+    Py_DECREF(value);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > limit) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "the model's %s is too long for the search core", name);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (kind == 'i')
+            ((int *)out)[i] = (int)PyLong_AsLong(item);
+        else if (kind == 'b')
+            ((board *)out)[i] = PyLong_AsUnsignedLongLong(item);
+        else
+            ((int64_t *)out)[i] = PyLong_AsLongLong(item);
+    }
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : n;
+}
+
+static int parse_model(PyObject *spec, Model *m) {
+    long long parity;
+    Py_ssize_t ncols, nwindows;
+    memset(m, 0, sizeof *m);
+    if (get_int(spec, "width", &m->width) < 0 || get_int(spec, "height", &m->height) < 0 ||
+        get_int(spec, "line", &m->line) < 0 || get_int(spec, "pops", &m->pops) < 0 ||
+        get_int(spec, "pop10", &m->pop10) < 0 || get_int(spec, "repetition", &m->repetition) < 0 ||
+        get_int(spec, "popper_wins", &m->popper_wins) < 0 ||
+        get_int(spec, "target", &m->target) < 0 || get_int(spec, "cycles", &m->cycles) < 0 ||
+        get_board(spec, "playable", &m->playable) < 0 ||
+        get_board(spec, "playable_bottom", &m->playable_bottom) < 0 ||
+        get_board(spec, "red_rows", &m->red_rows) < 0 ||
+        get_long(spec, "parity", 0, INT32_MAX, &parity) < 0)
+        return -1;
     m->parity = parity;
     m->stride = m->height + 1;
-    m->playable = playable;
-    m->playable_bottom = playable_bottom;
-    if (m->width * m->stride > 64 || m->line < 1 || m->line > MAX_LINE || m->width > 32) {
+    if (m->width < 1 || m->height < 1 || m->width * m->stride > 64 || m->line < 1 ||
+        m->line > MAX_LINE || m->width > 32) {
         PyErr_SetString(PyExc_ValueError, "the board does not fit the search core");
         return -1;
     }
-    PyObject *seqs[3] = {order, windows, weights};
-    int limits[3] = {MAX_COLS, MAX_WINDOWS, MAX_LINE + 1};
-    for (int which = 0; which < 3; which++) {
-        PyObject *fast = PySequence_Fast(seqs[which], "the model wants sequences");
-        if (fast == NULL)
-            return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-        if (n > limits[which]) {
-            Py_DECREF(fast);
-            PyErr_SetString(PyExc_ValueError, "the model is too large for the search core");
+    ncols = get_items(spec, "order", MAX_COLS, 'i', m->order);
+    if (ncols < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < ncols; i++)
+        if (m->order[i] < 0 || m->order[i] >= m->width) {
+            PyErr_SetString(PyExc_ValueError, "the model's order names a column off the board");
             return -1;
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
-            if (which == 0)
-                m->order[i] = (int)PyLong_AsLong(item);
-            else if (which == 1)
-                m->windows[i] = PyLong_AsUnsignedLongLong(item);
-            else
-                m->weights[i] = PyLong_AsLongLong(item);
-        }
-        Py_DECREF(fast);
-        if (PyErr_Occurred())
-            return -1;
-        if (which == 0)
-            m->ncols = (int)n;
-        else if (which == 1)
-            m->nwindows = (int)n;
-    }
+    nwindows = get_items(spec, "windows", MAX_WINDOWS, 'b', m->windows);
+    if (nwindows < 0 || get_items(spec, "weights", MAX_LINE + 1, 'l', m->weights) < 0)
+        return -1;
+    m->ncols = (int)ncols;
+    m->nwindows = (int)nwindows;
     return 0;
 }
 

@@ -224,8 +224,4 @@ def book_entries(plan: Plan, records: Mapping[int, Record]) -> dict[int, Entry]:
 
 def discs(key: int, width: int, height: int) -> int:
     """The number of discs of a position from its key (``current + mask``)."""
-    # in each column the key is the mask (k discs: k low bits) plus the
-    # mover's discs among them, a number from 2**k - 1 to 2**(k + 1) - 2
-    stride = height + 1
-    column = (1 << stride) - 1
-    return sum(((key >> (c * stride) & column) + 1).bit_length() - 1 for c in range(width))
+    return Position.from_key(width, height, key).moves

@@ -56,6 +56,42 @@ class Position:
         return cls(width, height, 0, 0, 0)
 
     @classmethod
+    def from_key(cls, width: int, height: int, key: int) -> Position:
+        """The position whose :meth:`key` is ``key``; ValueError where there is none.
+
+        >>> position = Position.from_columns(7, 6, [4, 4, 3])
+        >>> Position.from_key(7, 6, position.key()) == position
+        True
+        >>> Position.from_key(7, 6, 0b1111111)  # every bit of column 1: seven discs
+        Traceback (most recent call last):
+        ...
+        ValueError: key 127 is no 7x6 position: column 1 holds more than 6 discs
+        """
+        stride = height + 1
+        if key < 0 or key >> (width * stride):
+            raise ValueError(f"key {key} is no {width}x{height} position: it is off the board")
+        current = mask = 0
+        for c in range(width):
+            # the column's part of the key is its mask (k discs: k low bits)
+            # plus the mover's discs among them: 2**k - 1 to 2**(k + 1) - 2
+            part = key >> (c * stride) & ((1 << stride) - 1)
+            discs = (part + 1).bit_length() - 1
+            if discs > height:
+                raise ValueError(
+                    f"key {key} is no {width}x{height} position: "
+                    f"column {c + 1} holds more than {height} discs"
+                )
+            filled = (1 << discs) - 1
+            mask |= filled << (c * stride)
+            current |= (part - filled) << (c * stride)
+        moves = mask.bit_count()
+        if (
+            current.bit_count() != moves // 2
+        ):  # the mover has dropped as often as the other, or once less
+            raise ValueError(f"key {key} is no {width}x{height} position: turns do not alternate")
+        return cls(width, height, current, mask, moves)
+
+    @classmethod
     def from_columns(cls, width: int, height: int, columns: Iterable[int]) -> Position:
         """The position after dropping into ``columns`` (1-based) in turn."""
         position = cls.empty(width, height)

@@ -30,16 +30,13 @@ the opponent complete a line by a drop last); a reply to a threat to win by
 a drop searched one ply deeper (up to twice the iteration's depth from the
 root: forced lines are where a shallow search misses a loss). When the time
 runs out in an iteration, a move it already found better than the last
-iteration's choice is kept (:func:`improved`). The evaluation: open lines
-(a disc short of a line weighs double); where only drops fill the grid,
-the parity of the threats (:func:`parity_of`: who will be forced to drop
-under the other's winning cell when the grid fills); in Pop 10 also the
-points, the discs ready to score in the bottom row and the race to the
-target. The repetition draw is judged on the game's own history plus the
-search path; a value that depended on it is never reused from the table
-for a cutoff (it depends on the path), and with the rule on the table
-starts empty at each search (the history has changed). Without the rule,
-a game with pops judges a position met again as a draw (:func:`cycles`).
+iteration's choice is kept (:func:`improved`). It judges with the one
+evaluation (:mod:`engine.solver.evaluation`). The repetition draw is
+judged on the game's own history plus the search path; a value that
+depended on it is never reused from the table for a cutoff (it depends on
+the path), and with the rule on the table starts empty at each search (the
+history has changed). Without the rule, a game with pops judges a position
+met again as a draw (:func:`engine.solver.model.cycles`).
 An iteration that meets no horizon has solved the remaining game: the
 search stops with exact scores.
 
@@ -54,16 +51,18 @@ search stops with exact scores.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any, Literal
 
-from engine.game import Game, Phase
+from engine.colour import Colour
+from engine.game import Game, Phase, PositionKey
 from engine.move import Move
 from engine.rules import Rules
 from engine.solver import _pysearch
 from engine.solver.limits import Limits
-from engine.solver.search import WIN, SearchResult, windows_of
+from engine.solver.model import model_spec
+from engine.solver.search import WIN, SearchResult
 
 try:
     from engine.solver import _search  # type: ignore[attr-defined]
@@ -78,7 +77,6 @@ EVERYTHING = 1 << 62
 PHASES = {Phase.PLAY: 0, Phase.FILL: 1, Phase.POP: 2, Phase.RETURN: 3}
 CoreName = Literal["auto", "compiled", "python"]
 State = _pysearch.State
-ModelSpec = _pysearch.ModelSpec
 
 
 def fits(rules: Rules) -> bool:
@@ -91,98 +89,22 @@ def fits(rules: Rules) -> bool:
     return rules.width * (rules.height + 1) <= 64 and rules.width <= 32
 
 
-@cache
-def model_spec(rules: Rules) -> ModelSpec:
-    """The model's parameters, as both cores read them."""
-    stride = rules.height + 1
-    centre = (rules.width - 1) / 2
-    columns = [c - 1 for c in rules.playable_columns]
-    order = sorted(columns, key=lambda c: (abs(c - centre), c))
-    playable = sum(((1 << rules.height) - 1) << (c * stride) for c in columns)
-    bottom = sum(1 << (c * stride) for c in columns)
-    k = rules.line
-    weights = [0] + [4 ** (min(n, 7) - 1) for n in range(1, k + 1)]
-    weights[k - 1] *= 2  # one disc short of a line: a threat
-    if not rules.pop10:
-        weights[k] = 0  # a line ends the game before any judgement
-    return (
-        rules.width, rules.height, k, int(rules.pops), int(rules.pop10),
-        rules.repetition or 0, int(rules.both_lines == "popper"), rules.target,
-        tuple(order), playable, bottom, tuple(windows_of(rules)), tuple(weights),
-        int(cycles(rules)), *parity_of(rules, playable, weights[k - 1]),
-    )  # fmt: skip
-
-
-def cycles(rules: Rules) -> bool:
-    """Whether the search judges a position met again as a draw, without the rule.
-
-    Pops let a game go round in circles (in Pop 10's pop phase, a full grid
-    lets a player only pop and return into the same column, for ever). A
-    circle makes no progress: judged a draw (0, never exact), full strength
-    leaves it when it is ahead and seeks it when it is behind, instead of
-    going round until someone stops the game. With the repetition rule on,
-    the rule's own count decides instead.
-    """
-    return (rules.pops or rules.pop10) and not rules.repetition
-
-
-def parity_of(rules: Rules, playable: int, threat: int) -> tuple[int, int]:
-    """Red's rows (the odd ones, counted from 1 at the bottom) and a threat's bonus there.
-
-    Where every disc is dropped and the columns are of even height, a game
-    that fills the grid ends in zugzwang: the player who must drop under the
-    other's winning cell loses, and who must is decided by parity. Red can
-    hold a threat on an odd row, Yellow one on an even row, to the end (the
-    classic rule of Connect Four theory); a threat on the wrong row usually
-    comes to nothing. Pops and Pop 10's returns break the parity: no bonus.
-    """
-    if rules.pops or rules.pop10 or rules.height % 2:
-        return 0, 0
-    stride = rules.height + 1
-    rows = sum(1 << (c * stride + r) for c in range(rules.width) for r in range(0, rules.height, 2))
-    return rows & playable, threat
-
-
 def state_of(game: Game) -> State:
     """The model's state of a game in progress."""
-    pending = game.pending_return
-    scores = game.scores
-    side = game._side
-    return _state(game._bb[0], game._bb[1], side, game.phase, pending, tuple(scores.values()))
+    return _state(game.position_key())
 
 
-def _state(b0: int, b1: int, side: Any, phase: Phase, pending: int | None, scores: Any) -> State:
-    s0, s1 = scores
-    return (b0, b1, int(side), PHASES[phase], -1 if pending is None else pending - 1, s0, s1)
-
-
-def seen_of(game: Game) -> list[tuple[int, int, int, int]]:
-    """The positions the game has met, with their counts, for the repetition draw."""
-    seen = []
-    for key, count in game._counts.items():
-        b0, b1, side, phase, pending, s0, s1 = key
-        if count and side is not None:
-            state = _state(b0, b1, side, phase, pending, (s0, s1))
-            seen.append((b0, b1, _pysearch.key_extra(state), count))
-    return seen
+def _state(key: PositionKey) -> State:
+    pending = -1 if key.pending_return is None else key.pending_return - 1
+    side = int(key.to_move is Colour.YELLOW)
+    return (key.red, key.yellow, side, PHASES[key.phase], pending, key.red_score, key.yellow_score)
 
 
 def past_of(game: Game) -> list[tuple[int, int, int, int]]:
-    """Every position the game has met, with its count, for judging circles.
-
-    The engine counts positions only under the repetition rule; its history
-    of snapshots (one before each move) holds them all.
-    """
-    counts: dict[tuple[int, int, int], int] = {}
-    states = [state_of(game)] + [
-        _state(red, yellow, side, phase, pending, (red_score, yellow_score))
-        for red, yellow, _heights, side, _result, phase, red_score, yellow_score, _passed, pending
-        in game._history
-    ]  # fmt: skip
-    for state in states:
-        key = (state[0], state[1], _pysearch.key_extra(state))
-        counts[key] = counts.get(key, 0) + 1
-    return [(b0, b1, extra, count) for (b0, b1, extra), count in counts.items()]
+    """Every position the game has met, with its count: for the repetition
+    draw, and without the rule for judging circles."""
+    counts = Counter(_state(key) for key in game.past_positions())
+    return [(s[0], s[1], _pysearch.key_extra(s), count) for s, count in counts.items()]
 
 
 def settled(scores: Sequence[int], depth: int, horizon: int) -> bool:
@@ -271,12 +193,10 @@ class FastSearch:
             raise ValueError("the game is over: there is no move to search")
         limits = limits or Limits()
         state = state_of(game)
-        seen: list[tuple[int, int, int, int]] = []
-        if self.rules.repetition:
-            seen = seen_of(game)
+        # the game's past decides repetition draws, and without the rule circles
+        seen = past_of(game) if self.spec.repetition or self.spec.cycles else []
+        if self.spec.repetition:
             self.clear()  # values stored under another history may miss a repetition
-        elif cycles(self.rules):
-            seen = past_of(game)
         moves = self.core.moves(self.spec, state)
         result: SearchResult | None = None
         nodes = 0
@@ -329,4 +249,4 @@ class FastSearch:
         return answer
 
 
-__all__ = ["COMPILED", "FastSearch", "fits", "model_spec", "state_of"]
+__all__ = ["COMPILED", "FastSearch", "fits", "state_of"]

@@ -24,32 +24,38 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.colour import Colour
 from engine.game import Game
 from engine.move import Move
 from engine.rules import Rules
-from engine.solver.book import Book, packaged_book
+from engine.solver.book import Book, BookError, packaged_book
 from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.search import GameSearch
 
-MAX_LEVEL = 10
+MIN_LEVEL = 1  # a child can beat it
+MAX_LEVEL = 10  # full strength: the one statement of the level range (config, page, CLI read it)
 FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
 FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
 FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
 DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
 FAST_NODES = 1_000_000  # the same, compiled fast search: about 0.2 s here, under 1 s on a Pi
-# level: (plies looked ahead, softmax temperature in evaluation units (a
-# threat, one disc short of a line, is worth 2 * 4 ** (line - 2)), a node
-# budget). The budgets keep every level below what full strength searches in
-# a second on a Pi (about 2,000 nodes in Pop Out, pure Python), and keep the
-# levels free of clocks, so deterministic.
+# level: (plies looked ahead, softmax temperature in the units of the one
+# evaluation (engine/solver/evaluation.py: a threat, one disc short of a
+# line, is worth 2 * 4 ** (line - 2)), a node budget). The budgets keep every
+# level below what full strength searches in a second on a Pi (about 2,000
+# nodes in Pop Out, pure Python), and keep the levels free of clocks, so
+# deterministic. The temperatures of levels 1-4 were raised when the lower
+# levels moved to the one evaluation (its parity and Pop 10 terms widen the
+# gaps between moves), so that each level plays its best-scored move as often
+# as before on 240 positions of every game (bench/levels.py).
 LEVELS: dict[int, tuple[int, float, int]] = {
-    1: (1, 60.0, 50),
-    2: (2, 40.0, 100),
-    3: (2, 15.0, 150),
-    4: (3, 12.0, 250),
+    1: (1, 95.0, 50),
+    2: (2, 60.0, 100),
+    3: (2, 19.0, 150),
+    4: (3, 14.0, 250),
     5: (3, 5.0, 350),
     6: (4, 4.0, 500),
     7: (4, 1.5, 700),
@@ -86,15 +92,18 @@ def classic_fits(rules: Rules) -> bool:
 def classic_position(game: Game) -> Position:
     """The solver's position for a Classic game."""
     # the engine's bitboards have the solver's layout: column-major, stride height + 1
-    rules = game.rules
-    mine = game._bb[game._side]
-    return Position(rules.width, rules.height, mine, game._bb[0] | game._bb[1], len(game.moves))
+    key = game.position_key()
+    mine = key.yellow if key.to_move is Colour.YELLOW else key.red
+    discs = key.red | key.yellow
+    return Position(game.rules.width, game.rules.height, mine, discs, discs.bit_count())
 
 
 class Opponent:
     """Chooses moves for one set of rules at one level.
 
     ``book`` defaults to the book shipped for the board size (Classic only).
+    A damaged shipped book is not used: the solver answers instead, and
+    ``book_problem`` says why, for the caller to tell once.
     """
 
     def __init__(
@@ -105,14 +114,15 @@ class Opponent:
         book: Book | bool | None = True,
         core: CoreName = "auto",
     ) -> None:
-        if not 1 <= level <= MAX_LEVEL:
-            raise ValueError(f"levels are 1 to {MAX_LEVEL}, not {level}")
+        if not MIN_LEVEL <= level <= MAX_LEVEL:
+            raise ValueError(f"levels are {MIN_LEVEL} to {MAX_LEVEL}, not {level}")
         self.rules = rules
         self.level = level
         self.seed = seed
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
+        self.book_problem: str | None = None
         # full strength in every other game: the fast search where the board fits it
         self.fast: FastSearch | None = None
         if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
@@ -120,7 +130,13 @@ class Opponent:
         if level == MAX_LEVEL and classic_fits(rules):
             self.solver = ClassicSolver(rules.width, rules.height, core=core)
             if book is True:
-                self.book = packaged_book(rules.width, rules.height)
+                try:
+                    self.book = packaged_book(rules.width, rules.height)
+                except BookError as error:
+                    self.book_problem = (
+                        f"playing without the opening book ({error}): reinstall popref, "
+                        "or rebuild the book with popref book"
+                    )
             elif isinstance(book, Book):
                 self.book = book
 

@@ -27,11 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bitboard import Layout, line_cells
-from engine.game import Game, Phase
+from engine.colour import Colour
+from engine.game import Game, PositionKey
 from engine.move import Move
 from engine.rules import Rules
+from engine.solver.evaluation import Evaluation
 from engine.solver.limits import Limits, SearchStopped
+from engine.solver.model import model_spec
 
 WIN = 100_000
 INFINITY = WIN + 1
@@ -58,24 +60,6 @@ class SearchResult:
     nodes: int
 
 
-def windows_of(rules: Rules) -> list[int]:
-    """Every run of ``line`` cells on the board, as a bit mask."""
-    layout = Layout.of(rules.width, rules.height)
-    cells = [
-        (column, row) for column in range(rules.width) for row in range(rules.height)
-    ]  # fmt: skip
-    masks = []
-    k = rules.line
-    for column, row in cells:
-        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            end_c, end_r = column + dc * (k - 1), row + dr * (k - 1)
-            if 0 <= end_c < rules.width and 0 <= end_r < rules.height:
-                masks.append(
-                    sum(layout.bit(column + dc * i, row + dr * i) for i in range(k))
-                )  # fmt: skip
-    return masks
-
-
 class GameSearch:
     """Iterative deepening alpha-beta for one set of rules.
 
@@ -85,13 +69,8 @@ class GameSearch:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.layout = Layout.of(rules.width, rules.height)
-        self.windows = windows_of(rules)
-        k = rules.line
-        weights = [0] + [4 ** (n - 1) for n in range(1, k)] + [0]
-        weights[k - 1] *= 2  # one disc short of a line: a threat
-        self.weights = weights
-        self.table: dict[tuple[Any, ...], tuple[int, int, int, Move | None, bool]] = {}
+        self.evaluation = Evaluation(model_spec(rules))
+        self.table: dict[PositionKey, tuple[int, int, int, Move | None, bool]] = {}
         self.nodes = 0
         self._limits = Limits()
         self._next_check = 0
@@ -104,36 +83,9 @@ class GameSearch:
 
     def evaluate(self, game: Game) -> int:
         """A judgement of a game in progress for the player to move."""
-        side = game._side
-        mine, theirs = game._bb[side], game._bb[side ^ 1]
-        weights = self.weights
-        score = 0
-        for window in self.windows:
-            a, b = mine & window, theirs & window
-            if a and not b:
-                score += weights[a.bit_count()]
-            elif b and not a:
-                score -= weights[b.bit_count()]
-        if self.rules.pop10:
-            score += self._pop10(game, side)
-        return score
-
-    def _pop10(self, game: Game, side: int) -> int:
-        """Points, points ready to take, and the distance to the target."""
-        mine, theirs = game._scores[side], game._scores[side ^ 1]
-        value = 400 * (mine - theirs)
-        if game.phase is Phase.POP or game.phase is Phase.RETURN:
-            bottom = game._playable_bottom
-            k, directions = self.rules.line, self.layout.directions
-            ready = line_cells(game._bb[side], k, directions) & bottom
-            against = line_cells(game._bb[side ^ 1], k, directions) & bottom
-            value += 120 * (ready.bit_count() - against.bit_count())
-        target = self.rules.target
-        if target - mine <= 1:
-            value += 300
-        if target - theirs <= 1:
-            value -= 300
-        return value
+        key = game.position_key()
+        side = int(key.to_move is Colour.YELLOW)
+        return self.evaluation.evaluate(key.red, key.yellow, side, key.red_score, key.yellow_score)
 
     # -- search --------------------------------------------------------------
 
