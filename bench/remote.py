@@ -17,6 +17,14 @@ in one run:
 - **request -> light**: the friend asks for its move; the time from its
   ``publish`` to the first change of a light pin on the board (its column's
   light in its colour). The bench then makes the move on the grid.
+- **move -> page**: the same moves as the remote page sees them in headless
+  Chromium (Debian's, driven by Selenium as tests/browser.py does), the page
+  served by the broker's own static server as ``popref remote-page`` writes
+  it: the time from the journal's append returning to the page's move list
+  changing (a ``MutationObserver``, before the paint). The page's clock is
+  not the bench's: both are read as the wall clock (``time.time()`` and
+  ``performance.timeOrigin + performance.now()``, the same system clock).
+  Left out, saying why in one line, where Chromium is not installed.
 - **idle**: ``popref run`` without and with ``[remote]`` (a friend invited
   through the same broker) side by side through the same idle window: CPU,
   peak memory (VmHWM) and the voluntary context switches of all their
@@ -40,6 +48,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +63,33 @@ from controller.remote.host import RemoteHost
 from controller.remote.link import parse_link
 from controller.remote.message import Message
 from controller.remote.settings import RemoteSettings
+from controller.web.api import RULES
+from controller.web.remote_page import write_page
 from engine.colour import Colour
 from hardware.clock import monotonic
 from hardware.sim.seam import Beam
 from tests.broker import MISSING, MOSQUITTO, Mosquitto
+from tests.browser import Browsers, needs_chromium, text, wait
 
 GOAL_P95 = 0.100
 GOAL_OVERHEAD = 2.0
 GOAL_RSS_KB = 5 * 1024
 WAIT = 10.0  # seconds before a message that never came is an error
 PAYLOAD = b"x" * 250  # about a request's size
+# The page notes, at each change of its move list, how many moves it shows and
+# when (the wall clock, in milliseconds, as the bench's time.time() reads it).
+WATCH_MOVES = """
+window.benchSeen = [];
+const moves = document.getElementById("moves");
+new MutationObserver(() => {
+  const words = moves.textContent.trim();
+  const shown = words ? words.split(/\\s+/).length : 0;
+  const seen = window.benchSeen;
+  if (!seen.length || seen[seen.length - 1][0] !== shown) {
+    seen.push([shown, performance.timeOrigin + performance.now()]);
+  }
+}).observe(moves, { childList: true, characterData: true, subtree: true });
+"""
 
 
 def raw_round_trips(broker: Mosquitto, samples: int) -> list[float]:
@@ -102,9 +128,17 @@ def raw_round_trips(broker: Mosquitto, samples: int) -> list[float]:
 class RemoteLatency(GpioLatency):
     """The GPIO bench's daemon with a remote seat: the friend plays Yellow."""
 
-    def __init__(self, state_dir: Path, broker: Mosquitto) -> None:
+    def __init__(self, state_dir: Path, broker: Mosquitto, page: Any | None = None) -> None:
         super().__init__(state_dir)
-        self.daemon.remote = RemoteHost(RemoteSettings(broker_address(broker.url)))
+        settings = RemoteSettings(
+            broker_address(broker.url),
+            web_broker=broker.ws_url,
+            page=f"http://127.0.0.1:{broker.ws_port}/",  # the broker's static server
+        )
+        self.daemon.remote = RemoteHost(settings)
+        self.page = page  # a Selenium driver following the game on the remote page, or None
+        self.wall: dict[int, float] = {}  # by the number of moves: journalled, wall clock
+        self.to_page: list[float] = []
         # by the number of moves: when each was journalled, and when the
         # friend had the board's message about it
         self.journalled: dict[int, float] = {}
@@ -114,7 +148,9 @@ class RemoteLatency(GpioLatency):
         def timed(record: dict[str, Any]) -> None:
             append(record)
             if record.get("e") == "drop":  # the referee has played it already
-                self.journalled[len(self.daemon.referee.game.moves)] = monotonic()
+                ply = len(self.daemon.referee.game.moves)
+                self.journalled[ply] = monotonic()
+                self.wall[ply] = time.time()
 
         self.daemon.journal.append = timed  # type: ignore[method-assign]
         self.friend: RemoteClient | None = None
@@ -152,7 +188,29 @@ class RemoteLatency(GpioLatency):
         if not friend.wait(lambda: friend.state is not None, WAIT):
             raise RuntimeError("the friend never saw the board's state")
         self.friend = friend
+        self._open_page(link)
         return friend
+
+    def _open_page(self, link: str) -> None:
+        """The remote page, on this game's link, noting when its moves change."""
+        if self.page is None:
+            return
+        self._read_page()  # the last game's figures, before its page goes
+        self.wall.clear()
+        self.page.get("about:blank")  # a fresh load: the old page's "live" is not this one's
+        self.page.get(link)
+        wait(self.page, lambda d: text(d, "link") == "live", "the broker's link")
+        wait(self.page, lambda d: text(d, "you") == "You play Yellow.", "the board's state")
+        self.page.execute_script(WATCH_MOVES)
+
+    def _read_page(self) -> None:
+        """Each move's time from its journalling to the page's showing it."""
+        if self.page is None or not self.wall:
+            return
+        seen = self.page.execute_script("return window.benchSeen || []")
+        for shown, at in seen:  # a page that lags shows two moves in one change
+            for ply in sorted(ply for ply in self.wall if ply <= shown):
+                self.to_page.append(at / 1000 - self.wall.pop(ply))
 
     def _taken(self, message: Message, arrived: float) -> None:
         if message.kind == "move":
@@ -210,6 +268,8 @@ class RemoteLatency(GpioLatency):
             to_light.append(self._ask(friend, column, ply + 1))
             self._drop(column)  # a person makes the friend's move
             time.sleep(rng.uniform(0.02, 0.06))
+        time.sleep(0.2)  # the page shows the last move
+        self._read_page()
         return to_friend, to_light
 
 
@@ -268,6 +328,20 @@ def report(name: str, times: list[float], raw: list[float]) -> None:
     )
 
 
+@contextlib.contextmanager
+def browser(scratch: Path) -> Iterator[Any | None]:
+    """Headless Chromium for the page's figure, or None, said in one line."""
+    if needs_chromium.args[0]:
+        print(f"the remote page's figure is left out: {needs_chromium.kwargs['reason']}")
+        yield None
+        return
+    pool = Browsers(scratch)
+    try:
+        yield from pool.open("en-US,en")
+    finally:
+        pool.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="popref's remote seat figures (issue 22)")
     parser.add_argument("--quick", action="store_true", help="50 moves and a 5 s idle window")
@@ -279,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     samples, idle = (50, 5.0) if args.quick else (200, 30.0)
     print(f"popref remote seat figures ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     with tempfile.TemporaryDirectory(prefix="popref-bench-") as scratch:
-        broker = Mosquitto(Path(scratch))
+        served = Path(scratch) / "page"
+        broker = Mosquitto(Path(scratch), http_dir=served)
+        write_page(served, broker.ws_url, RULES)  # what `popref remote-page` writes
         broker.start()
         try:
             raw = raw_round_trips(broker, samples)
@@ -294,8 +370,10 @@ def main(argv: list[str] | None = None) -> int:
             for place, base in places:
                 with (
                     tempfile.TemporaryDirectory(prefix="popref-bench-", dir=base) as where,
-                    RemoteLatency(Path(where), broker) as bench,
+                    contextlib.ExitStack() as stack,
                 ):
+                    page = stack.enter_context(browser(Path(where))) if place == "disk" else None
+                    bench = stack.enter_context(RemoteLatency(Path(where), broker, page))
                     to_friend, to_light = bench.measure_both(samples, random.Random(args.seed))
                 report(
                     f"move journalled -> the friend's update, journal on {place}", to_friend, raw
@@ -303,6 +381,12 @@ def main(argv: list[str] | None = None) -> int:
                 report(
                     f"the friend's request -> the grid's light, journal on {place}", to_light, raw
                 )
+                if page is not None:
+                    report(
+                        "move journalled -> the remote page's update in Chromium",
+                        bench.to_page,
+                        raw,
+                    )
             idle_footprint(Path(scratch), broker, idle)
         finally:
             broker.stop()

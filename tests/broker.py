@@ -7,6 +7,7 @@ missing, the tests that need it skip, with this reason."""
 from __future__ import annotations
 
 import os
+import pwd
 import select
 import shutil
 import signal
@@ -37,16 +38,23 @@ def free_port() -> int:
 class Mosquitto:
     """One broker process; :meth:`restart` brings it back on the same ports."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, http_dir: Path | None = None) -> None:
         assert MOSQUITTO is not None, MISSING
         self.port = free_port()
         self.ws_port = free_port()
         self.config = directory / "mosquitto.conf"
+        # the WebSockets listener also serves files, as for the remote page;
+        # as the test's own user (run as root, Mosquitto would become the
+        # user mosquitto, who cannot read a test's temporary directory)
+        serves = ""
+        if http_dir is not None:
+            serves = f"http_dir {http_dir}\nuser {pwd.getpwuid(os.getuid()).pw_name}\n"
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous true\n"
             f"listener {self.ws_port} 127.0.0.1\n"
             "protocol websockets\n"
+            f"{serves}"
             "persistence false\n"
             "set_tcp_nodelay true\n"
             "log_dest stderr\n"

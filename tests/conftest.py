@@ -114,3 +114,15 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(
             f"soak seed {seed} (fresh each run; repeat: {SOAK_SEED}={seed})"
         )
+
+
+@pytest.fixture
+def browser(browsers: Browsers) -> Iterator[Any]:
+    """Headless Chromium asking for English, from the session's pool, blank."""
+    yield from browsers.open("en-US,en")
+
+
+@pytest.fixture
+def finnish_browser(browsers: Browsers) -> Iterator[Any]:
+    """A browser whose Accept-Language asks for Finnish first."""
+    yield from browsers.open("fi-FI,fi,en")

@@ -48,6 +48,12 @@ def test_the_sdist_carries_what_the_package_needs(tmp_path: Path) -> None:
         "controller/system/popref.conf",
         "controller/system/config.toml",
         "controller/web/static/index.html",
+        "controller/web/static/remote.html",
+        "controller/web/static/vendor/vendor.json",
+        "controller/web/static/vendor/mqtt/mqtt.min.js",
+        "controller/web/static/vendor/mqtt/LICENSE.md",
+        "controller/web/static/vendor/noble-hashes/hmac.js",
+        "controller/web/static/vendor/noble-hashes/LICENSE",
         *(
             f"controller/i18n/locale/{lang}/LC_MESSAGES/popref.mo"
             for lang in ("fi", "it", "el", "cs")

@@ -104,12 +104,17 @@ def state(client: RemoteClient) -> dict[str, Any]:
     return client.state
 
 
+def red_drops_first(sim: Simulation, client: RemoteClient) -> None:
+    """Red (the grid) drops in the middle; the friend, Yellow, has seen it."""
+    act(sim, "drop 4")
+    assert pump(sim, client, lambda: state(client)["ply"] == 1)
+
+
 def test_the_remote_plays_its_moves_through_the_grid(
     table: Simulation, friend: RemoteClient
 ) -> None:
     assert state(friend)["you"] == "yellow" and state(friend)["invitation"] == "open"
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     assert friend.moves == [{"ply": 1, "move": "4", "by": "red"}]
     seq = friend.request("5", 1)
     assert pump(table, friend, lambda: seq in friend.replies)
@@ -169,8 +174,7 @@ def test_forged_replayed_unsigned_and_foreign_messages_are_ignored(
 ) -> None:
     caplog.set_level(logging.INFO, logger="popref")
     link = friend.link
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     taken = friend.request("3", 1)
     assert pump(table, friend, lambda: taken in friend.replies)
     stranger = Stranger(friend.connection.address.port, friend.topics.remote)
@@ -207,8 +211,7 @@ def test_a_flood_neither_stalls_the_loop_nor_crowds_out_the_friend(
     table: Simulation, friend: RemoteClient
 ) -> None:
     link = friend.link
-    act(table, "drop 4")
-    assert pump(table, friend, lambda: state(friend)["ply"] == 1)
+    red_drops_first(table, friend)
     stranger = Stranger(friend.connection.address.port, friend.topics.remote)
     try:
         for n in range(3000):
@@ -221,6 +224,51 @@ def test_a_flood_neither_stalls_the_loop_nor_crowds_out_the_friend(
     finally:
         stranger.close()
     assert friend.replies[seq]["ok"] and table.daemon.state()["remote"] == "5"
+
+
+def test_a_request_the_broker_drops_is_sent_again_and_taken(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    red_drops_first(table, friend)
+    publish, sent = friend.connection.publish, []
+
+    def lossy(topic: str, payload: bytes, retain: bool = False) -> None:
+        sent.append(payload)
+        if len(sent) > 1:  # the broker loses the first copy
+            publish(topic, payload, retain)
+
+    friend.connection.publish = lossy  # type: ignore[method-assign]
+    seq = friend.request("5", 1)
+    assert pump(table, friend, lambda: seq in friend.replies)
+    assert friend.replies[seq]["ok"] and table.daemon.state()["remote"] == "5"
+    assert len(sent) >= 2 and set(sent) == {sent[0]}  # the same message, the same number
+
+
+def test_a_request_that_comes_twice_is_answered_twice_and_taken_once(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    link = friend.link
+    red_drops_first(table, friend)
+    replies: list[dict[str, Any]] = []
+    friend.on_taken = lambda m, _: replies.append(m.fields()) if m.kind == "reply" else None
+    seq = friend.next_seq()
+    request = seal(link.key, Message(link.game, REMOTE, seq, "request", '{"ply":1,"move":"5"}'))
+    stranger = Stranger(friend.connection.address.port, friend.topics.remote)
+    try:
+        stranger.send(request)
+        assert pump(table, friend, lambda: len(replies) == 1)
+        journalled = (table.state_dir / "journal").read_text()
+        table.advance(1.0)  # a copy that comes at once is not answered again so soon
+        stranger.send(request)  # its reply was lost, say: the friend sends it again
+        assert pump(table, friend, lambda: len(replies) == 2)
+    finally:
+        stranger.close()
+    assert replies == [{"request_seq": seq, "ok": True}] * 2
+    assert table.daemon.referee.remote.last_seq == seq
+    requests = (table.state_dir / "journal").read_text().count('"request"')
+    assert requests == journalled.count('"request"')
+    act(table, "drop 5")
+    assert table.daemon.state()["moves"] == ["4", "5"] and table.daemon.state()["remote"] is None
 
 
 def test_a_broker_restart_mid_game_loses_nothing(

@@ -13,7 +13,6 @@ import pytest
 from controller.i18n.text import LANGUAGES, translations
 from controller.web.page_text import PLURALS, page_catalog
 from tests.browser import (
-    Browsers,
     By,
     Select,
     cells,
@@ -28,17 +27,6 @@ from tests.browser import (
 from tests.webclient import LOOKED, WIN, Table
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def browser(browsers: Browsers) -> Iterator[Any]:
-    yield from browsers.open("en-US,en")
-
-
-@pytest.fixture
-def finnish_browser(browsers: Browsers) -> Iterator[Any]:
-    """A browser whose Accept-Language asks for Finnish first."""
-    yield from browsers.open("fi-FI,fi,en")
 
 
 def test_the_board_follows_a_scripted_game(browser: Any, table: Table) -> None:

@@ -93,11 +93,12 @@ def test_a_refusal_says_how_to_pair_in_the_readers_language(table: Table) -> Non
 
 
 def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
-    """A sentence added to the page (app.js, index.html) without its entry
-    in controller/web/page_text.py would show as its bare key."""
+    """A sentence added to the pages (their scripts and HTML, the live
+    page's and the remote page's) without its entry in
+    controller/web/page_text.py would show as its bare key."""
     static = Path(__file__).resolve().parent.parent / "controller" / "web" / "static"
-    script = (static / "app.js").read_text()
-    page = (static / "index.html").read_text()
+    script = "".join((static / name).read_text() for name in ("app.js", "board.js", "remote.js"))
+    page = (static / "index.html").read_text() + (static / "remote.html").read_text()
     asked = set(re.findall(r"""\b(?:t|say)\(\s*"(\w+)"\s*[,)]""", script))
     for either in re.findall(r"""\bt\(\s*\w+\s*\?\s*"(\w+)"\s*:\s*"(\w+)"\s*\)""", script):
         asked |= set(either)

@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "controller.cli.play",
         "play as the remote player of an invitation link, moves from standard input",
     ),
+    "remote-page": (
+        "controller.cli.remote_page",
+        "write the remote page into a directory, for a broker's own web server",
+    ),
     "replay": ("controller.cli.replay", "play moves through the rules engine and print the result"),
     "games": ("controller.cli.games", "list the finished games, or print one game's record"),
     "check-wiring": (

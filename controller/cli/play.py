@@ -15,14 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from controller.remote.client import RemoteClient
     from engine import Move
-
-RESENDS = 2  # a request with no answer is sent again this often (the broker may have lost it)
 
 
 class Stop(Exception):
@@ -122,11 +120,8 @@ def _one(client: RemoteClient, move: Move, timeout: float) -> dict[str, Any]:
     client.wait(lambda: _over(client) is not None or _turn(client), None)
     _stop_if_over(client)
     ply = _state(client)["ply"]
-    for _ in range(RESENDS):
-        seq = client.request(str(move), ply)
-        if client.wait(_answered(client, seq, ply), timeout):
-            break
-    else:
+    seq = client.request(str(move), ply)  # sent again until answered (RemoteClient.resend)
+    if not client.wait(lambda: client.answered(seq) or _waiting(client, ply), timeout):
         raise Refused(f"no answer within {timeout:g} s; is the broker reachable?")
     reply = client.replies.get(seq, {"ok": True})
     if not reply.get("ok") and not _waiting(client, ply):
@@ -135,10 +130,6 @@ def _one(client: RemoteClient, move: Move, timeout: float) -> dict[str, Any]:
     if _state(client).get("invitation") == "ended":
         _stop_if_over(client)
     return _state(client)
-
-
-def _answered(client: RemoteClient, seq: int, ply: int) -> Callable[[], bool]:
-    return lambda: seq in client.replies or _waiting(client, ply)
 
 
 def _state(client: RemoteClient) -> dict[str, Any]:

@@ -28,6 +28,7 @@ import json
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from typing import Any, Union
 
 DOMAIN = "popref"
@@ -192,9 +193,14 @@ def translations(language: str) -> gettext.NullTranslations:
     """The compiled catalog of ``language`` (English: the messages themselves)."""
     if language == ENGLISH or language not in LANGUAGES:
         return gettext.NullTranslations()
-    path = importlib.resources.files("controller.i18n") / "locale" / language / "LC_MESSAGES"
-    with (path / f"{DOMAIN}.mo").open("rb") as mo:
+    with translations_file(language).open("rb") as mo:
         return gettext.GNUTranslations(mo)
+
+
+def translations_file(language: str) -> Traversable:
+    """Where the compiled catalog of ``language`` (not English) is installed."""
+    path = importlib.resources.files("controller.i18n") / "locale" / language / "LC_MESSAGES"
+    return path / f"{DOMAIN}.mo"
 
 
 def catalog(language: str, messages: Mapping[str, str]) -> dict[str, str]:

@@ -6,6 +6,12 @@ Board messages are taken only when signed with the link's secret, for its
 game, and numbered above the last one taken on the same topic (the broker
 keeps the order of one topic, not across topics): a replayed or forged state
 never moves the picture back.
+
+A request is sent again, the very same message, every :data:`RESEND`
+seconds until the board answers it or its state shows it taken
+(``remote_seq``): a broker that drops it under load loses nothing, and the
+board answers a number it already took with the same reply, never taking the
+move twice.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from controller.remote.message import BOARD, REMOTE, Message, Refused, body, sea
 from controller.remote.settings import Account
 
 EVENTS = 256  # board messages waiting to be read; the retained state heals a drop
+RESEND = 1.0  # seconds between copies of a request the board has not answered
 
 
 class RemoteClient:
@@ -31,7 +38,11 @@ class RemoteClient:
     this player's requests by their number."""
 
     def __init__(
-        self, link: Link, name: str = "popref-play", wall: Callable[[], float] = time.time
+        self,
+        link: Link,
+        name: str = "popref-play",
+        wall: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.link = link
         if link.broker:
@@ -41,6 +52,10 @@ class RemoteClient:
             address = broker_address(link.web_broker, BROWSER)
         self.topics = topics(link.game)
         self._wall = wall
+        self._clock = clock
+        # requests not yet answered: their sealed message, when it was last sent,
+        # and the number of moves in the position it was for
+        self._unanswered: dict[int, tuple[bytes, float, int]] = {}
         self._events: queue.Queue[tuple[float, Message]] = queue.Queue(EVENTS)
         self._high = {self.topics.state: 0, self.topics.board: 0}
         self._seq = 0
@@ -68,14 +83,40 @@ class RemoteClient:
         self.send("hello", {"client": "popref play"})
 
     def request(self, move: str, ply: int) -> int:
-        """Ask for ``move`` in the position after ``ply`` moves; its number."""
+        """Ask for ``move`` in the position after ``ply`` moves; its number.
+        It is sent again until answered (:meth:`resend`)."""
         return self.send("request", {"ply": ply, "move": move})
 
     def send(self, kind: str, value: dict[str, Any]) -> int:
         seq = self.next_seq()
         message = Message(self.link.game, REMOTE, seq, kind, body(value))
-        self.connection.publish(self.topics.remote, seal(self.link.key, message))
+        sealed = seal(self.link.key, message)
+        if kind == "request":
+            self._unanswered[seq] = (sealed, self._clock(), value["ply"])
+        self.connection.publish(self.topics.remote, sealed)
         return seq
+
+    def answered(self, seq: int) -> bool:
+        """Whether the board answered request ``seq``, or its state shows it
+        taken: its move waits to be made, or the game moved on since (the
+        reply lost, and not kept by a board that restarted since)."""
+        if seq in self.replies:
+            return True
+        state = self.state or {}
+        taken = state.get("remote_seq")
+        if not isinstance(taken, int) or taken < seq or seq not in self._unanswered:
+            return False
+        return state.get("remote") is not None or state.get("ply") != self._unanswered[seq][2]
+
+    def resend(self) -> None:
+        """Send again each request unanswered for :data:`RESEND` seconds."""
+        now = self._clock()
+        for seq, (sealed, sent, ply) in list(self._unanswered.items()):
+            if self.answered(seq):
+                del self._unanswered[seq]
+            elif now - sent >= RESEND:
+                self._unanswered[seq] = (sealed, now, ply)
+                self.connection.publish(self.topics.remote, sealed)
 
     def next_seq(self) -> int:
         """Above every number this player used, here or in an earlier run
@@ -125,10 +166,12 @@ class RemoteClient:
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
         """Take board messages until ``done()`` holds (True) or ``timeout``
-        seconds pass (False; ``None``: no limit)."""
+        seconds pass (False; ``None``: no limit), sending unanswered requests
+        again meanwhile."""
         end = None if timeout is None else time.monotonic() + timeout
         while not done():
-            left = 3600.0 if end is None else max(0.0, end - time.monotonic())
+            self.resend()
+            left = RESEND if end is None else max(0.0, min(RESEND, end - time.monotonic()))
             if self.take(left) is None and left == 0.0:
                 return False  # what had come is taken, and the time is up
         return True

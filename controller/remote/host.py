@@ -56,6 +56,10 @@ from engine.colour import Colour
 log = logging.getLogger("popref")
 
 INBOX = 64  # checked requests waiting for the loop; more are dropped (and counted)
+# Replies kept to answer a request sent again with the same number (the
+# friend resends until answered); older numbers are plain replays.
+ANSWERS = 16
+REPEAT_GAP = 0.5  # seconds (the loop's clock) before a repeated request is answered again
 REPORT = 60.0  # seconds between log lines counting the messages dropped
 EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
 
@@ -99,6 +103,14 @@ class RemoteHost:
         self._seq = 0
         self._starts = 0  # the daemon's starts, from the referee's remote seat
         self._state: dict[str, Any] | None = None  # the last state the daemon published
+        # the replies to the last requests, by number, and when each was last sent
+        # (the loop's clock); the network thread reads a copy of each one's body
+        self._answers: dict[int, dict[str, Any]] = {}
+        self._answered_at: dict[int, float] = {}
+        self._asked: dict[int, str] = {}  # each answered request's body
+        self._repeatable: dict[int, str] = {}
+        self._asking: dict[int, str] = {}  # the body of each request fed, until answered
+        self._now = 0.0  # the loop's clock, as of its last inputs()
         self._resend = threading.Event()  # (re)connected, or a hello: send the state again
         self._invitation: Invitation | None = None  # the one the gate and topics are for
         self._rules = "classic"
@@ -106,6 +118,10 @@ class RemoteHost:
         self._expires: float | None = None  # when the invitation expires (wall clock)
         # told each invitation's link as it is made (and at start-up)
         self.on_invited: Callable[[str], None] | None = None
+        # told, on the network thread, when a request waits for the loop: a
+        # terminal waiting for a typed line wakes for it (the daemon's own
+        # loop wakes through ``open``'s ``wake``)
+        self.on_arrival: Callable[[], None] | None = None
         self.connection = Connection(
             settings.broker, "popref-board", self._arrived, self._resend.set, settings.account
         )
@@ -122,6 +138,7 @@ class RemoteHost:
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
         """The inputs due from the remote side, one at a time: the loop feeds
         each before the next is made, so each sees the referee as it is."""
+        self._now = now
         seat = referee.remote
         if seat.due and seat.next_colour is not None:
             yield RemoteInvited(self.invitation(seat.next_colour))
@@ -144,7 +161,7 @@ class RemoteHost:
     def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
         """What the referee made of ``command``, once it is journalled."""
         if isinstance(command, RemoteRequested):
-            self._reply(command.seq, verdict.declined)
+            self._reply(command.seq, verdict.declined, self._asking.pop(command.seq, ""))
 
     def fed(self, verdict: Verdict, referee: Referee) -> None:
         """After every input the daemon journalled: publish an accepted move,
@@ -165,6 +182,10 @@ class RemoteHost:
         self._state = {
             **state,
             "ply": len(referee.game.moves),
+            # what the remote page offers to tap: the engine's moves for the
+            # player to move, and the physical grid's first column in notation
+            "legal": [str(move) for move in referee.game.legal_moves()],
+            "offset": referee.offset,
             "remote_seq": referee.remote.last_seq,
             "expires": referee.remote.expires(),
             "invitation": "open",
@@ -224,6 +245,7 @@ class RemoteHost:
         if old is not None:
             self._ended(old)
         self._invitation = invitation
+        self._answers, self._answered_at, self._asked, self._repeatable = {}, {}, {}, {}
         self._gate = _Gate(invitation, referee.remote.last_seq) if invitation else None
         if invitation is None:
             return
@@ -250,7 +272,7 @@ class RemoteHost:
             names = topics(self._invitation.game)
             self._seal(self._invitation, names.state, "state", {**self._state, **you}, retain=True)
 
-    def _reply(self, seq: int, declined: Declined | None) -> None:
+    def _reply(self, seq: int, declined: Declined | None, asked: str) -> None:
         answer: dict[str, Any] = {"request_seq": seq, "ok": declined is None}
         if declined is not None:
             answer |= {
@@ -260,6 +282,25 @@ class RemoteHost:
             }
         if self._invitation is not None:
             self._send(topics(self._invitation.game).board, "reply", answer)
+        self._remember(seq, answer, asked)
+
+    def _remember(self, seq: int, answer: dict[str, Any], asked: str) -> None:
+        """Keep the reply to request ``seq`` (whose body was ``asked``): the
+        same request again gets it again."""
+        self._answers[seq], self._asked[seq] = answer, asked
+        self._answered_at[seq] = self._now
+        for old in sorted(self._answers)[:-ANSWERS]:
+            del self._answers[old], self._answered_at[old], self._asked[old]
+        self._repeatable = dict(self._asked)
+
+    def _repeat(self, seq: int) -> None:
+        """Request ``seq`` came again (its reply was lost, or is on its way):
+        the same reply, never the move a second time; at most once every
+        :data:`REPEAT_GAP` seconds, so a replayed copy cannot make a flood."""
+        if self._invitation is None or self._now - self._answered_at[seq] < REPEAT_GAP:
+            return
+        self._answered_at[seq] = self._now
+        self._send(topics(self._invitation.game).board, "reply", self._answers[seq])
 
     def _send(self, topic: str, kind: str, value: dict[str, Any]) -> None:
         assert self._invitation is not None
@@ -287,7 +328,8 @@ class RemoteHost:
         except Refused as refused:
             self._drop(refused.kind)
             return
-        if message.seq <= gate.high:
+        repeated = message.seq <= gate.high
+        if repeated and self._repeatable.get(message.seq) != message.body:
             self._drop("replayed")
             return
         try:
@@ -295,8 +337,11 @@ class RemoteHost:
         except queue.Full:
             self._drop("flood")
             return
-        gate.high = message.seq
+        if not repeated:
+            gate.high = message.seq
         self._wake()
+        if self.on_arrival is not None:
+            self.on_arrival()
 
     def _request(self, message: Message, referee: Referee) -> RemoteRequested | None:
         """A request for the referee from a checked message, or ``None``
@@ -305,6 +350,9 @@ class RemoteHost:
         invitation = referee.remote.invitation
         if invitation is None or message.game != invitation.game:
             self._drop("foreign")  # an invitation that ended since it was let through
+            return None
+        if message.kind == "request" and self._asked.get(message.seq) == message.body:
+            self._repeat(message.seq)
             return None
         if message.seq <= referee.remote.last_seq:
             self._drop("replayed")
@@ -320,8 +368,9 @@ class RemoteHost:
         try:
             parsed = parse_move(move[:10])
         except ValueError as error:
-            self._reply(message.seq, Declined("notation", reason(str(error))))
+            self._reply(message.seq, Declined("notation", reason(str(error))), message.body)
             return None
+        self._asking[message.seq] = message.body
         return RemoteRequested(message.seq, ply, parsed)
 
     def _drop(self, why: str) -> None:

@@ -38,13 +38,16 @@ from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import DAY
 from controller.referee.pairing_window import LOOK
 from controller.referee.verdict import Verdict
+from controller.remote.qr import qr_svg
 from controller.store.archive import ArchiveError, NoSuchGame
 from controller.web.checks import Refused, content_length, from_the_page
 from controller.web.connections import Connection, Connections
 from controller.web.hosts import HOST
 from controller.web.page_text import page_catalog
 from controller.web.pairing import PENDING, Busy
+from controller.web.remote_page import PAGE, policy
 from controller.web.replay import replay
+from controller.web.share import share_fragment
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware import looks
@@ -54,10 +57,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("popref")
 
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
+CSP = policy()
 GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
 STALLED = 30.0  # seconds an event stream may go unread before it is dropped
@@ -187,7 +187,7 @@ class Handler(BaseHTTPRequestHandler):
     ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", self._policy())
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("X-Frame-Options", "DENY")
@@ -199,6 +199,14 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in (extra or {}).items():
             self.send_header(name, value)
         self.end_headers()
+
+    def _policy(self) -> str:
+        """The remote page may also reach the browsers' broker; every other
+        answer has the page's own policy."""
+        remote = self.web.remote
+        if self.path.split("?", 1)[0] != PAGE or remote is None:
+            return CSP
+        return policy(remote.settings.web_broker)
 
     def _send(
         self, status: int, body: bytes, kind: str, extra: dict[str, str] | None = None
@@ -282,11 +290,15 @@ class Handler(BaseHTTPRequestHandler):
         if static is not None:
             self._send(HTTPStatus.OK, static[1], static[0])
         elif path == "/api/strings":
-            self._json(HTTPStatus.OK, page_catalog(self._language()))
+            messages = "messages=1" in self.path.partition("?")[2].split("&")
+            self._json(HTTPStatus.OK, page_catalog(self._language(), messages))
         elif path == "/api/session":
             self._json(HTTPStatus.OK, {"paired": self._paired(), "watch": self.web.config.watch})
         elif not path.startswith("/api/"):
             self._error(HTTPStatus.NOT_FOUND, "no such page")
+        elif path == "/api/remote":
+            if self._may_control():
+                self._invitation()
         elif not self._may_watch():
             return
         elif path == "/api/state":
@@ -367,7 +379,9 @@ class Handler(BaseHTTPRequestHandler):
             )
             return
         try:
-            self._json(HTTPStatus.OK, {"number": number, **replay(record)})
+            data = replay(record)
+            share = f"{self.web.remote_page}#{share_fragment(data, number)}"
+            self._json(HTTPStatus.OK, {"number": number, **data, "share": share})
         except ValueError as error:
             self._error(HTTPStatus.UNPROCESSABLE_ENTITY, f"game {number}: {error}")
 
@@ -489,9 +503,11 @@ class Handler(BaseHTTPRequestHandler):
         invitation = host.invitation(Colour(colour))
         said = self._submit(RemoteInvited(invitation))
         rules = str(self.web.hub.state().get("rules", "classic"))
+        link = host.link(invitation, rules)
         answer = {
             "colour": colour,
-            "link": host.link(invitation, rules),
+            "link": link,
+            "qr": qr_svg(link),
             "expires": invitation.made_at + DAY,
             **said,
         }
@@ -499,6 +515,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def _revoke(self, body: dict[str, Any]) -> None:
         self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
+
+    def _invitation(self) -> None:
+        """The link of this game's invitation and its QR code, for a paired
+        browser that opens the page again while a friend holds a seat."""
+        host = self.web.remote
+        link = host.current_link() if host is not None else None
+        colour = self.web.hub.state().get("remote_colour")
+        found = {"colour": colour, "link": link, "qr": qr_svg(link) if link else None}
+        self._json(HTTPStatus.OK, found)
 
     def _new(self, body: dict[str, Any]) -> None:
         if not isinstance(body.get("confirm", False), bool):

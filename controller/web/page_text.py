@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.i18n.text import LANGUAGES, N_, Nn_, catalog, plural_categories, plural_forms
+from controller.i18n.text import (
+    ENGLISH,
+    LANGUAGES,
+    N_,
+    Nn_,
+    catalog,
+    plural_categories,
+    plural_forms,
+    translations_file,
+)
 from controller.i18n.words import title_of
 from engine import RULES_NAMES
 
@@ -88,6 +97,33 @@ PAGE: dict[str, str] = {
     "lamp_computer-pop": N_("the computer's move: pop here"),
     "lamp_hint-drop": N_("hint: drop here"),
     "lamp_hint-pop": N_("hint: pop here"),
+    # the owner's invitation (a paired browser)
+    "invite": N_("Invite a friend to play {colour}"),
+    "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
+    "copy": N_("Copy the link"),
+    "copied": N_("Copied."),
+    "revoke": N_("Revoke the invitation"),
+    "friend_plays": N_("A friend plays {colour} from afar."),
+    # a finished game's share link
+    "share": N_("Share this game"),
+    "digits": N_("The position as digits, for other Connect Four tools:"),
+    # the remote page, as the friend reads it
+    "remote_title": N_("popref: a game from afar"),
+    "you_play": N_("You play {colour}."),
+    "your_turn": N_("Your turn: tap a column."),
+    "tap_drop": N_("Drop a disc into column {column}"),
+    "tap_pop": N_("Pop the bottom disc of column {column}"),
+    "asking": N_("Asking the board for {move}."),
+    "waiting_grid": N_("Your move {move} waits to be made on the grid."),
+    "not_taken": N_("Not taken: {reason}"),
+    "ended": N_(
+        "This invitation has ended (revoked, expired, or a new game began); ask for a new link."
+    ),
+    "no_board": N_("Waiting for the board; is popref running with this invitation?"),
+    "bad_link": N_("This link is damaged or cut short; ask for a new one."),
+    "link_version": N_(
+        "This link is for protocol version {version}; this page speaks version {ours}."
+    ),
 }
 
 # Sentences with a count: every plural form of the language, ``{n}`` for it.
@@ -115,11 +151,13 @@ def titles(language: str) -> dict[str, str]:
     return {name: title_of(name).render(language) for name in RULES_NAMES}
 
 
-def page_catalog(language: str) -> dict[str, Any]:
+def page_catalog(language: str, with_messages: bool = False) -> dict[str, Any]:
     """What ``GET /api/strings`` answers: the page's sentences in
     ``language``, the plural form each ``Intl.PluralRules`` category takes,
-    the rules' titles, and the languages there are, each in its own name."""
-    return {
+    the rules' titles, and the languages there are, each in its own name;
+    ``with_messages`` (``?messages=1``, the remote page), every sentence of
+    the catalog too."""
+    found = {
         "language": language,
         "languages": LANGUAGES,
         "plural": plural_categories(language),
@@ -127,3 +165,34 @@ def page_catalog(language: str) -> dict[str, Any]:
         "plurals": plurals(language),
         "titles": titles(language),
     }
+    return found | {"messages": messages(language)} if with_messages else found
+
+
+def messages(language: str) -> dict[str, str | list[str]]:
+    """The whole catalog of ``language``, for a page that says the board's
+    sentences itself (the remote page gets them over the broker as message
+    and values, ``Text.data()``): each message by its id (``context`` and
+    U+0004 before it, as gettext keys it), a sentence with a count as its
+    list of plural forms. English is the ids themselves: empty.
+
+    >>> messages("fi")["{colour} wins."], messages("cs")["{n} move"][2]
+    ('{colour} voittaa.', '{n} tahů')
+    """
+    if language == ENGLISH or language not in LANGUAGES:
+        return {}
+    # Babel reads the compiled catalog whole (gettext keeps its table private);
+    # imported by the first request that asks, not by every start of popref
+    from babel.messages.mofile import read_mo
+
+    with translations_file(language).open("rb") as mo:
+        found = read_mo(mo)
+    every: dict[str, str | list[str]] = {}
+    for message in found:
+        if not message.id:  # the catalog's header
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        if message.context:
+            key = f"{message.context}\x04{key}"
+        text = message.string
+        every[key] = text if isinstance(text, str) else [form or "" for form in text or ()]
+    return every

@@ -15,8 +15,9 @@ from engine.colour import Colour
 
 
 def replay(record: str) -> dict[str, Any]:
-    """The record's rules, result, moves, and the board (rows top first) and
-    scores before the first move and after each one; ``winning``, the cells
+    """The record's rules, result, moves (and who made each, ``by``), and
+    the board (rows top first) and scores before the first move and after
+    each one; ``winning``, the cells
     of the line that won, as ``[column, row]`` (row 1 at the bottom, columns
     counted as in ``positions``). Raises ``ValueError`` when the record
     cannot be replayed."""
@@ -27,6 +28,7 @@ def replay(record: str) -> dict[str, Any]:
     moves = [str(m) for m in game.moves]
     positions: list[list[str]] = []
     scores: list[list[int]] = []
+    by: list[str] = []  # who made each move
     walk = game.copy()
     while True:
         positions.append(list(walk.rows()))
@@ -34,14 +36,18 @@ def replay(record: str) -> dict[str, Any]:
         if not walk.moves:
             break
         walk.undo()
+        assert walk.to_move is not None  # a move was made from here
+        by.append(walk.to_move.value)
     positions.reverse()
     scores.reverse()
+    by.reverse()
     return {
         "rules": game.rules.name,
         "result": None if game.result is None else str(game.result),
         "winning": sorted([column, row] for column, row in game.winning_cells()),
         "strips": game.rules.strips,
         "moves": moves,
+        "by": by,
         "positions": positions,
         "scores": scores,
         "record": record,

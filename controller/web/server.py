@@ -34,12 +34,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from controller.daemon.config import WebConfig
 from controller.referee.commands import Command
 from controller.referee.verdict import Verdict
+from controller.remote.link import page_address
 from controller.store.archive import GameArchive
 from controller.web.api import Handler
 from controller.web.connections import Connection, Connections
 from controller.web.hosts import Hosts
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
+from controller.web.remote_page import FILES
 from hardware.clock import Clock, monotonic
 
 if TYPE_CHECKING:
@@ -54,6 +56,7 @@ STATIC = {
     "/strings.js": ("strings.js", "text/javascript; charset=utf-8"),
     "/app.css": ("app.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
+    **FILES,  # the remote page's (controller.web.remote_page)
 }
 
 
@@ -190,6 +193,14 @@ class WebServer:
         assert self._server is not None
         host, port = self._server.server_address[:2]
         return str(host), int(port)
+
+    @property
+    def remote_page(self) -> str:
+        """The remote page's address for links: the remote seat's choice
+        (``[remote] page``, a broker's) when there is one, else this server's."""
+        if self.remote is not None:
+            return self.remote.page
+        return page_address("", self.address, None, socket.gethostname())
 
     @property
     def url(self) -> str:

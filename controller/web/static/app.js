@@ -8,11 +8,8 @@ let state = null;
 let games = [];
 let replayData = null;
 let replayAt = 0;
-// GET /api/rules: the rules there are, and the lamp table the board's lights
-// follow (hardware/looks.py): each lamp's colour and blink pattern
+// GET /api/rules: the rules there are (the lamp table is board.js's)
 let rulesNames = [];
-let lamps = {};
-let stepMs = 125;
 
 function token() {
   return localStorage.getItem(TOKEN_KEY);
@@ -41,91 +38,6 @@ async function call(method, path, body) {
     data = null;
   }
   return { status: response.status, data };
-}
-
-// -- drawing ------------------------------------------------------------------------
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-// One column light as the lamp table says: its colour ("disc": the disc
-// colour the state gives it, white if none) and its blink pattern.
-function drawLight(lamp, disc, column) {
-  const look = lamps[lamp] || { colour: null, pattern: [1] };
-  const colour = look.colour === "disc" ? disc || "white" : look.colour;
-  const light = el("span", "light lamp-" + lamp);
-  if (disc) light.classList.add("colour-" + disc);
-  if (colour) light.classList.add("look-" + colour);
-  if (look.pattern.length > 1) light.dataset.pattern = look.pattern.join("");
-  light.dataset.column = String(column);
-  light.dataset.lamp = lamp;
-  light.setAttribute("role", "img");
-  nameLight(light);
-  return light;
-}
-
-function nameLight(light) {
-  const name = t("light", { column: light.dataset.column, meaning: t("lamp_" + light.dataset.lamp) });
-  light.title = name;
-  light.setAttribute("aria-label", name);
-}
-
-function drawBoard(target, rows, lights, colours, winning) {
-  target.textContent = "";
-  const width = rows.length ? rows[0].length : 0;
-  target.dataset.columns = String(width);
-  target.classList.toggle("wide", width > 9);
-  if (lights) {
-    const bar = el("div", "lights");
-    lights.forEach((lamp, i) => bar.appendChild(drawLight(lamp, colours && colours[i], i + 1)));
-    target.appendChild(bar);
-  }
-  const win = new Set((winning || []).map(([c, r]) => c + ":" + r));
-  const grid = el("div", "grid");
-  rows.forEach((row, index) => {
-    const line = el("div", "row");
-    const rowNumber = rows.length - index;
-    [...row].forEach((cell, c) => {
-      const slot = el("span", "cell");
-      if (cell === "R") slot.classList.add("red");
-      else if (cell === "Y") slot.classList.add("yellow");
-      else if (cell === "?") slot.classList.add("unknown");
-      if (win.has(c + 1 + ":" + rowNumber)) slot.classList.add("winning");
-      line.appendChild(slot);
-    });
-    grid.appendChild(line);
-  });
-  target.appendChild(grid);
-  const numbers = el("div", "numbers");
-  for (let c = 1; c <= width; c++) numbers.appendChild(el("span", "", String(c)));
-  target.appendChild(numbers);
-  blink();
-}
-
-// The lights blink on one clock, step by step through their patterns, as the
-// board's do; not at all for a reader who asked for less motion (the shapes
-// still say what each light asks for).
-const still = window.matchMedia("(prefers-reduced-motion: reduce)");
-let blinker = null;
-
-function blink() {
-  const blinking = document.querySelectorAll(".light[data-pattern]");
-  if (!blinking.length || still.matches) {
-    clearInterval(blinker);
-    blinker = null;
-    for (const light of blinking) light.classList.remove("dark");
-    return;
-  }
-  const step = Math.floor(Date.now() / stepMs);
-  for (const light of blinking) {
-    const pattern = light.dataset.pattern;
-    light.classList.toggle("dark", pattern[step % pattern.length] === "0");
-  }
-  if (!blinker) blinker = setInterval(blink, stepMs);
 }
 
 function rulesTitle(name) {
@@ -167,6 +79,7 @@ function render() {
   $("opponent").hidden = extra.length === 0;
   $("opponent").textContent = extra.join(" ");
   document.body.classList.toggle("pairing", Boolean(state.pairing));
+  showFriend();
   followChoice("rules-choice", state.next_rules);
   followChoice("opponent-choice", state.next_opponent || "none");
   followChoice("level-choice", String(state.next_level || 5));
@@ -305,6 +218,7 @@ async function refreshSession() {
   $("pair-text").textContent = t(paired ? "paired" : "not_paired");
   $("pair").hidden = paired;
   $("control-box").hidden = !paired;
+  if (paired) loadInvitation();
 }
 
 // The request's code: the columns the board lights for it, drawn as its lights.
@@ -351,8 +265,8 @@ async function pair() {
   await refreshSession();
 }
 
-async function control(path, body) {
-  const { status, data } = await call("POST", path, body);
+async function control(path, body, answer) {
+  const { status, data } = answer || (await call("POST", path, body));
   if (status === 403) {
     localStorage.removeItem(TOKEN_KEY);
     await refreshSession();
@@ -379,6 +293,63 @@ async function control(path, body) {
     say("error", problem(data, status));
   }
   return status;
+}
+
+// -- a friend anywhere (docs/remote.md) ------------------------------------------------
+
+let invitation = null; // the invite answer: { colour, link, qr }
+
+// The colour a friend is invited to play: theirs if one plays, else the
+// computer's, else Yellow (the people at the grid start).
+function friendColour() {
+  return state.remote_colour || state.opponent || "yellow";
+}
+
+function showFriend() {
+  $("invite").textContent = t("invite", { colour: t("colour_" + friendColour()) });
+  $("friend").hidden = !state.remote_colour;
+  $("friend").textContent = state.remote_colour ? t("friend_plays", { colour: t("colour_" + state.remote_colour) }) : "";
+  if (!state.remote_colour) invitation = null;
+  $("invitation").hidden = !invitation;
+  if (!invitation) return;
+  $("invite-text").textContent = t("invite_link", { colour: t("colour_" + invitation.colour) });
+  if ($("invite-link").value !== invitation.link) {
+    $("invite-link").value = invitation.link;
+    // the QR code is the server's own SVG (segno): parsed as SVG, never as HTML
+    const svg = new DOMParser().parseFromString(invitation.qr, "image/svg+xml").documentElement;
+    $("qr").replaceChildren(document.importNode(svg, true));
+  }
+}
+
+async function invite() {
+  const colour = friendColour();
+  const { status, data } = await call("POST", "/api/remote/invite", { colour });
+  await control(null, null, { status, data });
+  if (status === 202) {
+    invitation = data;
+    showFriend();
+  }
+}
+
+// A page opened again while a friend holds a seat shows the link once more.
+async function loadInvitation() {
+  const { status, data } = await call("GET", "/api/remote");
+  if (status === 200 && data.link) {
+    invitation = data;
+    if (state) showFriend();
+  }
+}
+
+async function copyLink() {
+  const field = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch (_) {
+    // plain http (the Pi's page) has no clipboard API: the selection is copied
+    field.select();
+    document.execCommand("copy");
+  }
+  say("copied");
 }
 
 // -- the archive -----------------------------------------------------------------------
@@ -424,6 +395,7 @@ async function openReplay(number) {
   }
   replayData = data;
   replayAt = data.moves.length;
+  $("share-link").href = data.share;
   $("replay").hidden = false;
   drawReplay();
 }
@@ -470,12 +442,8 @@ async function download() {
 // -- start -----------------------------------------------------------------------------
 
 function translatePage() {
-  document.documentElement.lang = language;
+  translateMarked($("language"));
   document.title = t("title");
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  for (const node of document.querySelectorAll("[data-t-label]")) {
-    node.setAttribute("aria-label", t(node.dataset.tLabel));
-  }
   fillRules();
   fillChoice($("opponent-choice"), [
     ["none", t("opponent_none")],
@@ -488,16 +456,6 @@ function translatePage() {
     levels.push([String(level), key ? t(key, { level }) : String(level)]);
   }
   fillChoice($("level-choice"), levels);
-  const picker = $("language");
-  picker.textContent = "";
-  for (const [code, name] of Object.entries(languages)) {
-    const option = el("option", "", name);
-    option.value = code;
-    option.lang = code;
-    picker.appendChild(option);
-  }
-  picker.hidden = false;
-  picker.value = language;
   render();
   drawReplay();
   showMessage();
@@ -586,6 +544,9 @@ async function start() {
   $("forward").addEventListener("click", () => stepReplay(replayAt + 1));
   $("last").addEventListener("click", () => stepReplay(Infinity));
   $("download").addEventListener("click", download);
+  $("invite").addEventListener("click", invite);
+  $("copy").addEventListener("click", copyLink);
+  $("revoke").addEventListener("click", () => control("/api/remote/revoke", {}));
   still.addEventListener("change", blink);
   refreshSession();
   loadRules();

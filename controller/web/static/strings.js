@@ -23,14 +23,18 @@ async function loadStrings(wanted) {
   const query = wanted ? "?lang=" + encodeURIComponent(wanted) : "";
   const response = await fetch("/api/strings" + query);
   if (!response.ok) return false;
-  const catalog = await response.json();
+  useCatalog(await response.json());
+  return true;
+}
+
+// A catalog as GET /api/strings answers it (the remote page may read it from a file).
+function useCatalog(catalog) {
   language = catalog.language;
   languages = catalog.languages;
   strings = catalog.strings;
   plurals = catalog.plurals;
   titles = catalog.titles;
   pluralIndex = pluralChooser(language, catalog.plural);
-  return true;
 }
 
 function fill(text, values) {
@@ -57,4 +61,24 @@ function pluralChooser(lang, categories) {
     const category = rules.select(n);
     return category in categories ? categories[category] : categories.other;
   };
+}
+
+// The page's marked nodes (data-t, data-t-label) in its language, and the
+// language menu with every language in its own name.
+function translateMarked(picker) {
+  document.documentElement.lang = language;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.tLabel));
+  }
+  picker.textContent = "";
+  for (const [code, name] of Object.entries(languages)) {
+    const option = document.createElement("option");
+    option.textContent = name;
+    option.value = code;
+    option.lang = code;
+    picker.appendChild(option);
+  }
+  picker.hidden = false;
+  picker.value = language;
 }

@@ -1,0 +1,359 @@
+// The remote page (docs/remote.md): a friend anywhere plays one colour from
+// the invitation link, talking only to the broker (MQTT over WebSockets, the
+// vendored mqtt package); or a finished game's share link, replayed from the
+// fragment alone. Uses strings.js (t, fill, useCatalog), board.js
+// (drawBoard), protocol.js (protocol) and the vendored mqtt (mqtt).
+"use strict";
+
+const { LinkError, parseLink, parseShare, seal, topics, unseal } = protocol;
+
+const $ = (id) => document.getElementById(id);
+const RESEND_MS = 1000; // a request unanswered this long is sent again, the same message
+let messages = {}; // the catalog's sentences, for the board's (Text.data(): message and values)
+let link = null;
+let names = null;
+let client = null;
+let state = null;
+const high = {}; // the last number taken on each topic
+let lastSeq = 0;
+let pending = null; // the request on its way: { seq, payload, move, ply }
+let note = null; // the message line, kept as what it says: { key, values } or { reason }
+let share = null; // a share link's game: { moves, positions, scores, ... } and where it is
+
+// -- sentences ----------------------------------------------------------------------------
+
+// The page's sentences and the catalog's: from popref's own server, else
+// (a broker's static server) the files `popref remote-page` wrote beside the page.
+async function loadCatalog(wanted) {
+  try {
+    const query = "?messages=1" + (wanted ? "&lang=" + encodeURIComponent(wanted) : "");
+    const response = await fetch("/api/strings" + query);
+    if (response.ok) return useMessages(await response.json());
+  } catch (_) {
+    // no popref here: the files below
+  }
+  const index = await (await fetch("strings/index.json")).json();
+  const code = wanted in index.languages ? wanted : browserLanguage(index.languages);
+  useMessages(await (await fetch("strings/" + code + ".json")).json());
+}
+
+function useMessages(catalog) {
+  useCatalog(catalog);
+  messages = catalog.messages || {};
+}
+
+function browserLanguage(known) {
+  for (const tag of navigator.languages || []) {
+    const code = tag.toLowerCase().split("-")[0];
+    if (code in known) return code;
+  }
+  return "en";
+}
+
+// A sentence of the board's, as message and values (controller/i18n/text.py,
+// Text.data()), in the page's language; a plain string is said as it is.
+function said(data) {
+  if (typeof data === "string") return data;
+  if (!Array.isArray(data)) return "";
+  return data.map((piece) => (typeof piece === "string" ? piece : sayMessage(piece))).join("");
+}
+
+function sayMessage(message) {
+  const id = message.id;
+  const found = messages[message.context ? message.context + "\u0004" + id : id];
+  let pattern = typeof found === "string" ? found : id;
+  if (message.plural !== undefined) {
+    pattern = Array.isArray(found) ? found[Math.min(pluralIndex(message.count), found.length - 1)] : message.count === 1 ? id : message.plural;
+  }
+  const values = {};
+  for (const [name, value] of Object.entries(message.values || {})) values[name] = said(value) || String(value);
+  return fill(pattern, values);
+}
+
+function colourName(colour) {
+  return t("colour_" + colour);
+}
+
+function resultText(result) {
+  return ["red", "yellow", "draw"].includes(result) ? t("result_" + result) : t("result_unknown");
+}
+
+// -- the live game ----------------------------------------------------------------------
+
+function connect() {
+  names = topics(link.game);
+  const id = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
+  client = mqtt.connect(link.web, {
+    clientId: "popref-page-" + id,
+    username: link.user || undefined,
+    password: link.password || undefined,
+    protocolVersion: 4,
+    reconnectPeriod: 2000,
+    connectTimeout: 10000,
+    // its default keeps time in a worker made from a blob: the policy allows no such script
+    timerVariant: "native",
+  });
+  client.on("connect", () => {
+    setLink(true);
+    client.subscribe([names.state, names.board], { qos: 1 }, () => send("hello", { client: "popref page" }));
+  });
+  client.on("offline", () => setLink(false));
+  client.on("close", () => setLink(false));
+  client.on("message", arrived);
+  setInterval(resend, RESEND_MS);
+}
+
+function setLink(on) {
+  $("link").textContent = t(on ? "live" : "offline");
+  $("link").className = "link " + (on ? "on" : "off");
+}
+
+// Above every number this page used, the board took, or an earlier page sent.
+function nextSeq() {
+  const taken = state && Number.isSafeInteger(state.remote_seq) ? state.remote_seq : 0;
+  lastSeq = Math.max(lastSeq + 1, taken + 1, Date.now());
+  return lastSeq;
+}
+
+async function send(kind, value) {
+  const seq = nextSeq();
+  const payload = await seal(link.key, link.game, seq, kind, value);
+  client.publish(names.remote, payload, { qos: 1 });
+  return { seq, payload };
+}
+
+// Board messages are checked one after another, in the order they came.
+let checking = Promise.resolve();
+
+function arrived(topic, payload) {
+  checking = checking.then(() => take(topic, payload));
+}
+
+// A board message: taken only when it is signed with the link's secret, for
+// its game, and numbered above the last one taken on its topic.
+async function take(topic, payload) {
+  if (topic !== names.state && topic !== names.board) return;
+  const message = await unseal(link.key, link.game, payload);
+  if (!message || message.seq <= (high[topic] || 0)) return;
+  high[topic] = message.seq;
+  if (message.kind === "state") {
+    state = message.body;
+    if (pending && answered()) pending = null;
+  } else if (message.kind === "reply" && pending && message.body.request_seq === pending.seq) {
+    pending = null;
+    note = message.body.ok ? null : { reason: message.body.reason_text || message.body.reason };
+  }
+  render();
+}
+
+// The board's state shows the request taken: its move waits, or the game moved on.
+function answered() {
+  return state.remote_seq >= pending.seq && (state.remote !== null || state.ply !== pending.ply);
+}
+
+function resend() {
+  if (pending && pending.payload && client && client.connected) client.publish(names.remote, pending.payload, { qos: 1 });
+}
+
+function myTurn() {
+  return Boolean(
+    state && state.invitation === "open" && !state.result && state.to_move === link.colour && !state.remote && !pending,
+  );
+}
+
+async function tap(move) {
+  if (!myTurn()) return;
+  const ply = state.ply;
+  pending = { move, ply, seq: nextSeq() };
+  note = { key: "asking", values: { move: physical(move) } };
+  render();
+  pending.payload = await seal(link.key, link.game, pending.seq, "request", { ply, move });
+  client.publish(names.remote, pending.payload, { qos: 1 });
+}
+
+// A move as the players read it: the grid's own columns (notation counts
+// 5-in-a-Row's edge strips too).
+function physical(move) {
+  const pop = move.startsWith("p");
+  const column = Number(pop ? move.slice(1) : move) - (state.offset || 0);
+  return (pop ? "p" : "") + column;
+}
+
+// One button a column: drops above the board, pops below, each enabled
+// when the engine's moves (the state's legal) have it.
+function drawTaps(row, prefix, key) {
+  const target = $(row);
+  target.textContent = "";
+  const width = state.grid.length ? state.grid[0].length : 0;
+  const legal = new Set(state.legal || []);
+  if (prefix && !(state.legal || []).some((move) => move.startsWith("p"))) return;
+  for (let column = 1; column <= width; column++) {
+    const move = prefix + (column + (state.offset || 0));
+    const button = el("button", "tap", (prefix ? "\u25b2 " : "\u25bc ") + column);
+    button.type = "button";
+    button.dataset.move = move;
+    button.title = t(key, { column });
+    button.setAttribute("aria-label", button.title);
+    button.disabled = !myTurn() || !legal.has(move);
+    if (pending && pending.move === move) button.classList.add("pending");
+    button.addEventListener("click", () => tap(move));
+    target.appendChild(button);
+  }
+}
+
+function render() {
+  $("you").textContent = link ? t("you_play", { colour: colourName(link.colour) }) : "";
+  if (!state) {
+    $("turn").textContent = t("no_board");
+    return;
+  }
+  drawTaps("drops", "", "tap_drop");
+  drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
+  drawTaps("pops", "p", "tap_pop");
+  let turn = state.result ? resultText(state.result) : myTurn() ? t("your_turn") : t("turn_" + state.to_move);
+  if (state.invitation !== "open") turn = t("ended");
+  $("turn").textContent = turn;
+  $("fault").hidden = !state.fault;
+  $("fault").textContent = state.fault ? said(state.fault_text || state.fault) : "";
+  $("status").textContent = said(state.status_text || state.status || "");
+  $("waiting").hidden = !state.remote;
+  $("waiting").textContent = state.remote ? t("waiting_grid", { move: physical(state.remote) }) : "";
+  $("moves").textContent = (state.moves || []).join(" ");
+  showNote();
+}
+
+function showNote() {
+  let text = "";
+  if (note && note.key) text = t(note.key, note.values);
+  else if (note && note.reason) text = t("not_taken", { reason: said(note.reason) });
+  $("message").textContent = text;
+}
+
+// -- a share link: the game replayed from the fragment alone -----------------------------
+
+// The positions and scores after each move, from the start position, each
+// move and its mover (an upper-case mover: a Pop 10 pop that scored). The
+// board made these from its engine; the page only lets the discs fall.
+function replayShare(found) {
+  const [width, height] = (found.z || "7x6").split("x").map(Number);
+  const start = found.i ? found.i.split("/") : Array(height).fill(".".repeat(width));
+  const columns = [];
+  for (let c = 0; c < width; c++) {
+    columns.push(start.map((row) => row[c]).reverse().filter((cell) => cell !== "."));
+  }
+  const picture = () => {
+    const rows = [];
+    for (let r = height - 1; r >= 0; r--) rows.push(columns.map((cells) => cells[r] || ".").join(""));
+    return rows;
+  };
+  const moves = found.m ? found.m.split(" ") : [];
+  const by = found.b || "";
+  const positions = [picture()];
+  const scores = [[0, 0]];
+  moves.forEach((move, i) => {
+    const mover = by[i] || "R";
+    const pop = move.startsWith("p");
+    const cells = columns[Number(pop ? move.slice(1) : move) - 1];
+    if (pop) cells.shift();
+    else cells.push(mover.toUpperCase());
+    const [red, yellow] = scores[scores.length - 1];
+    const scored = mover === "R" || mover === "Y";
+    scores.push([red + (scored && mover === "R" ? 1 : 0), yellow + (scored && mover === "Y" ? 1 : 0)]);
+    positions.push(picture());
+  });
+  const winning = (found.x ? found.x.split(",") : []).map((cell) => cell.split(".").map(Number));
+  return { rules: found.r || "classic", number: found.n || "", result: found.e || null, moves, positions, scores, winning, width, at: moves.length };
+}
+
+function drawShare() {
+  if (!share) return;
+  const end = share.at === share.moves.length;
+  $("share-title").textContent = t("replay_title", { number: share.number, rules: t("rules_" + share.rules) });
+  drawBoard($("share-board"), share.positions[share.at], null, null, end ? share.winning : null);
+  $("share-result").textContent = end ? resultText(share.result) : "";
+  const [red, yellow] = share.scores[share.at];
+  $("share-scores").textContent = share.rules.endsWith("pop10") ? t("scores", { red, yellow }) : "";
+  $("share-at").textContent = t("replay_at", { at: share.at, total: share.moves.length });
+  $("share-moves").textContent = share.moves.join(" ");
+  // Classic in the convention of the Connect Four test sets: one digit a drop
+  const digits = share.rules === "classic" && share.width <= 9;
+  $("digits-box").hidden = !digits;
+  $("digits").textContent = digits ? share.moves.join("") : "";
+}
+
+function stepShare(to) {
+  share.at = Math.max(0, Math.min(share.moves.length, to));
+  drawShare();
+}
+
+// -- start ------------------------------------------------------------------------------
+
+function translatePage() {
+  translateMarked($("language"));
+  document.title = t("remote_title");
+  if (client) setLink(client.connected);
+  if (link) render();
+  drawShare();
+  if ($("problem").dataset.key) $("problem").textContent = t($("problem").dataset.key, JSON.parse($("problem").dataset.values));
+}
+
+async function loadLamps() {
+  for (const source of ["/api/rules", "rules.json"]) {
+    try {
+      const response = await fetch(source);
+      if (!response.ok) continue;
+      const table = await response.json();
+      lamps = table.lamps;
+      stepMs = table.step_ms;
+      return;
+    } catch (_) {
+      // the next source
+    }
+  }
+}
+
+function problem(error) {
+  const box = $("problem");
+  box.dataset.key = error.key;
+  box.dataset.values = JSON.stringify(error.values);
+  box.textContent = t(error.key, error.values);
+  box.hidden = false;
+}
+
+async function start() {
+  await loadCatalog(localStorage.getItem(LANGUAGE_KEY) || "");
+  translatePage();
+  $("language").addEventListener("change", async (event) => {
+    localStorage.setItem(LANGUAGE_KEY, event.target.value);
+    await loadCatalog(event.target.value);
+    translatePage();
+  });
+  // Another link pasted into this tab changes only the fragment: the page
+  // would go on with the old game, so it starts again on the new one.
+  window.addEventListener("hashchange", () => location.reload());
+  const found = parseShare(location.hash);
+  if (found) {
+    $("link").hidden = true;
+    share = replayShare(found);
+    $("share").hidden = false;
+    $("first").addEventListener("click", () => stepShare(0));
+    $("back").addEventListener("click", () => stepShare(share.at - 1));
+    $("forward").addEventListener("click", () => stepShare(share.at + 1));
+    $("last").addEventListener("click", () => stepShare(Infinity));
+    drawShare();
+    return;
+  }
+  try {
+    link = parseLink(location.hash);
+  } catch (error) {
+    if (!(error instanceof LinkError)) throw error;
+    problem(error);
+    return;
+  }
+  $("live").hidden = false;
+  render();
+  await loadLamps();
+  connect();
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,215 @@
+"""The remote page in headless Chromium (tests/browser.py) against a real
+Mosquitto (tests/broker.py): a friend plays from the invitation link, the
+owner invites from a paired page, a share link replays a game with no popref
+at all, and the page's HMAC signs docs/remote.md's test vectors."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+from controller.web.api import RULES
+from controller.web.page_text import strings
+from controller.web.remote_page import write_page
+from tests.broker import Mosquitto
+from tests.browser import By, needs_chromium, pair_page, text, wait
+from tests.test_remote_doc import vectors
+from tests.webclient import WIN, Table
+
+pytestmark = needs_chromium
+
+
+class Running:
+    """The simulated table in real time, on a thread of its own, so that the
+    friend's requests through the broker are taken while the test waits on
+    the page (the tests act on the grid under the same lock)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            with self.table.sim.lock:
+                self.table.sim.wait_real(0.02)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def static_page(tmp_path: Path) -> Iterator[str]:
+    """The page as `popref remote-page` writes it, served by a second
+    Mosquitto's static server (its http_dir); the page's own URL."""
+    page = tmp_path / "page"
+    write_page(page, "ws://127.0.0.1:1", RULES)
+    (tmp_path / "static").mkdir()
+    broker = Mosquitto(tmp_path / "static", http_dir=page)
+    broker.start()
+    try:
+        yield f"http://127.0.0.1:{broker.ws_port}/"
+    finally:
+        broker.stop()
+
+
+@pytest.fixture
+def served(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Table]:
+    remote = {"broker": mosquitto.url, "web_broker": mosquitto.ws_url}
+    table = Table(tmp_path / "state", remote=remote)
+    running = Running(table)
+    try:
+        yield table
+    finally:
+        running.close()
+        table.close()
+
+
+def invite(table: Table, colour: str = "yellow") -> str:
+    status, answer = table.post("/api/remote/invite", {"colour": colour}, table.pair())
+    assert status == 202, answer
+    link: str = answer["link"]
+    return link
+
+
+def state(table: Table) -> dict[str, Any]:
+    with table.sim.lock:
+        return table.sim.daemon.state()
+
+
+def tap(browser: Any, move: str) -> None:
+    selector = f".tap[data-move='{move}']"
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, selector).is_enabled(), move)
+    browser.find_element(By.CSS_SELECTOR, selector).click()
+
+
+def test_a_friend_plays_from_the_link(browser: Any, served: Table) -> None:
+    link = invite(served)
+    browser.get(link)
+    wait(browser, lambda d: text(d, "link") == "live", "the broker's link")
+    wait(browser, lambda d: text(d, "you") == "You play Yellow.", "the friend's colour")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 42, "a board")
+    assert text(browser, "turn") == "Red's turn"
+    with served.sim.lock:
+        served.act("drop 4")
+    wait(browser, lambda d: text(d, "turn") == "Your turn: tap a column.", "the friend's turn")
+    tap(browser, "5")
+    # lit on the grid for a person to make, and said on the page
+    wait(browser, lambda d: state(served)["remote"] == "5", "the request on the board")
+    assert state(served)["lights"][4] == "computer-drop"
+    wait(browser, lambda d: "Your move 5 waits" in text(d, "waiting"), "the move waiting")
+    with served.sim.lock:
+        served.act("drop 5")
+    wait(browser, lambda d: text(d, "moves") == "4 5", "the move made")
+    assert not browser.find_element(By.ID, "waiting").is_displayed()
+    with served.sim.lock:
+        served.act("drop 4")
+    wait(browser, lambda d: text(d, "turn") == "Your turn: tap a column.", "the friend's turn")
+    # a request the board does not take shows its reason (the page only
+    # offers the engine's moves: this one is sent as a script would)
+    browser.execute_script("tap('p4')")
+    wait(browser, lambda d: text(d, "message").startswith("Not taken: "), "the refusal")
+    assert "pop" in text(browser, "message")
+    assert state(served)["remote"] is None
+
+
+def test_the_remote_page_speaks_the_readers_language(finnish_browser: Any, served: Table) -> None:
+    browser = finnish_browser
+    browser.get(invite(served))
+    fi = strings("fi")
+    you = fi["you_play"].format(colour=fi["colour_yellow"])
+    wait(browser, lambda d: text(d, "you") == you, "the friend's colour in Finnish")
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fi"
+    # the board's own sentences, sent as message and values, in Finnish too
+    status = state(served)["status"].render("fi")
+    wait(browser, lambda d: text(d, "status") == status, "the board's status in Finnish")
+
+
+def test_the_owner_invites_and_gets_the_link_and_its_qr_code(browser: Any, served: Table) -> None:
+    browser.get(served.web.url)
+    wait(browser, lambda d: text(d, "link") == "live", "the live link")
+    pair_page(browser, served)
+    assert text(browser, "invite") == "Invite a friend to play Yellow"
+    browser.find_element(By.ID, "invite").click()
+    field = browser.find_element(By.ID, "invite-link")
+    wait(browser, lambda d: field.get_attribute("value").startswith("http"), "the link")
+    link = field.get_attribute("value")
+    assert link.startswith(f"http://127.0.0.1:{served.port}/remote#v=1&")
+    wait(browser, lambda d: "A friend plays Yellow" in text(d, "friend"), "the friend's seat")
+    picture = Image.open(io.BytesIO(browser.find_element(By.ID, "qr").screenshot_as_png))
+    assert [found.text for found in zxingcpp.read_barcodes(picture)] == [link]
+    browser.find_element(By.ID, "copy").click()
+    wait(browser, lambda d: text(d, "message") == "Copied.", "the copy")
+    browser.find_element(By.ID, "revoke").click()
+    wait(browser, lambda d: not d.find_element(By.ID, "friend").is_displayed(), "the revoke")
+    assert state(served)["remote_colour"] is None
+
+
+def test_a_share_link_replays_a_game_with_no_server(
+    browser: Any, served: Table, static_page: str
+) -> None:
+    with served.sim.lock:
+        served.act(*WIN)
+    share = served.get_json("/api/games/1/replay")["share"]
+    fragment = share.partition("#")[2]
+    # from a broker's own static server: no popref answers there; in a tab
+    # that showed another link (only the fragment changes: no new load)
+    browser.get(f"{static_page}#v=2")
+    wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
+    browser.get(f"{static_page}#{fragment}")
+    wait(browser, lambda d: text(d, "share-at") == "move 7 of 7", "the replay at its end")
+    assert text(browser, "share-result") == "Red won"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.winning")) == 4
+    assert text(browser, "digits") == "1212121"  # the test sets' convention
+    browser.find_element(By.ID, "first").click()
+    assert text(browser, "share-at") == "move 0 of 7"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")
+    browser.find_element(By.ID, "forward").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")) == 1
+
+
+SIGN = (
+    "const [key, game, from, kind, seq, body, done] = arguments;"
+    "const bytes = Uint8Array.from(key.match(/../g), (h) => parseInt(h, 16));"
+    "Promise.all([protocol.signer(), protocol.signature(bytes, game, from, kind, seq, body)])"
+    ".then(done, (error) => done(['error', String(error)]));"
+)
+
+
+def signed_in(browser: Any) -> set[str]:
+    """Which code signed docs/remote.md's test vectors in this page."""
+    lines = vectors()
+    key, game = lines[0].split()[1], lines[1].split()[1]
+    used = set()
+    for line in lines[3:]:
+        if not line.startswith("{"):
+            continue
+        message = json.loads(line)
+        args = (key, game, message["from"], message["kind"], message["seq"], message["body"])
+        signer, sig = browser.execute_async_script(SIGN, *args)
+        assert sig == message["sig"], message
+        used.add(signer)
+    return used
+
+
+def test_the_pages_hmac_signs_the_documented_test_vectors(
+    browser: Any, served: Table, static_page: str
+) -> None:
+    browser.get(served.web.url + "remote#v=2")
+    wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
+    assert signed_in(browser) == {"vendored"}  # the Pi's page: the vendored HMAC
+    # a broker's static server sends no Content-Type: no modules run from
+    # it, so WebCrypto signs (a secure context: https, or here loopback)
+    browser.get(f"{static_page}#v=2")
+    wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
+    assert signed_in(browser) == {"webcrypto"}

@@ -1,0 +1,74 @@
+"""The interactive terminal with a remote seat (``popref simulate --remote
+yellow`` without ``--script``): the friend's move appears while nobody
+types, as a command from the page does."""
+
+from __future__ import annotations
+
+import io
+import queue
+import threading
+import time
+from pathlib import Path
+
+from controller.daemon.config import parse_config
+from controller.remote.client import RemoteClient
+from controller.remote.link import parse_link
+from controller.simulator.simulation import Simulation
+from controller.simulator.terminal import interact
+from engine.colour import Colour
+from hardware.clock import FakeClock
+from tests.broker import Mosquitto
+from tests.test_remote_seat import WAIT
+
+SHOWN = "Your friend's move: drop a Yellow disc into column 5; make it on the grid."
+
+
+class Still:
+    """Typed lines while real time stands still: a wait for the daemon's next
+    deadline never runs out (the terminal's own deadlines, a blinking light's,
+    cannot redraw the picture), only a line or a wake ends it."""
+
+    def __init__(self) -> None:
+        self.lines: queue.Queue[str | None] = queue.Queue()
+
+    def type(self, line: str) -> None:
+        self.lines.put(line)
+
+    def get(self, timeout: float | None) -> str | None:
+        try:
+            return self.lines.get(timeout=WAIT)
+        except queue.Empty:
+            return None
+
+    def wake(self) -> None:
+        self.lines.put(None)
+
+
+def test_the_friends_move_shows_without_anyone_typing(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    simulation = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    typed = Still()
+    out = io.StringIO()
+    session = threading.Thread(
+        target=interact,
+        args=(simulation, io.StringIO(), out),
+        kwargs={"typed": typed, "clock": FakeClock(100.0)},
+    )
+    session.start()
+    friend = RemoteClient(parse_link(simulation.links[-1]), name="friend")
+    friend.start()
+    try:
+        typed.type("4\n")  # Red, at the grid
+        assert friend.wait(lambda: (friend.state or {}).get("ply") == 1, WAIT)
+        seq = friend.request("5", 1)
+        assert friend.wait(lambda: seq in friend.replies, WAIT)
+        # nobody types: the prompt wakes for the friend's request and draws it
+        end = time.monotonic() + WAIT
+        while SHOWN not in out.getvalue() and time.monotonic() < end:
+            session.join(0.05)
+        assert SHOWN in out.getvalue()
+    finally:
+        friend.close()
+        typed.type("q\n")
+        session.join(WAIT)
+        simulation.close()
