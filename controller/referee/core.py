@@ -30,7 +30,7 @@ from typing import Literal, assert_never
 from controller.i18n import words
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
-from controller.referee import commentary, remote_seat, repair
+from controller.referee import commentary, repair
 from controller.referee.commands import (
     Command,
     HintAsked,
@@ -266,13 +266,17 @@ class Referee:
                 out.changed = True
                 out.log.append(sentence)
         elif isinstance(command, RemoteChosen):
-            remote_seat.choose(self, command.plays, out)
+            if self.remote.choose(command.plays, out) and self.seats.next_colour is command.plays:
+                self.seats.next_colour = None
         elif isinstance(command, RemoteInvited):
-            remote_seat.invited(self, command.invitation, out)
+            colour = command.invitation.colour
+            self.remote.invited(command.invitation, self.game.is_over(), out)
+            if self.seats.leave(colour):
+                out.log.append(self.remote.computer_left(colour))
         elif isinstance(command, RemoteRequested):
-            remote_seat.requested(self, command, out)
+            self.remote.requested(command, self, out)
         elif isinstance(command, RemoteRevoked):
-            remote_seat.revoked(self, command.expired, out)
+            self.remote.revoked(command.expired, out)
         else:
             assert_never(command)
 

@@ -28,7 +28,7 @@ next one): a new game revokes it, and ``next_colour`` (``[remote] plays``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
@@ -37,11 +37,20 @@ from controller.referee.commands import RemoteRequested
 from controller.referee.invitation import DAY, Invitation
 from controller.referee.proxy import ProxySeat
 from controller.referee.verdict import Declined, Draft
-from engine import Move, parse_move
+from engine import Game, Move, parse_move
 from engine.colour import Colour
 
-if TYPE_CHECKING:
-    from controller.referee.core import Referee
+
+class Board(Protocol):
+    """What the remote seat reads of the referee's board to judge a request."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def offset(self) -> int: ...
+
+    def physical(self, move: Move) -> Text: ...
 
 
 class RemoteSeat(ProxySeat):
@@ -134,6 +143,124 @@ class RemoteSeat(ProxySeat):
     def no_hint(self) -> Text:
         return _t("No hint: it is your friend's move.")
 
+    # -- the referee's transitions (it hands over what they need to know) ---------------
+
+    def choose(self, colour: Colour | None, out: Draft) -> bool:
+        """A friend is to be invited for ``colour`` in each new game (``None``:
+        no more); in this one too when it has no invitation yet. True when a
+        friend now takes ``colour`` in new games: the computer gives it up."""
+        wanted = colour is not None and self.invitation is None and not self.due
+        if colour == self.next_colour and not wanted:
+            return False
+        out.changed = True
+        self.next_colour = colour
+        if colour is None:
+            out.log.append(_t("New games no longer invite a friend."))
+            return False
+        self.due = self.due or self.invitation is None
+        invites = _t("Each new game invites a friend to play {colour}.", colour=player(colour))
+        out.log.append(invites)
+        return True
+
+    def invited(self, invitation: Invitation, between_games: bool, out: Draft) -> None:
+        """This game's invitation (a new link: the last one reaches nothing
+        now); made ``between_games``, it is for the next one."""
+        out.changed = True
+        self.invitation = invitation
+        self.for_next = between_games
+        self.due = False
+        self.last_seq = 0
+        self.used = False
+        self.move = None
+        colour = player(invitation.colour)
+        out.log.append(_t("A friend is invited to play {colour}.", colour=colour))
+
+    def computer_left(self, colour: Colour) -> Text:
+        """What the log says when an invitation takes the computer's colour."""
+        return _t("The computer no longer plays {colour}.", colour=player(colour))
+
+    def revoked(self, expired: bool, out: Draft) -> None:
+        """The invitation ends: revoked by the owner (no more in new games either),
+        or expired unused (new games still invite, each with a link of its own)."""
+        invitation = self.invitation
+        if invitation is None and not self.due and (expired or self.next_colour is None):
+            return
+        out.changed = True
+        self.invitation = None
+        self.due = False
+        self.move = None
+        if not expired:
+            self.next_colour = None
+        if invitation is None:
+            out.log.append(_t("New games no longer invite a friend."))
+        elif expired:
+            out.log.append(
+                _t(
+                    "The invitation to play {colour} expired unused after a day.",
+                    colour=player(invitation.colour),
+                )
+            )
+        else:
+            out.log.append(
+                _t(
+                    "The invitation to play {colour} was revoked; its link reaches nothing now.",
+                    colour=player(invitation.colour),
+                )
+            )
+
+    def requested(self, request: RemoteRequested, board: Board, out: Draft) -> None:
+        """A signed request from the remote player: the move a person is to make
+        for it, or the reason it is not taken (``out.declined``)."""
+        if self.invitation is None or request.seq <= self.last_seq:
+            return  # the daemon's side of the link lets neither through
+        out.changed = True
+        self.last_seq = request.seq
+        self.used = True
+        declined = self._declined(request, board)
+        if declined is not None:
+            out.declined = declined
+            return
+        self.move = request.move
+        out.log.append(
+            _t(
+                "Your friend ({colour}) plays a {move}.",
+                colour=player(self.invitation.colour),
+                move=board.physical(request.move),
+            )
+        )
+
+    def _declined(self, request: RemoteRequested, board: Board) -> Declined | None:
+        """Why a request is not taken, or ``None`` when it is."""
+        game = board.game
+        if game.is_over():
+            return Declined("over", _t("The game is over."))
+        if request.ply != len(game.moves):
+            return Declined(
+                "stale",
+                _t(
+                    "The board has moved on since that position (move {ply}, now {now}); "
+                    "look again.",
+                    ply=request.ply,
+                    now=len(game.moves),
+                ),
+            )
+        mover = game.to_move
+        if mover is not self.colour():
+            assert mover is not None
+            return Declined("turn", _t("It is {colour}'s turn, not yours.", colour=player(mover)))
+        if self.move is not None:
+            return Declined(
+                "waiting",
+                _t(
+                    "Your {move} is already waiting to be made on the grid.",
+                    move=board.physical(self.move),
+                ),
+            )
+        why = game.why_illegal(request.move, shift=board.offset)
+        if why is not None:
+            return Declined("illegal", reason(why))
+        return None
+
 
 def _flag(data: dict[str, Any], key: str) -> bool:
     value = data[key]
@@ -147,127 +274,3 @@ def _count(data: dict[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
         raise ValueError(f'"{key}" is not a count')
     return value
-
-
-# -- the referee's transitions ----------------------------------------------------------
-
-
-def choose(referee: Referee, colour: Colour | None, out: Draft) -> None:
-    """A friend is to be invited for ``colour`` in each new game (``None``:
-    no more); in this one too when it has no invitation yet."""
-    seat = referee.remote
-    wanted = colour is not None and seat.invitation is None and not seat.due
-    if colour == seat.next_colour and not wanted:
-        return
-    out.changed = True
-    seat.next_colour = colour
-    if colour is None:
-        out.log.append(_t("New games no longer invite a friend."))
-        return
-    if referee.seats.next_colour is colour:
-        referee.seats.next_colour = None
-    seat.due = seat.due or seat.invitation is None
-    out.log.append(_t("Each new game invites a friend to play {colour}.", colour=player(colour)))
-
-
-def invited(referee: Referee, invitation: Invitation, out: Draft) -> None:
-    """This game's invitation (a new link: the last one reaches nothing now).
-    The computer gives the colour up if it played it."""
-    seat = referee.remote
-    out.changed = True
-    seat.invitation = invitation
-    seat.for_next = referee.game.is_over()
-    seat.due = False
-    seat.last_seq = 0
-    seat.used = False
-    seat.move = None
-    colour = player(invitation.colour)
-    out.log.append(_t("A friend is invited to play {colour}.", colour=colour))
-    if referee.seats.leave(invitation.colour):
-        out.log.append(_t("The computer no longer plays {colour}.", colour=colour))
-
-
-def revoked(referee: Referee, expired: bool, out: Draft) -> None:
-    """The invitation ends: revoked by the owner (no more in new games either),
-    or expired unused (new games still invite, each with a link of its own)."""
-    seat = referee.remote
-    invitation = seat.invitation
-    if invitation is None and not seat.due and (expired or seat.next_colour is None):
-        return
-    out.changed = True
-    seat.invitation = None
-    seat.due = False
-    seat.move = None
-    if not expired:
-        seat.next_colour = None
-    if invitation is None:
-        out.log.append(_t("New games no longer invite a friend."))
-    elif expired:
-        out.log.append(
-            _t(
-                "The invitation to play {colour} expired unused after a day.",
-                colour=player(invitation.colour),
-            )
-        )
-    else:
-        out.log.append(
-            _t(
-                "The invitation to play {colour} was revoked; its link reaches nothing now.",
-                colour=player(invitation.colour),
-            )
-        )
-
-
-def requested(referee: Referee, request: RemoteRequested, out: Draft) -> None:
-    """A signed request from the remote player: the move a person is to make
-    for it, or the reason it is not taken (``out.declined``)."""
-    seat = referee.remote
-    if seat.invitation is None or request.seq <= seat.last_seq:
-        return  # the daemon's side of the link lets neither through
-    out.changed = True
-    seat.last_seq = request.seq
-    seat.used = True
-    declined = _declined(referee, request)
-    if declined is not None:
-        out.declined = declined
-        return
-    seat.move = request.move
-    out.log.append(
-        _t(
-            "Your friend ({colour}) plays a {move}.",
-            colour=player(seat.invitation.colour),
-            move=referee.physical(request.move),
-        )
-    )
-
-
-def _declined(referee: Referee, request: RemoteRequested) -> Declined | None:
-    """Why a request is not taken, or ``None`` when it is."""
-    game, seat = referee.game, referee.remote
-    if game.is_over():
-        return Declined("over", _t("The game is over."))
-    if request.ply != len(game.moves):
-        return Declined(
-            "stale",
-            _t(
-                "The board has moved on since that position (move {ply}, now {now}); look again.",
-                ply=request.ply,
-                now=len(game.moves),
-            ),
-        )
-    mover = game.to_move
-    if mover is not seat.colour():
-        assert mover is not None
-        return Declined("turn", _t("It is {colour}'s turn, not yours.", colour=player(mover)))
-    if seat.move is not None:
-        return Declined(
-            "waiting",
-            _t(
-                "Your {move} is already waiting to be made on the grid.",
-                move=referee.physical(seat.move),
-            ),
-        )
-    why = game.why_illegal(request.move, shift=referee.offset)
-    if why is not None:
-        return Declined("illegal", reason(why))
-    return None
