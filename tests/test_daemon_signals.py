@@ -22,7 +22,7 @@ CHILD = r"""
 import argparse, signal, sys, threading, types
 from pathlib import Path
 
-from controller.daemon import loop as daemon_module
+from controller.daemon import loop as daemon_module, wakeup
 from controller.cli import run as run_cmd
 
 work = Path(sys.argv[1])
@@ -31,7 +31,7 @@ config.write_text('[board]\nbackend = "sim"\n')
 RUN = daemon_module.Daemon.run.__code__
 # where a signal can land while the loop runs: its own lines, and the
 # threading and wake-up code it calls on the main thread
-FILES = (threading.__file__, RUN.co_filename, str(Path(run_cmd.__file__).parent / "wakeup.py"))
+FILES = (threading.__file__, RUN.co_filename, wakeup.__file__)
 
 
 def serve(on_line: types.FunctionType) -> int:
@@ -119,7 +119,7 @@ def test_sigterm_anywhere_in_the_loop_stops_it(tmp_path: Path) -> None:
             stderr=subprocess.DEVNULL,
         )
         try:
-            child.wait(timeout=60)
+            child.wait(timeout=180)  # a hang, not a slow machine: each line is a fresh run
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()

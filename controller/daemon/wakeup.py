@@ -67,12 +67,18 @@ class Wakeup:
         ready, _, _ = select.select([self._reader], [], [], max(0.0, timeout))
         if not ready:
             return False
-        # clear before reading: a set() from now on sends a byte of its own
-        self._pending = False
         with contextlib.suppress(BlockingIOError):
             while data := self._reader.recv(4096):
                 if data.strip(_INPUT):
                     self.stopping = True
+        # Clear only once the socket is empty. Cleared before, a set() landing
+        # in the drain had its byte taken with the others and left the flag
+        # up with no byte behind it: every later set() skipped its byte and
+        # the loop woke only at its own deadlines (issue 22: a friend's
+        # request waited for the inputs' re-read, 0.5 s). A set() that still
+        # sees the flag up came before this return: the caller's next step
+        # finds its input.
+        self._pending = False
         return True
 
     @contextlib.contextmanager
