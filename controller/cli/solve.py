@@ -11,6 +11,10 @@ player to move wins at the latest ``N`` moves (of either player) from now,
 ``-N`` that it loses after ``N`` moves, 0 a draw. ``--all`` prints
 ``move:score`` for every legal move instead (the score for the player to
 move, after that move). Bad input: one line naming the input line, exit 2.
+
+Classic positions whose exact score the opening book holds are answered
+from it (the first plies would take the solver minutes); a long solve
+prints its progress to standard error (:mod:`controller.cli.progress`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ import time
 from collections.abc import Callable
 
 from controller.cli.positions import PositionInputError, lines, quoted, read_position
+from controller.cli.progress import Progress
 from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules_named
+from engine.solver.book import REBUILD, Book, BookError, packaged_book
 from engine.solver.classic import COMPILED, ClassicSolver
 from engine.solver.fastsearch import COMPILED as FAST_COMPILED
 from engine.solver.fastsearch import FastSearch, fits
@@ -79,8 +85,9 @@ def warn_if_slow(rules: Rules, core: str, prog: str) -> None:
               file=sys.stderr)  # fmt: skip
 
 
-def run(args: argparse.Namespace) -> int:
-    """Solve every line and return the exit status (2 for bad input)."""
+def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -> int:
+    """Solve every line and return the exit status (2 for bad input);
+    ``clock`` times the progress lines of a long Classic solve."""
     rules = rules_from(args, PROG)
     if rules is None:
         return 2
@@ -90,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     score: Callable[[Game, int], str]
     if classic_fits(rules):
-        score = _classic(ClassicSolver(rules.width, rules.height, core=args.core), args.all)
+        solver = ClassicSolver(rules.width, rules.height, core=args.core)
+        progress = Progress(solver, clock, sys.stderr, PROG)
+        score = _classic(solver, _book(rules), progress, args.all)
     else:
         # the fast search where the board fits its 64-bit model, else through engine.Game
         search = FastSearch(rules, core=args.core) if fits(rules) else GameSearch(rules)
@@ -105,13 +114,35 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _classic(solver: ClassicSolver, every: bool) -> Callable[[Game, int], str]:
-    def score(game: Game, _number: int) -> str:
+def _book(rules: Rules) -> Book | None:
+    """The shipped book, or None after saying why it cannot be used."""
+    try:
+        return packaged_book(rules.width, rules.height)
+    except BookError as error:
+        print(f"{PROG}: solving without the opening book ({error}): {REBUILD}", file=sys.stderr)
+        return None
+
+
+def _classic(
+    solver: ClassicSolver, book: Book | None, progress: Progress, every: bool
+) -> Callable[[Game, int], str]:
+    # the book's exact scores are the solver's own (it was built by it); an
+    # entry that holds only the outcome is solved
+    known = book.exact_score if book is not None else None
+
+    def score(game: Game, number: int) -> str:
         position = classic_position(game)
         if not every:
-            return str(solver.solve(position))
-        scores = solver.move_scores(position)
-        return " ".join(f"{column}:{value}" for column, value in scores.items())
+            progress.start(f"line {number}", after_move=False)
+            found = known(position) if known is not None else None
+            return str(solver.solve(position, progress.should_stop) if found is None else found)
+        scores = []
+        for column in range(1, position.width + 1):
+            if position.can_play(column):
+                progress.start(f"line {number}, move {column}", after_move=True)
+                value = solver.move_score(position, column, progress.should_stop, known)
+                scores.append(f"{column}:{value}")
+        return " ".join(scores)
 
     return score
 

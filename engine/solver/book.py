@@ -55,6 +55,7 @@ HEADER = struct.Struct("<8sBBBBI")
 FORMAT = 1  # the header's fifth byte: a digest ends the file (0: none, before issue 19)
 DIGEST = 32  # bytes of SHA-256
 OUTCOME_ONLY = 0x80  # in a column byte: the score is the outcome, not the exact score
+REBUILD = "reinstall popref, or rebuild the book with popref book"  # a BookError's remedy
 
 
 class BookError(Exception):
@@ -182,6 +183,12 @@ class Book:
             return None
         score, column, exact = _entry(self._scores[index], self._columns[index])
         return BookMove(self.width + 1 - column if mirrored else column, score, exact)
+
+    def exact_score(self, position: Position) -> int | None:
+        """The exact score of ``position`` (as :class:`ClassicSolver` gives
+        it), or None where the book holds only its outcome or nothing."""
+        known = self.lookup(position)
+        return known.score if known is not None and known.exact else None
 
 
 def _entry(score: int, column: int) -> Entry:

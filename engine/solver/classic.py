@@ -232,6 +232,9 @@ class ClassicSolver:
         self.height = height
         self.core = make_core(core, slots)
         self.nodes = 0
+        # what the running solve has proven: its score lies in [low, high]
+        # (read by a should_stop that reports progress)
+        self.bounds = _score_range(Position.empty(width, height))
 
     def reset(self) -> None:
         """Forget every stored bound (e.g. between benchmark positions)."""
@@ -267,6 +270,7 @@ class ClassicSolver:
     ) -> int:
         """The exact score, known to lie in ``[low, high]``, by null-window tests."""
         while low < high:
+            self.bounds = (low, high)
             # probe near zero first: most positions are close to a draw
             middle = low + (high - low) // 2
             if middle <= 0 and low // 2 < middle:
@@ -366,18 +370,31 @@ class ClassicSolver:
         self, position: Position, should_stop: Callable[[], bool] | None = None
     ) -> dict[int, int]:
         """The exact score of every legal column (for the mover, after it)."""
-        scores = {}
-        for column in range(1, position.width + 1):
-            if not position.can_play(column):
-                continue
-            if position.wins_with(column):
-                scores[column] = self.win_score(position)
-            else:
-                child = position.play(column)
-                scores[column] = (
-                    -self.solve(child, should_stop) if child.moves < _cells(child) else 0
-                )
-        return scores
+        return {
+            column: self.move_score(position, column, should_stop)
+            for column in range(1, position.width + 1)
+            if position.can_play(column)
+        }
+
+    def move_score(
+        self,
+        position: Position,
+        column: int,
+        should_stop: Callable[[], bool] | None = None,
+        known: Callable[[Position], int | None] | None = None,
+    ) -> int:
+        """The exact score of dropping into ``column`` (for the mover, after it).
+
+        ``known`` gives the exact score of a position where it is known
+        ahead (the book's), None where it must be solved.
+        """
+        if position.wins_with(column):
+            return self.win_score(position)
+        child = position.play(column)
+        if child.moves == _cells(child):
+            return 0
+        score = known(child) if known is not None else None
+        return -(self.solve(child, should_stop) if score is None else score)
 
     def best_move(self, position: Position, should_stop: Callable[[], bool] | None = None) -> int:
         """The first column, centre first, whose score is the position's own.

@@ -28,7 +28,7 @@ from engine.colour import Colour
 from engine.game import Game
 from engine.move import Move
 from engine.rules import Rules
-from engine.solver.book import Book, BookError, packaged_book
+from engine.solver.book import REBUILD, Book, BookError, packaged_book
 from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
@@ -133,10 +133,7 @@ class Opponent:
                 try:
                     self.book = packaged_book(rules.width, rules.height)
                 except BookError as error:
-                    self.book_problem = (
-                        f"playing without the opening book ({error}): reinstall popref, "
-                        "or rebuild the book with popref book"
-                    )
+                    self.book_problem = f"playing without the opening book ({error}): {REBUILD}"
             elif isinstance(book, Book):
                 self.book = book
 
