@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from controller.i18n.text import (
@@ -168,6 +169,7 @@ def page_catalog(language: str, with_messages: bool = False) -> dict[str, Any]:
     return found | {"messages": messages(language)} if with_messages else found
 
 
+@functools.cache  # the catalog is read once a language, not at every request
 def messages(language: str) -> dict[str, str | list[str]]:
     """The whole catalog of ``language``, for a page that says the board's
     sentences itself (the remote page gets them over the broker as message
