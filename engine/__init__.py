@@ -20,8 +20,9 @@ from engine.errors import (
     RecordError,
     RulesError,
 )
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.move import Move, MoveKind, parse_move, parse_moves
+from engine.phase import Phase
 from engine.records import read_record, write_record
 from engine.rules import RULES_NAMES, Rules, parse_size, rules_named
 from engine.start import game_from_position, new_game

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from engine.bitboard import has_line
 from engine.errors import IllegalMoveError
-from engine.game import COLOURS, EMPTY, Game, Phase, PositionKey
+from engine.game import COLOURS, EMPTY, Game, PositionKey
 from engine.move import Move
+from engine.phase import Phase
 from engine.rules import Rules
 
 

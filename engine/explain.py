@@ -12,15 +12,29 @@ it in the players' own language.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from engine.colour import Colour
 from engine.move import Move, MoveKind
+from engine.phase import Phase
+from engine.rules import Rules
 from engine.sentence import Sentence
 
-if TYPE_CHECKING:
-    from engine.game import Game
+
+class Explained(Protocol):
+    """What :func:`explain` reads of a game: its public state only."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def to_move(self) -> Colour | None: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def pending_return(self) -> int | None: ...
+    def legal_moves(self) -> Sequence[Move]: ...
+    def column(self, column: int) -> tuple[Colour, ...]: ...
 
 
 def format_columns(columns: Iterable[int]) -> str:
@@ -40,14 +54,12 @@ def format_columns(columns: Iterable[int]) -> str:
     return ", ".join(parts)
 
 
-def explain(game: Game, move: Move, shift: int = 0) -> Sentence:
+def explain(game: Explained, move: Move, shift: int = 0) -> Sentence:
     """The reason ``move`` is not legal in ``game`` (assumed not over).
 
     Sentences name column ``c`` as ``c - shift``: a referee of a physical
     5-in-a-Row grid, whose edge strips are not part of it, passes 1 so that
     players read the grid's own column numbers."""
-    from engine.game import Phase  # the game module imports this one
-
     rules, mover = game.rules, game.to_move or Colour.RED
     column = move.column - shift  # as named; move.column is the engine's
     if move.column > rules.width:

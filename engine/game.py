@@ -8,7 +8,6 @@ general path. Drop-only games (Classic, 5-in-a-Row) use the leaner
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Any, Literal, NamedTuple
 
 from engine.bitboard import Layout, has_line, line_cells, pop_column
@@ -16,24 +15,12 @@ from engine.colour import Colour
 from engine.errors import GameOverError, IllegalMoveError, InvalidMoveError
 from engine.explain import explain
 from engine.move import Move, MoveKind, parse_move
+from engine.phase import Phase
 from engine.rules import Rules
 
 COLOURS = (Colour.RED, Colour.YELLOW)
 EMPTY: frozenset[Move] = frozenset()
 Result = Colour | Literal["draw"]
-
-
-class Phase(StrEnum):
-    """Where a game stands."""
-
-    PLAY = "play"  # Classic, Pop Out and 5-in-a-Row turns
-    FILL = "fill"  # Pop 10: filling the grid
-    POP = "pop"  # Pop 10: the player to move pops
-    RETURN = "return"  # Pop 10: the popped, unscored disc must go back in
-    OVER = "over"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class PositionKey(NamedTuple):

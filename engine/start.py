@@ -8,7 +8,8 @@ from engine.bitboard import has_line
 from engine.colour import Colour
 from engine.dropgame import DropGame
 from engine.errors import PositionError, RulesError
-from engine.game import Game, Phase
+from engine.game import Game
+from engine.phase import Phase
 from engine.rules import Rules, rules_named
 
 

@@ -56,8 +56,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from engine.colour import Colour
-from engine.game import Game, Phase, PositionKey
+from engine.game import Game, PositionKey
 from engine.move import Move
+from engine.phase import Phase
 from engine.rules import Rules
 from engine.solver import _pysearch
 from engine.solver.limits import Limits
