@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
 
 from controller.i18n.text import LANGUAGES, _t, choose, known, render, sentences
@@ -53,7 +53,13 @@ from engine.colour import Colour
 from hardware import looks
 
 if TYPE_CHECKING:
-    from controller.web.server import WebServer
+    from controller.daemon.config import WebConfig
+    from controller.remote.host import RemoteHost
+    from controller.store.archive import GameArchive
+    from controller.web.hosts import Hosts
+    from controller.web.hub import StateHub
+    from controller.web.pairing import Pairing
+    from hardware.clock import Clock
 
 log = logging.getLogger("popref")
 
@@ -88,6 +94,33 @@ NOT_PAIRED = _t(
 )
 
 
+class Controls(Protocol):
+    """Where the page's commands go: the daemon (``Daemon.submit``), which
+    calls ``reply`` with the verdict once the command is durable."""
+
+    def submit(self, command: Command, reply: Callable[[Verdict], None] | None = None) -> None: ...
+
+
+class Site(Protocol):
+    """What a request reads of the server that took it (``WebServer``): the
+    parts every connection shares."""
+
+    config: WebConfig
+    deadlines: Clock  # what requests and answers are timed on
+    controls: Controls
+    remote: RemoteHost | None
+    archive: GameArchive
+    columns: int
+    hosts: Hosts
+    hub: StateHub
+    places: Connections
+    pairing: Pairing
+    static: dict[str, tuple[str, bytes]]
+
+    @property
+    def remote_page(self) -> str: ...
+
+
 class Handler(BaseHTTPRequestHandler):
     """One connection's requests; the server (``self.server.web``) holds
     everything shared, ``self.request`` is the :class:`Connection`."""
@@ -98,7 +131,7 @@ class Handler(BaseHTTPRequestHandler):
     body = b""
 
     @property
-    def web(self) -> WebServer:
+    def web(self) -> Site:
         return self.server.web  # type: ignore[attr-defined, no-any-return]
 
     @property

@@ -29,14 +29,12 @@ import time
 from collections.abc import Callable
 from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from controller.daemon.config import WebConfig
-from controller.referee.commands import Command
-from controller.referee.verdict import Verdict
 from controller.remote.link import page_address
 from controller.store.archive import GameArchive
-from controller.web.api import Handler
+from controller.web.api import Controls, Handler, Site
 from controller.web.connections import Connection, Connections
 from controller.web.hosts import Hosts
 from controller.web.hub import StateHub
@@ -60,13 +58,6 @@ STATIC = {
 }
 
 
-class Controls(Protocol):
-    """Where the page's commands go: the daemon (``Daemon.submit``), which
-    calls ``reply`` with the verdict once the command is durable."""
-
-    def submit(self, command: Command, reply: Callable[[Verdict], None] | None = None) -> None: ...
-
-
 class WebError(RuntimeError):
     """The server cannot listen; the message is one line for the user."""
 
@@ -79,7 +70,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stuck page never holds the daemon's exit
     block_on_close = False
     request_queue_size = BACKLOG
-    web: WebServer
+    web: Site
 
     def process_request(self, request: Any, client_address: Any) -> None:
         connection = Connection(request, self.web.deadlines)
@@ -176,7 +167,8 @@ class WebServer:
                 f"[web] cannot listen on {host} port {port}: {error.strerror}; "
                 "choose another port, or set [web] enabled = false"
             ) from None
-        self._server.web = self
+        site: Site = self  # what each request reads of the server: mypy holds it to Site
+        self._server.web = site
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             # how soon close() is heard (Ctrl-C waits for it); four wake-ups a
