@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from controller.cli import wiring as wiring_cmd
+from controller.cli import wiring_check
 from engine.colour import Colour
 from hardware.clock import FakeClock
 from hardware.sim.grid import Physics, build_simulated_gpio
@@ -88,7 +89,7 @@ class Scripted:
         self.grid, self.answers = grid, answers
         self.asked: list[str] = []
 
-    def ask(self, prompt: wiring_cmd.Prompt) -> str:
+    def ask(self, prompt: wiring_check.Prompt) -> str:
         self.asked.append(prompt.text)
         if prompt.part == "entry 2":
             self.grid.drop(3, Colour.RED)  # the wrong column
@@ -103,7 +104,7 @@ def test_interactive_answers_skips_and_swapped_wires() -> None:
     clock = FakeClock()
     backend, grid, _ = build_simulated_gpio(7, 6, clock, physics=Physics.clean())
     person = Scripted(grid, {"light 4": "n", "exit 1": "s"})
-    report = wiring_cmd.WiringCheck(backend, person, clock, clock.advance).run()
+    report = wiring_check.WiringCheck(backend, person, clock, clock.advance).run()
     missing = dict(report.missing)
     assert missing["light 4"] == "the person did not see it"
     assert missing["exit 1"] == "skipped"
@@ -114,11 +115,11 @@ def test_interactive_answers_skips_and_swapped_wires() -> None:
 
 def test_the_stream_person_reads_lines_and_stops_at_end_of_input() -> None:
     stdout = io.StringIO()
-    person = wiring_cmd.StreamPerson(io.StringIO("Y\n"), stdout)
-    assert person.ask(wiring_cmd.Prompt("light 1", "Did it?")) == "y"
+    person = wiring_check.StreamPerson(io.StringIO("Y\n"), stdout)
+    assert person.ask(wiring_check.Prompt("light 1", "Did it?")) == "y"
     assert stdout.getvalue() == "Did it? "
     with pytest.raises(EOFError):
-        person.ask(wiring_cmd.Prompt("light 2", "Did it?"))
+        person.ask(wiring_check.Prompt("light 2", "Did it?"))
 
 
 FOUR_COLUMNS = (

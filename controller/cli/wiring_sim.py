@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from controller.cli.wiring import Prompt, StreamPerson
+from controller.cli.wiring_check import Prompt, StreamPerson
 from controller.simulator.script import ScriptError, parse_command
 from engine.colour import Colour
 from hardware.sim.gpio import BLINK_WINDOW, PinLightReader
