@@ -15,7 +15,7 @@ Example::
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from engine.colour import Colour
 from hardware import looks
@@ -24,7 +24,21 @@ from hardware.sim.seam import Beam, ShownLights
 RGB = tuple[int, int, int]
 
 if TYPE_CHECKING:
-    from hardware.sim.board.firmware import Firmware
+    from hardware.sim.board.ticks import Ticks
+
+
+class Running(Protocol):
+    """What the stand-in pins read of the firmware running under CPython
+    (:class:`hardware.sim.board.firmware.Firmware`): its modules, its pins,
+    its board object and its tick counter."""
+
+    ticks: Ticks
+    powered: bool
+    board: Any
+
+    def module(self, name: str) -> Any: ...
+    def pin(self, number: int) -> Any: ...
+
 
 BLINK_WINDOW_MS = 600  # a column dark and lit within this window blinks
 
@@ -32,7 +46,7 @@ BLINK_WINDOW_MS = 600  # a column dark and lit within this window blinks
 class FirmwareWires:
     """:class:`hardware.sim.seam.SensorWires` for the firmware's stand-in pins."""
 
-    def __init__(self, firmware: Firmware) -> None:
+    def __init__(self, firmware: Running) -> None:
         self._fw = firmware
 
     def beam(self, beam: Beam, column: int, blocked: bool) -> None:
@@ -63,7 +77,7 @@ class FirmwareLights:
         rgb: name for name, rgb in looks.PALETTE.items()
     }
 
-    def __init__(self, firmware: Firmware) -> None:
+    def __init__(self, firmware: Running) -> None:
         self._fw = firmware
 
     def _recent(self) -> list[tuple[int, tuple[RGB, ...]]]:
