@@ -44,7 +44,7 @@ class LinkedGuest:
         self._moves: dict[int, str] = {}  # the inviting grid's moves by ply, from its messages
         self._hashes: dict[int, str] = {}  # its record hash after each move, by ply
         self._requested: set[int] = set()  # plies of this grid's moves asked of it in this run
-        self._now = 0.0
+        self._answered = 0  # the other grid's last ``up`` this grid answered with its own
         self.diverged: int | None = None  # the first ply where the two journals differ
 
     # -- the loop's side (as controller.remote.host.RemoteHost) -------------------------
@@ -55,7 +55,6 @@ class LinkedGuest:
         self.client.start()
 
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
-        self._now = now
         self._take()
         seat = referee.remote
         if seat.invitation is None and referee.not_begun():
@@ -105,8 +104,13 @@ class LinkedGuest:
             fields = message.fields()
             if message.kind == "move":
                 self._took_move(fields)
-        if was_up is not False and self.client.presence.up is False:
+        presence = self.client.presence
+        if was_up is not False and presence.up is False:
             self.client.hello()  # a will, or one replayed: the other grid answers if it is there
+        if presence.up and presence.seq != self._answered:
+            # the other grid (re)connected and may have missed this grid's word
+            self._answered = presence.seq
+            self.client.say_present()
 
     def _took_move(self, fields: dict[str, Any]) -> None:
         ply, move, hashed = fields.get("ply"), fields.get("move"), fields.get("hash")

@@ -375,8 +375,12 @@ class RemoteHost:
             return
         if message.kind == "presence":
             # not ordered by number (a will is numbered when it is left): Presence
-            if self.presence.take(message.seq, message.fields()):
-                self._resend.set()  # answered with this side's own: a will replayed heals
+            fields = message.fields()
+            if self.presence.take(message.seq, fields):
+                if fields["up"] is False:
+                    # answered with this side's own, which the grid answers with its
+                    # own: a will replayed while the grid is there heals
+                    self._resend.set()
                 self._wake()
             return
         repeated = message.seq <= gate.high

@@ -45,6 +45,11 @@ class Presence:
         self._gone: deque[str] = deque(maxlen=GONE)
 
     @property
+    def seq(self) -> int:
+        """The number of the last ``up`` taken (0: none yet)."""
+        return self._seq
+
+    @property
     def up(self) -> bool | None:
         if self._conn is None:
             return None
