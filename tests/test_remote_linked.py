@@ -59,7 +59,7 @@ def both(a: Simulation, b: Simulation, done: Callable[[], bool]) -> bool:
 
 
 def linked(a: Simulation, b: Simulation) -> bool:
-    return a.daemon.state()["link"] == "up" and b.daemon.state()["link"] == "up"
+    return bool(a.daemon.state()["link"] == b.daemon.state()["link"] == "up")
 
 
 def waits(sim: Simulation, move: str) -> Callable[[], bool]:
