@@ -1,8 +1,10 @@
 """Shared fixtures: gpiozero's mock pin factory, reset after every test;
-the bounded soak's fresh seed, printed at the end of a run that ran it."""
+popref's logger as each test found it; the bounded soak's fresh seed,
+printed at the end of a run that ran it."""
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 from collections.abc import Iterator
@@ -25,6 +27,19 @@ if TYPE_CHECKING:
 # deadline (200 ms) failed test_wire and test_serial_counts on a loaded machine.
 settings.register_profile("popref", deadline=None)
 settings.load_profile("popref")
+
+
+@pytest.fixture(autouse=True)
+def popref_logger() -> Iterator[None]:
+    """popref's logger as the test found it: a command run in the test's
+    process (``popref simulate`` without ``--json`` sets up its sentences on
+    standard error) must not write into a later test's captured output."""
+    logger = logging.getLogger("popref")
+    saved = (list(logger.handlers), logger.level, logger.propagate)
+    try:
+        yield
+    finally:
+        logger.handlers[:], logger.level, logger.propagate = saved
 
 
 @pytest.fixture
