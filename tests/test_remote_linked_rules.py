@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.daemon.config import parse_config
 from controller.remote.link import parse_link
 from controller.simulator.simulation import Simulation
 from engine import Colour, new_game, parse_move
 from tests.broker import Mosquitto
-from tests.test_remote_linked import both, linked, same_game, waits
+from tests.test_remote_linked import both, linked_pair, same_game, waits
 from tests.test_remote_seat import act
 
 pytestmark = pytest.mark.slow
@@ -33,19 +32,9 @@ POPOUT = (
 def grids(
     request: pytest.FixtureRequest, mosquitto: Mosquitto, tmp_path: Path
 ) -> Iterator[tuple[Simulation, Simulation]]:
-    rules: str = request.param
-    config = parse_config({"remote": {"broker": mosquitto.url}, "board": BOARD}, "a.toml")
-    a = Simulation(config, tmp_path / "a", rules, remote=Colour.YELLOW)
-    link = a.links[-1]
-    assert parse_link(link).rules == rules
-    config = parse_config({"remote": {"join": link}, "board": BOARD}, "b.toml")
-    b = Simulation(config, tmp_path / "b", rules)
-    try:
-        assert both(a, b, lambda: linked(a, b))
-        yield a, b
-    finally:
-        b.close()
-        a.close()
+    with linked_pair(mosquitto, tmp_path, request.param, BOARD) as pair:
+        assert parse_link(pair[0].links[-1]).rules == request.param
+        yield pair
 
 
 def physical(move: str) -> str:

@@ -47,17 +47,22 @@ class Still:
         self.lines.put(None)
 
 
-def test_the_friends_move_shows_without_anyone_typing(mosquitto: Mosquitto, tmp_path: Path) -> None:
-    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
-    simulation = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
-    typed = Still()
-    out = io.StringIO()
+def prompt(simulation: Simulation, typed: Still, out: io.StringIO) -> threading.Thread:
+    """The terminal's prompt on its own thread, in real time that stands still."""
     session = threading.Thread(
         target=interact,
         args=(simulation, io.StringIO(), out),
         kwargs={"typed": typed, "clock": FakeClock(100.0)},
     )
     session.start()
+    return session
+
+
+def test_the_friends_move_shows_without_anyone_typing(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    simulation = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    typed, out = Still(), io.StringIO()
+    session = prompt(simulation, typed, out)
     friend = RemoteClient(parse_link(simulation.links[-1]), name="friend")
     friend.start()
     try:
@@ -82,14 +87,8 @@ def test_the_other_grid_s_move_shows_on_a_joining_terminal_without_anyone_typing
 ) -> None:
     a = grid_a(mosquitto, tmp_path / "a")
     b = grid_b(a.links[-1], tmp_path / "b")
-    typed = Still()
-    out = io.StringIO()
-    session = threading.Thread(
-        target=interact,
-        args=(b, io.StringIO(), out),
-        kwargs={"typed": typed, "clock": FakeClock(100.0)},
-    )
-    session.start()
+    typed, out = Still(), io.StringIO()
+    session = prompt(b, typed, out)
     try:
         act(a, "drop 4")  # Red, on grid A
         # nobody types at B: its prompt wakes for A's move and draws it
