@@ -6,7 +6,9 @@ other grid's moves; both journals end with the same game."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -22,30 +24,43 @@ from tests.test_remote_seat import WAIT, act
 
 pytestmark = pytest.mark.slow
 
+Table = dict[str, Any]  # a TOML table, as parse_config reads it
+
 # a short Classic game Red wins in column 4: Red's moves on A, Yellow's on B
 RED_WINS = ("4", "5", "4", "5", "4", "5", "4")
 
 
-def grid_a(mosquitto: Mosquitto, state_dir: Path) -> Simulation:
-    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
-    return Simulation(config, state_dir, "classic", remote=Colour.YELLOW)
+def grid_a(
+    mosquitto: Mosquitto, state_dir: Path, rules: str = "classic", board: Table | None = None
+) -> Simulation:
+    config = parse_config({"remote": {"broker": mosquitto.url}, "board": board or {}}, "a.toml")
+    return Simulation(config, state_dir, rules, remote=Colour.YELLOW)
 
 
-def grid_b(link: str, state_dir: Path) -> Simulation:
-    config = parse_config({"remote": {"join": link}}, "test.toml")
+def grid_b(link: str, state_dir: Path, board: Table | None = None) -> Simulation:
+    config = parse_config({"remote": {"join": link}, "board": board or {}}, "b.toml")
     return Simulation(config, state_dir, parse_link(link).rules)
 
 
-@pytest.fixture
-def grids(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[tuple[Simulation, Simulation]]:
-    a = grid_a(mosquitto, tmp_path / "a")
-    b = grid_b(a.links[-1], tmp_path / "b")
+@contextmanager
+def linked_pair(
+    mosquitto: Mosquitto, tmp_path: Path, rules: str = "classic", board: Table | None = None
+) -> Iterator[tuple[Simulation, Simulation]]:
+    """Grid A inviting, grid B joining with its link, once the link is up."""
+    a = grid_a(mosquitto, tmp_path / "a", rules, board)
+    b = grid_b(a.links[-1], tmp_path / "b", board)
     try:
         assert both(a, b, lambda: linked(a, b))
         yield a, b
     finally:
         b.close()
         a.close()
+
+
+@pytest.fixture
+def grids(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[tuple[Simulation, Simulation]]:
+    with linked_pair(mosquitto, tmp_path) as pair:
+        yield pair
 
 
 def both(a: Simulation, b: Simulation, done: Callable[[], bool]) -> bool:

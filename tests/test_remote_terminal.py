@@ -18,9 +18,11 @@ from controller.simulator.terminal import interact
 from engine.colour import Colour
 from hardware.clock import FakeClock
 from tests.broker import Mosquitto
-from tests.test_remote_seat import WAIT
+from tests.test_remote_linked import grid_a, grid_b
+from tests.test_remote_seat import WAIT, act
 
 SHOWN = "Your friend's move: drop a Yellow disc into column 5; make it on the grid."
+COPY = "Your friend's move: drop a Red disc into column 4; make it on the grid."
 
 
 class Still:
@@ -36,7 +38,8 @@ class Still:
 
     def get(self, timeout: float | None) -> str | None:
         try:
-            return self.lines.get(timeout=WAIT)
+            # longer than any test waits for the picture: only a wake redraws it
+            return self.lines.get(timeout=2 * WAIT)
         except queue.Empty:
             return None
 
@@ -44,17 +47,22 @@ class Still:
         self.lines.put(None)
 
 
-def test_the_friends_move_shows_without_anyone_typing(mosquitto: Mosquitto, tmp_path: Path) -> None:
-    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
-    simulation = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
-    typed = Still()
-    out = io.StringIO()
+def prompt(simulation: Simulation, typed: Still, out: io.StringIO) -> threading.Thread:
+    """The terminal's prompt on its own thread, in real time that stands still."""
     session = threading.Thread(
         target=interact,
         args=(simulation, io.StringIO(), out),
         kwargs={"typed": typed, "clock": FakeClock(100.0)},
     )
     session.start()
+    return session
+
+
+def test_the_friends_move_shows_without_anyone_typing(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    simulation = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    typed, out = Still(), io.StringIO()
+    session = prompt(simulation, typed, out)
     friend = RemoteClient(parse_link(simulation.links[-1]), name="friend")
     friend.start()
     try:
@@ -72,3 +80,24 @@ def test_the_friends_move_shows_without_anyone_typing(mosquitto: Mosquitto, tmp_
         typed.type("q\n")
         session.join(WAIT)
         simulation.close()
+
+
+def test_the_other_grid_s_move_shows_on_a_joining_terminal_without_anyone_typing(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(a.links[-1], tmp_path / "b")
+    typed, out = Still(), io.StringIO()
+    session = prompt(b, typed, out)
+    try:
+        act(a, "drop 4")  # Red, on grid A
+        # nobody types at B: its prompt wakes for A's move and draws it
+        end = time.monotonic() + WAIT
+        while COPY not in out.getvalue() and time.monotonic() < end:
+            a.wait_real(0.05)  # A answers B's hello and presence
+        assert COPY in out.getvalue()
+    finally:
+        typed.type("q\n")
+        session.join(WAIT)
+        b.close()
+        a.close()

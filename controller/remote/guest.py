@@ -46,13 +46,24 @@ class LinkedGuest:
         self._requested: set[int] = set()  # plies of this grid's moves asked of it in this run
         self._answered = 0  # the other grid's last ``up`` this grid answered with its own
         self.diverged: int | None = None  # the first ply where the two journals differ
+        self._wake: Callable[[], None] = lambda: None
+        # told, on the network thread, when the other grid's word arrives or the
+        # link comes or goes: a terminal waiting for a typed line wakes for it
+        # (the daemon's own loop wakes through ``open``'s ``wake``)
+        self.on_arrival: Callable[[], None] | None = None
 
     # -- the loop's side (as controller.remote.host.RemoteHost) -------------------------
 
     def open(self, wake: Callable[[], None], referee: Referee) -> None:
-        self.client.on_arrival = wake
-        self.client.connection.on_change = wake
+        self._wake = wake
+        self.client.on_arrival = self._arrived
+        self.client.connection.on_change = self._arrived
         self.client.start()
+
+    def _arrived(self) -> None:
+        self._wake()
+        if self.on_arrival is not None:
+            self.on_arrival()
 
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
         self._take()

@@ -13,6 +13,10 @@ from controller.referee.verdict import Verdict
 
 
 class Side(Protocol):
+    # told, on the network thread, when the other side's word arrives: a
+    # terminal waiting for a typed line wakes for it
+    on_arrival: Callable[[], None] | None
+
     def open(self, wake: Callable[[], None], referee: Referee) -> None: ...
 
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]: ...

@@ -202,16 +202,17 @@ def interact(
     prompt = _Prompt(simulation, lines, stdout, writing, language, clock)
     simulation.on_command = redraw
     simulation.catch_up = lambda: prompt.catch_up(None)
-    remote = simulation.daemon.remote
-    if remote is not None:
-        # the friend's request: taken, and the picture drawn again, at once
-        remote.on_arrival = lines.wake
+    sides = simulation.daemon.sides()
+    for side in sides:
+        # the friend's request, the other grid's move: taken, and the picture
+        # drawn again, at once
+        side.on_arrival = lines.wake
     try:
         return prompt.run()
     finally:
         simulation.on_command = simulation.catch_up = None
-        if remote is not None:
-            remote.on_arrival = None
+        for side in sides:
+            side.on_arrival = None
 
 
 class _Prompt:
