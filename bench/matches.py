@@ -49,6 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.peers.fourthewin import VARIANTS, FourTheWin, PeerFault, check_rules
 from engine import (
     RULES_NAMES,
     Colour,
@@ -60,7 +61,6 @@ from engine import (
     parse_size,
     rules_named,
 )
-from bench.peers.fourthewin import VARIANTS, FourTheWin, PeerFault, check_rules
 from engine.solver.limits import Limits
 from engine.solver.opponent import MAX_LEVEL, Opponent
 

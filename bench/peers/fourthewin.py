@@ -5,7 +5,8 @@ grid and its 5-in-a-Row is a stub, so neither is the 2009 sheet's). It has no
 time limit of its own: with ``-B`` it deepens until it proves a result,
 printing ``Current best: M (DEPTH)`` after each depth, then a final line
 (``WIN M nodes n/s seconds (DEPTH)``). So each move is a fresh process, told
-the game's moves on one line of standard input (drops as column digits, pops
+the game's moves on one line of standard input (a forced move is played
+for it without asking) (drops as column digits, pops
 as capital letters, ``A`` for column 1); when its CPU time since it read them
 reaches the budget it is killed and its last completed depth's move is its
 answer, as full strength's last completed iteration is popref's. Its CPU time
@@ -101,9 +102,7 @@ def from_peer(letter: str, game: Game) -> Move:
 def check_rules(rules: Rules) -> str:
     """The peer's name for ``rules``; ValueError, one line, where it has none."""
     if rules.name not in VARIANTS:
-        raise ValueError(
-            f"Four the Win! plays {' and '.join(VARIANTS)} only, not {rules.name}"
-        )
+        raise ValueError(f"Four the Win! plays {' and '.join(VARIANTS)} only, not {rules.name}")
     if rules.width > MAX_COLUMNS or not 4 <= rules.height <= 16:
         raise ValueError(f"Four the Win! plays at most {MAX_COLUMNS} columns of 4 to 16 rows")
     return VARIANTS[rules.name]
@@ -122,6 +121,12 @@ class FourTheWin:
         self.answers: list[Answer] = []
 
     def move(self, game: Game) -> Move:
+        legal = list(game.legal_moves())
+        if len(legal) == 1:
+            # Its first iteration (depth 0) names no move, so with one cell left
+            # it would answer its initial centre column, full by then: a forced
+            # move is no question of strength.
+            return legal[0]
         moves = "".join(to_peer(move) for move in game.moves)
         with subprocess.Popen(
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
