@@ -74,6 +74,18 @@ def wins_at_once(game: Game, move: Move) -> bool:
     return after.result == mover
 
 
+def lost_at_once(game: Game) -> bool:
+    """Whether every move of the side to move lets the other side connect at once."""
+    for move in game.legal_moves():
+        after = game.copy()
+        after.play(move)
+        if after.result != game.to_move.other and not any(
+            wins_at_once(after, reply) for reply in after.legal_moves()
+        ):
+            return False
+    return True
+
+
 def simple_move(game: Game, rng: random.Random) -> Move:
     """Win, else block, else a random move that does not lose at once."""
     moves = list(game.legal_moves())
@@ -227,7 +239,8 @@ def play_game(rules: Rules, strong_colour: Colour, other: Callable[[Game], Move]
                 move = other(game)
             except PeerFault as fault:
                 figures.outcome = "fault"
-                print(f"  {seed}: the peer's fault after {len(game.moves)} plies: {fault}")
+                lost = "; every move there lost at once" if lost_at_once(game) else ""
+                print(f"  {seed}: the peer's fault after {len(game.moves)} plies: {fault}{lost}")
                 break
         game.play(move)
     figures.plies = len(game.moves)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.matches import Tally, play_game
+from bench.matches import Tally, lost_at_once, play_game
 from bench.peers.cputime import process_cpu
 from bench.peers.fourthewin import FourTheWin, PeerFault, check_rules, from_peer, to_peer
 from engine import Colour, Game, Move, new_game, parse_move, rules_named
@@ -134,14 +134,25 @@ def test_a_peer_that_never_answers_is_killed_at_the_deadline(fake: Callable[...,
         peer.move(game)
 
 
-def test_a_fault_ends_the_game_and_is_counted_apart(fake: Callable[..., Path]) -> None:
+def test_a_fault_ends_the_game_and_is_counted_apart(
+    fake: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     rules = rules_named("classic")
     peer = FourTheWin(str(fake("final", "9")), rules, budget=10.0)
     game = play_game(rules, Colour.RED, peer.move, "t", 0.01, ticking(0.001), new_game(rules),
                      Opponent(rules, 1, 0))  # fmt: skip
     assert (game.outcome, game.plies) == ("fault", 1)
+    said = capsys.readouterr().out.splitlines()
+    assert said == [
+        "  t: the peer's fault after 1 plies: answered 9, which the rules do not allow here"
+    ]
     tally = Tally([game])
     assert tally.line().startswith("  0/ 0/ 0 won   0.0% points  0.0 faults 1")
+
+
+def test_a_fault_says_when_every_move_there_lost_at_once() -> None:
+    assert lost_at_once(played("classic", "2 2 3 3 4"))  # 1 and 5 both win for Red
+    assert not lost_at_once(played("classic", "2 2 3 3"))
 
 
 def test_only_classic_and_pop_out_on_its_boards() -> None:
