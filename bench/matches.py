@@ -79,7 +79,7 @@ def lost_at_once(game: Game) -> bool:
     for move in game.legal_moves():
         after = game.copy()
         after.play(move)
-        if after.result != game.to_move.other and not any(
+        if after.result in (None, "draw", game.to_move) and not any(
             wins_at_once(after, reply) for reply in after.legal_moves()
         ):
             return False
