@@ -11,7 +11,8 @@ as capital letters, ``A`` for column 1); when its CPU time since it read them
 reaches the budget it is killed and its last completed depth's move is its
 answer, as full strength's last completed iteration is popref's. Its CPU time
 comes from its own counters (``cputime``), so the niceness it gives itself
-(10) and the load of the machine cost it wall time, never depth. It prints
+(10, which the bench gives back to its own where it may) and the load of
+the machine cost it wall time, never depth. It prints
 through stdio, hence ``stdbuf -oL``. A move the engine does not allow, an
 answer that is no move, or no answer within the wall deadline is a
 ``PeerFault``.
@@ -19,6 +20,7 @@ answer that is no move, or no answer within the wall deadline is a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import select
@@ -99,6 +101,16 @@ def from_peer(letter: str, game: Game) -> Move:
     return move
 
 
+def share_priority(pid: int) -> None:
+    """Give the peer the bench's own niceness back where allowed (root).
+
+    Its budget is CPU time, so niceness never changes its moves; at nice 10
+    on a loaded machine its second of CPU takes a minute of wall time.
+    """
+    with contextlib.suppress(PermissionError):  # without root it only waits longer
+        os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, 0))
+
+
 def check_rules(rules: Rules) -> str:
     """The peer's name for ``rules``; ValueError, one line, where it has none."""
     if rules.name not in VARIANTS:
@@ -162,6 +174,7 @@ class FourTheWin:
                 for segment in segments:
                     reading.hear(segment)
             if begun is None and reading.ready:
+                share_priority(process.pid)
                 begun = process_cpu(process.pid)  # its start-up is not its thinking
                 try:
                     process.stdin.write(moves.encode() + b"\n")
