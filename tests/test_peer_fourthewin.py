@@ -178,6 +178,18 @@ def test_every_legal_move_reads_back_as_itself(seed: int, plies: int) -> None:
         assert from_peer(to_peer(move), game) == move
 
 
+def test_a_thread_that_ends_while_counted_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / "7").mkdir()
+    (tmp_path / "7" / "schedstat").write_text("0 0 0\n")
+    for thread, line in (("7", "250000000 1 2\n"), ("8", None)):
+        (tmp_path / "7" / "task" / thread).mkdir(parents=True)
+        if line is not None:
+            (tmp_path / "7" / "task" / thread / "schedstat").write_text(line)
+    assert process_cpu(7, tmp_path) == 0.25
+    with pytest.raises(ProcessLookupError):
+        process_cpu(9, tmp_path)
+
+
 def test_cpu_time_counts_the_other_process_only() -> None:
     assert process_cpu(os.getpid()) > 0
     with pytest.raises(ProcessLookupError):

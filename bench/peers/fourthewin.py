@@ -162,6 +162,7 @@ class FourTheWin:
         reading, pending, started = Reading(), "", self.clock()
         out = process.stdout.fileno()
         begun: float | None = None
+        used = 0.0
         while not reading.final:
             if self.clock() - started > self.deadline:
                 raise PeerFault(f"no answer within {self.deadline:g} s: killed")
@@ -181,11 +182,11 @@ class FourTheWin:
                     process.stdin.flush()
                 except BrokenPipeError:
                     raise PeerFault("closed its input before reading the moves") from None
-            elif begun is not None and process_cpu(process.pid) - begun >= self.budget:
-                break
-        if begun is None:
-            return reading, 0.0
-        try:
-            return reading, process_cpu(process.pid) - begun
-        except ProcessLookupError:
-            return reading, self.budget
+            elif begun is not None:
+                try:
+                    used = process_cpu(process.pid) - begun
+                except ProcessLookupError:
+                    break  # it ended: what it said is all there is
+                if used >= self.budget:
+                    break
+        return reading, used
