@@ -21,16 +21,24 @@ against the simple opponent and each other. ``--against CHECKOUT`` plays full
 strength of another checkout instead (say ``git worktree add /tmp/old REV``
 with the compiled cores of that revision copied into its ``engine/solver``;
 without them it warns and plays with the pure ones): the same budget, on
-its own process's CPU clock. Run from the repository root::
+its own process's CPU clock. ``--peer PATH`` plays another program instead,
+in the games it knows (Four the Win!, ``bench/peers/fourthewin.py``: Classic and
+Pop Out), on the same budget of its own CPU time; the games it does not know
+keep their lines against the simple opponent and the levels. A peer's move
+the engine does not allow, or none within ``--peer-deadline`` seconds, ends
+the game as a fault: one line, counted apart from W/D/L. Points count a draw
+as half. Run from the repository root::
 
     .venv/bin/python bench/matches.py [--games 10] [--movetime 250] [--levels 1,5,9]
         [--rules popout,pop10] [--size 6x5] [--clock cpu|wall] [--colour red|yellow]
         [--no-simple] [--opening PLIES] [--level N] [--against CHECKOUT] [--each] [--records]
+        [--peer PATH [--peer-deadline S]]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -41,6 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.peers.fourthewin import VARIANTS, FourTheWin, PeerFault, check_rules
 from engine import (
     RULES_NAMES,
     Colour,
@@ -63,6 +72,18 @@ def wins_at_once(game: Game, move: Move) -> bool:
     after = game.copy()
     after.play(move)
     return after.result == mover
+
+
+def lost_at_once(game: Game) -> bool:
+    """Whether every move of the side to move lets the other side connect at once."""
+    for move in game.legal_moves():
+        after = game.copy()
+        after.play(move)
+        if after.result in (None, "draw", game.to_move) and not any(
+            wins_at_once(after, reply) for reply in after.legal_moves()
+        ):
+            return False
+    return True
 
 
 def simple_move(game: Game, rng: random.Random) -> Move:
@@ -95,7 +116,7 @@ def percentile(values: list[float], fraction: float) -> float:
 class Played:
     """What one game tells: its result for full strength, and its moves' figures."""
 
-    outcome: str  # won, drawn, lost, capped (a draw at MAX_PLIES)
+    outcome: str  # won, drawn, lost, capped (a draw at MAX_PLIES), fault (the peer's)
     plies: int
     depths: list[int] = field(default_factory=list)
     wall: list[float] = field(default_factory=list)
@@ -121,9 +142,11 @@ class Tally:
         return sum(game.outcome == outcome for game in self.games)
 
     def line(self) -> str:
-        won, lost = self.count("won"), self.count("lost")
-        drawn = len(self.games) - won - lost
-        rate = 100 * won / len(self.games) if self.games else 0.0
+        won, lost, faults = self.count("won"), self.count("lost"), self.count("fault")
+        drawn = len(self.games) - won - lost - faults
+        scored = won + drawn + lost
+        rate = 100 * won / scored if scored else 0.0
+        points = won + drawn / 2
         wall = [t for game in self.games for t in game.wall]
         cpu = [t for game in self.games for t in game.cpu]
         depths = [d for game in self.games for d in game.depths]
@@ -131,7 +154,9 @@ class Tally:
         cpu_mean = sum(cpu) / max(len(cpu), 1)
         wall_mean = sum(wall) / max(len(wall), 1)
         return (
-            f"{won:3}/{drawn:2}/{lost:2} won {rate:5.1f}%  depth {depth:4.1f}  "
+            f"{won:3}/{drawn:2}/{lost:2} won {rate:5.1f}% points {points:4.1f}"
+            + (f" faults {faults}" if faults else "")
+            + f"  depth {depth:4.1f}  "
             f"CPU mean {cpu_mean * 1e3:5.1f} p99 {percentile(cpu, 0.99) * 1e3:5.1f} "
             f"max {max(cpu, default=0.0) * 1e3:5.1f} ms  "
             f"wall mean {wall_mean * 1e3:5.1f} max {max(wall, default=0.0) * 1e3:6.1f} ms"
@@ -187,6 +212,15 @@ class Former:
         self.process.wait()
 
 
+def outcome(game: Game, strong_colour: Colour) -> str:
+    """The finished (or capped) ``game`` for the side playing ``strong_colour``."""
+    if game.result == strong_colour:
+        return "won"
+    if game.result == "draw":
+        return "drawn"
+    return "capped" if game.result is None else "lost"
+
+
 def play_game(rules: Rules, strong_colour: Colour, other: Callable[[Game], Move], seed: str,
               movetime: float, clock: Callable[[], float], game: Game,
               strong: Opponent) -> Played:  # fmt: skip
@@ -201,34 +235,44 @@ def play_game(rules: Rules, strong_colour: Colour, other: Callable[[Game], Move]
             figures.cpu.append(time.process_time() - cpu)
             figures.depths.append(choice.depth)
         else:
-            move = other(game)
+            try:
+                move = other(game)
+            except PeerFault as fault:
+                figures.outcome = "fault"
+                lost = "; every move there lost at once" if lost_at_once(game) else ""
+                print(f"  {seed}: the peer's fault after {len(game.moves)} plies: {fault}{lost}")
+                break
         game.play(move)
     figures.plies = len(game.moves)
     figures.record = " ".join(str(move) for move in game.moves)
-    if game.result == strong_colour:
-        figures.outcome = "won"
-    elif game.result == "draw":
-        figures.outcome = "drawn"
-    elif game.result is None:
-        figures.outcome = "capped"
-    else:
-        figures.outcome = "lost"
+    figures.outcome = figures.outcome or outcome(game, strong_colour)
     return figures
 
 
 def reply(rules: Rules, level: int | None, number: int, rng: random.Random,
-          former: Former | None) -> Callable[[Game], Move]:  # fmt: skip
+          other: Former | FourTheWin | None) -> Callable[[Game], Move]:  # fmt: skip
     """How the other side of game ``number`` chooses its moves."""
-    if former is not None:
-        former.new_game()
-        return former.move
+    if isinstance(other, Former):
+        other.new_game()
+    if other is not None:
+        return other.move
     if level is None:
         return lambda game: simple_move(game, rng)
     lower = Opponent(rules, level, number)
     return lambda game: lower.choose(game).move
 
 
-def main() -> None:
+def peer_line(peer: FourTheWin) -> str:
+    """The peer's own figures: how deep it looked and the CPU time it used."""
+    depths = [answer.depth for answer in peer.answers]
+    cpu = [answer.cpu for answer in peer.answers]
+    return (
+        f"{'':19}the peer: depth {sum(depths) / max(len(depths), 1):4.1f}  CPU mean "
+        f"{sum(cpu) / max(len(cpu), 1) * 1e3:5.1f} max {max(cpu, default=0.0) * 1e3:5.1f} ms"
+    )
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games per colour and opponent")
     parser.add_argument("--movetime", type=int, default=250, help="full strength's ms per move")
@@ -246,12 +290,33 @@ def main() -> None:
     parser.add_argument("--against", metavar="CHECKOUT",
                         help="play full strength of another popref checkout (compiled cores "
                         "built in place) instead of the simple opponent and levels")  # fmt: skip
+    parser.add_argument("--peer", metavar="PATH",
+                        help="play a built Four the Win! in Classic and Pop Out, on the same "
+                        "CPU time a move (docs/opponent.md)")  # fmt: skip
+    parser.add_argument("--peer-deadline", type=float, default=60.0, metavar="S",
+                        help="wall seconds a peer's move may take before it is killed")  # fmt: skip
     parser.add_argument(
         "--level", type=int, default=MAX_LEVEL, help="the measured side's level (default: full)"
     )
     parser.add_argument("--each", action="store_true", help="a line per game")
     parser.add_argument("--records", action="store_true", help="with --each: the moves too")
     args = parser.parse_args()
+    if args.peer is not None:
+        if args.against or args.clock != "cpu":
+            parser.error("--peer: plays on CPU time (--clock cpu) and not with --against")
+        if not (os.path.isfile(args.peer) and os.access(args.peer, os.X_OK)):
+            parser.error(f"--peer: {args.peer} is no executable file: give a built FourTheWin")
+        for name in args.rules.split(","):
+            if name in VARIANTS:
+                try:
+                    check_rules(rules_named(name, args.size))
+                except ValueError as error:
+                    parser.error(f"--peer: {error}")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
     levels = [int(level) for level in args.levels.split(",") if level]
     opponents: list[tuple[str, int | None]] = [] if args.no_simple else [("simple", None)]
     opponents += [(f"level {n}", n) for n in levels]
@@ -268,14 +333,18 @@ def main() -> None:
         rules = rules_named(name, args.size)
         title = f"{name} {rules.width}x{rules.height}"
         former = Former(args.against, rules, args.movetime) if args.against else None
-        for label, level in opponents:
+        peering = args.peer is not None and name in VARIANTS
+        for label, level in [("peer", None)] if peering else opponents:
             for colour in Colour:
                 if args.colour not in (None, colour.value):
                     continue
+                peer = None
+                if peering:
+                    peer = FourTheWin(args.peer, rules, args.movetime / 1000, args.peer_deadline)
                 tally = Tally()
                 for number in range(args.games):
                     seed = f"{name}/{label}/{colour.value}/{number}"
-                    other = reply(rules, level, number, random.Random(seed), former)
+                    other = reply(rules, level, number, random.Random(seed), former or peer)
                     begun = opening(rules, args.opening, number)
                     strong = Opponent(rules, args.level, number)
                     one = play_game(rules, colour, other, seed, args.movetime / 1000,
@@ -284,6 +353,8 @@ def main() -> None:
                     if args.each:
                         print(one.line(number, args.records), flush=True)
                 print(f"{title:16} vs {label:8} as {colour.title:6}: {tally.line()}", flush=True)
+                if peer is not None:
+                    print(peer_line(peer), flush=True)
         if former is not None:
             former.close()
 
