@@ -41,7 +41,7 @@ MAX_LEVEL = 10  # full strength: the one statement of the level range (config, p
 # Classic outside the book, in positions of the compiled cores (about 8 million
 # a second here, 2-3 million on a Pi 4, whose 1 s budget is about 2.5 million):
 SOLVE_FIRST = 400_000  # the exact solver's first share: it finishes most positions within it
-FALLBACK_NODES = 300_000  # then the fast search's, for a move should the solver not finish
+FALLBACK_NODES = 100_000  # then the fast search's, for a move should the solver not finish
 FALLBACK_SLOTS = 1 << 16  # its table: 1.5 MB, ample for that share
 PYTHON_SLOWER = 64  # the pure-Python cores: the same shares of their budgets
 DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
@@ -85,6 +85,12 @@ class Choice:
     source: str
     exact: bool
     depth: int = 0
+
+    @property
+    def proven(self) -> bool:
+        """Whether the move is proven to keep the position's outcome: the
+        book's, the solver's, or a search that solved the game."""
+        return self.exact or self.source in ("book", "solver", "outcome")
 
 
 def classic_fits(rules: Rules) -> bool:
@@ -268,11 +274,19 @@ class Opponent:
         """``limits`` (and at most ``cap`` positions) as the exact solver's stop
         check, its nodes counted from now."""
         assert self.solver is not None
-        solver, start = self.solver, self.solver.nodes
-        return lambda: (
-            limits.stopped(solver.nodes - start)
-            or (cap is not None and solver.nodes - start >= cap)
-        )
+        solver, start, every = self.solver, self.solver.nodes, self.solver.core.check_every
+        # the solver adds a test's nodes when it ends; within one, the core
+        # polls every ``every`` positions, so the polls count the rest
+        polls = [solver.nodes, 0]  # at the end of the last test, polls since
+
+        def stop() -> bool:
+            if polls[0] != solver.nodes:
+                polls[:] = [solver.nodes, 0]
+            polls[1] += 1
+            nodes = solver.nodes - start + polls[1] * every
+            return limits.stopped(nodes) or (cap is not None and nodes >= cap)
+
+        return stop
 
     def _fallback(self, game: Game, limits: Limits, proofs: Proofs) -> SearchResult:
         """Classic's move while the exact solve has not finished: the fast
