@@ -82,7 +82,11 @@ class Scores:
         if key not in self.known:
             self.known[key] = int(solve())
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(self.known, sort_keys=True))
+            if self.path.exists():  # another run may have added solves meanwhile
+                self.known = {**json.loads(self.path.read_text()), **self.known}
+            spare = self.path.with_suffix(f".{os.getpid()}")
+            spare.write_text(json.dumps(self.known, sort_keys=True))
+            spare.replace(self.path)  # at once: another run never reads half a file
         return self.known[key]
 
     def outcome(self, moves: str) -> int:
