@@ -186,6 +186,22 @@ def test_bestmove_levels_and_seeds(
     assert outputs[0] == outputs[1] and len(outputs[0].split()) == 4
 
 
+def test_bestmove_says_which_moves_are_not_proven(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # '21' is far from solved in a millisecond; the test-set draw is solved at once
+    monkeypatch.setenv("LANG", "fi_FI.UTF-8")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    assert run(["bestmove", "--movetime", "1"], "21\n71324677554451437653\n", monkeypatch) == 0
+    out, err = capsys.readouterr()
+    assert out.split()[1] == "3"  # the one move that holds the draw
+    unproven = [line for line in err.splitlines() if "todistettu" in line]
+    assert len(unproven) == 1 and unproven[0].startswith(
+        f"popref bestmove: line 1: Siirtoa {out.split()[0]} ei ole todistettu"
+    )
+
+
 def test_bestmove_answers_each_line_before_the_next_is_written() -> None:
     # another program plays a whole game through one running process
     process = subprocess.Popen(

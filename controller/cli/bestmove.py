@@ -6,19 +6,24 @@ program can play a whole game through one running process. ``--level``
 chooses the strength (the engine's levels, from one a child can beat to full
 strength, the default); ``--seed`` makes
 the lower levels' choices reproducible; ``--movetime`` bounds the thinking
-(full strength only: lower levels look a fixed depth ahead). Bad input: one
-line naming the input line, exit 2.
+(full strength only: lower levels look a fixed depth ahead). A move not
+proven to keep the result (the exact solve did not finish in time) gets an
+info line on standard error, in the locale's language. Bad input: one line
+naming the input line, exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
 
 from controller.cli.positions import PositionInputError, lines, read_position
 from controller.cli.solve import add_common, rules_from, warn_if_slow
+from controller.i18n.text import _t, from_locale
+from engine.move import Move
 from engine.solver.classic import COMPILED
 from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL, Opponent
@@ -72,11 +77,24 @@ def run(args: argparse.Namespace) -> int:
         for number, line in lines(sys.stdin):
             deadline = time.monotonic() + search_seconds(args.movetime / 1000)
             _text, game = read_position(line, rules, number)
-            print(opponent.choose(game, Limits(should_stop=_past(deadline))).move, flush=True)
+            choice = opponent.choose(game, Limits(should_stop=_past(deadline)))
+            print(choice.move, flush=True)
+            if args.level == MAX_LEVEL and not choice.proven:  # lower levels never are
+                print(f"{PROG}: line {number}: {_unproven(choice.move)}", file=sys.stderr)
     except PositionInputError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _unproven(move: Move) -> str:
+    """The info line's sentence, in the locale's language."""
+    sentence = _t(
+        "Move {move} is not proven: the time ran out before the search showed "
+        "that it keeps the result.",
+        move=str(move),
+    )
+    return sentence.render(from_locale(os.environ))
 
 
 def _past(deadline: float) -> Callable[[], bool]:

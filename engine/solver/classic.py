@@ -21,6 +21,7 @@ from typing import Literal, Protocol
 
 from engine.solver import _pycore
 from engine.solver.limits import SearchStopped
+from engine.solver.proofs import Proofs
 
 try:
     from engine.solver import _core  # type: ignore[attr-defined]
@@ -305,40 +306,75 @@ class ClassicSolver:
         return (value > 0) - (value < 0)
 
     def outcome_move(
-        self, position: Position, should_stop: Callable[[], bool] | None = None
+        self,
+        position: Position,
+        should_stop: Callable[[], bool] | None = None,
+        proofs: Proofs | None = None,
     ) -> tuple[int, int]:
         """A column that keeps the outcome, and the outcome (1, 0 or -1).
 
         One null-window test per child, in the core's own move order (the
         moves that do not hand over a win at once, those making the most
-        threats first): first for a child the opponent loses, then for one
-        they do not win. It stops at the first that answers, so it costs
+        threats first): first for a child that does not win for the opponent
+        (a safe move, known early should the search be stopped), then, among
+        the children not proven lost, for one the opponent loses. It costs
         about one outcome solve, where :meth:`best_move_for_outcome` (whose
         centre-first choice the book needs) may solve several children more.
+        Every finished test is kept in ``proofs`` (a stopped search loses only
+        the test it was running), and a test ``proofs`` already answers is
+        not run again.
 
         >>> solver = ClassicSolver(4, 4, core="python")
         >>> solver.outcome_move(Position.from_columns(4, 4, [2, 3, 2, 3, 2]))  # Yellow must block
         (2, 0)
         """
         self._check(position)
+        proofs = Proofs() if proofs is None else proofs
         legal = [c for c in position.centre_first if position.can_play(c)]
         for column in legal:
             if position.wins_with(column):
+                proofs.prove(column, low=1)
                 return column, 1
         candidates = self.ordered_safe_moves(position)
-        if not candidates:  # every move hands over a win: lost at once
-            return legal[0], -1
-        for target, outcome in ((0, 1), (1, 0)):
-            for column in candidates:
-                child = position.play(column)
-                if child.moves == _cells(child):
-                    if outcome == 0:
-                        return column, 0
-                    continue
-                # the child's value is below ``target``: the mover gets ``outcome``
-                if self._window(child, target - 1, target, should_stop) < target:
-                    return column, outcome
-        return candidates[0], -1
+        for column in legal:
+            if column not in candidates:  # hands over a win at once
+                proofs.prove(column, high=-1)
+        safe = next(
+            (c for c in candidates if self._keeps(position, c, 0, proofs, should_stop)), None
+        )
+        if safe is None:  # every move loses
+            return (candidates or legal)[0], -1
+        for column in candidates:
+            if self._keeps(position, column, 1, proofs, should_stop):
+                return column, 1
+        return safe, 0
+
+    def _keeps(
+        self,
+        position: Position,
+        column: int,
+        outcome: int,
+        proofs: Proofs,
+        should_stop: Callable[[], bool] | None,
+    ) -> bool:
+        """Whether dropping into ``column`` keeps at least ``outcome`` (0 or 1)
+        for the mover: from ``proofs`` where they decide it, else by one
+        null-window test on the child, whose answer goes into ``proofs``."""
+        if proofs.at_least(column) >= outcome:
+            return True
+        if proofs.at_most(column) < outcome:
+            return False
+        child = position.play(column)
+        if child.moves == _cells(child):
+            proofs.prove(column, 0, 0)
+            return outcome <= 0
+        # the child's value is below -outcome + 1 exactly when the mover keeps ``outcome``
+        target = 1 - outcome
+        if self._window(child, target - 1, target, should_stop) < target:
+            proofs.prove(column, low=outcome)
+            return True
+        proofs.prove(column, high=outcome - 1)
+        return False
 
     def ordered_safe_moves(self, position: Position) -> list[int]:
         """The columns that do not hand over a win at once, as the core orders

@@ -52,7 +52,7 @@ search stops with exact scores.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Literal
 
 from engine.colour import Colour
@@ -183,12 +183,14 @@ class FastSearch:
         max_depth: int = MAX_DEPTH,
         all_moves: bool = False,
         solve: bool = False,
+        only: Collection[Move] | None = None,
     ) -> SearchResult:
         """Deepen until the limits stop it, the game is solved or ``max_depth``.
 
         As :meth:`engine.solver.search.GameSearch.search`: depth 1 always
         completes; a stop during a deeper iteration keeps the last complete
-        one; ``solve`` keeps deepening with a single legal move.
+        one; ``solve`` keeps deepening with a single legal move. ``only``
+        (legal moves, at least one) limits the moves searched at the root.
         """
         if game.is_over():
             raise ValueError("the game is over: there is no move to search")
@@ -199,6 +201,8 @@ class FastSearch:
         if self.spec.repetition:
             self.clear()  # values stored under another history may miss a repetition
         moves = self.core.moves(self.spec, state)
+        if only is not None:
+            moves = [m for m in moves if to_move(m) in only]
         result: SearchResult | None = None
         nodes = 0
         for depth in range(1, min(max_depth, MAX_DEPTH) + 1):

@@ -33,13 +33,17 @@ from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
-from engine.solver.search import GameSearch
+from engine.solver.proofs import Proofs
+from engine.solver.search import WIN, GameSearch, SearchResult
 
 MIN_LEVEL = 1  # a child can beat it
 MAX_LEVEL = 10  # full strength: the one statement of the level range (config, page, CLI read it)
-FALLBACK_NODES = 400  # about 10 ms in Python: the deadline has passed already
-FLOOR_NODES = 2000  # above level 9's budget, so full strength is never the weaker
-FLOOR_BEFORE = 24  # moves; later the solver answers Classic 7x6 at once
+# Classic outside the book, in positions of the compiled cores (about 8 million
+# a second here, 2-3 million on a Pi 4, whose 1 s budget is about 2.5 million):
+SOLVE_FIRST = 400_000  # the exact solver's first share: it finishes most positions within it
+FALLBACK_NODES = 100_000  # then the fast search's, for a move should the solver not finish
+FALLBACK_SLOTS = 1 << 16  # its table: 1.5 MB, ample for that share
+PYTHON_SLOWER = 64  # the pure-Python cores: the same shares of their budgets
 DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
 FAST_NODES = 1_000_000  # the same, compiled fast search: about 0.2 s here, under 1 s on a Pi
 # level: (plies looked ahead, softmax temperature in the units of the one
@@ -81,6 +85,12 @@ class Choice:
     source: str
     exact: bool
     depth: int = 0
+
+    @property
+    def proven(self) -> bool:
+        """Whether the move is proven to keep the position's outcome: the
+        book's, the solver's, or a search that solved the game."""
+        return self.exact or self.source in ("book", "solver", "outcome")
 
 
 def classic_fits(rules: Rules) -> bool:
@@ -125,10 +135,12 @@ class Opponent:
         self.book_problem: str | None = None
         # full strength in every other game: the fast search where the board fits it
         self.fast: FastSearch | None = None
+        self.fallback: FastSearch | None = None  # Classic's, while the exact solve runs
         if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
             self.fast = FastSearch(rules, core=core)
         if level == MAX_LEVEL and classic_fits(rules):
             self.solver = ClassicSolver(rules.width, rules.height, core=core)
+            self.fallback = FastSearch(rules, core=core, slots=FALLBACK_SLOTS)
             if book is True:
                 try:
                     self.book = packaged_book(rules.width, rules.height)
@@ -229,20 +241,22 @@ class Opponent:
             if known is not None:
                 move = Move.drop(known.column)
                 return Choice(move, {move: known.score}, "book", known.exact)
-        floor = None
-        if self.book is None and position.moves < FLOOR_BEFORE:
-            # without a book the solver rarely finishes early on: first a move
-            # at least as good as the best lower level's, within the same limits
-            # (with one, the book holds every position it would not finish)
-            budget = Limits(limits.should_stop, FLOOR_NODES)
-            found = self.search.search(game, budget, max_depth=LEVELS[MAX_LEVEL - 1][0] + 2)
-            floor = Choice(found.move, found.scores, "search", found.exact, found.depth)
+        proofs = Proofs()
         stop = self._solver_stop(limits)
-        # the outcome first: far cheaper, and it already never throws a game away
+        found = None
         try:
-            column, outcome = solver.outcome_move(position, stop)
+            # most positions are solved within a first share; only then the fast search
+            first = None if limits == Limits() else self._share(SOLVE_FIRST)
+            try:
+                column, outcome = solver.outcome_move(
+                    position, self._solver_stop(limits, first), proofs
+                )
+            except SearchStopped:
+                found = self._fallback(game, limits, proofs)
+                column, outcome = solver.outcome_move(position, stop, proofs)
         except SearchStopped:
-            return floor or self._fallback(game)
+            assert found is not None
+            return self._unproven(position, proofs, found)
         if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
             return Choice(Move.drop(column), {Move.drop(column): 0}, "solver", True)
         try:
@@ -251,13 +265,51 @@ class Opponent:
             return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
         return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
 
-    def _solver_stop(self, limits: Limits) -> Callable[[], bool]:
-        """``limits`` as the exact solver's stop check, its nodes counted from now."""
+    def _share(self, nodes: int) -> int:
+        """``nodes`` of the compiled cores as the same share of a budget for this core."""
         assert self.solver is not None
-        solver, start = self.solver, self.solver.nodes
-        return lambda: limits.stopped(solver.nodes - start)
+        return nodes if self.solver.core.name == "compiled" else nodes // PYTHON_SLOWER
 
-    def _fallback(self, game: Game) -> Choice:
-        """A move when the exact solver ran out of time: a short look ahead."""
-        result = self.search.search(game, Limits(max_nodes=FALLBACK_NODES), max_depth=4)
-        return Choice(result.move, result.scores, "search", result.exact, result.depth)
+    def _solver_stop(self, limits: Limits, cap: int | None = None) -> Callable[[], bool]:
+        """``limits`` (and at most ``cap`` positions) as the exact solver's stop
+        check, its nodes counted from now."""
+        assert self.solver is not None
+        solver, start, every = self.solver, self.solver.nodes, self.solver.core.check_every
+        # the solver adds a test's nodes when it ends; within one, the core
+        # polls every ``every`` positions, so the polls count the rest
+        polls = [solver.nodes, 0]  # at the end of the last test, polls since
+
+        def stop() -> bool:
+            if polls[0] != solver.nodes:
+                polls[:] = [solver.nodes, 0]
+            polls[1] += 1
+            nodes = solver.nodes - start + polls[1] * every
+            return limits.stopped(nodes) or (cap is not None and nodes >= cap)
+
+        return stop
+
+    def _fallback(self, game: Game, limits: Limits, proofs: Proofs) -> SearchResult:
+        """Classic's move while the exact solve has not finished: the fast
+        search (threats, parity) over the moves no test has refuted, for its
+        share of the budget."""
+        assert self.fallback is not None
+        columns = [move.column for move in game.legal_moves()]
+        pool = proofs.unrefuted(columns) or columns
+        nodes = self._share(FALLBACK_NODES)
+        if limits.max_nodes is not None:
+            nodes = min(nodes, limits.max_nodes)
+        budget = Limits(limits.should_stop, nodes)
+        return self.fallback.search(game, budget, only={Move.drop(c) for c in pool})
+
+    def _unproven(self, position: Position, proofs: Proofs, found: SearchResult) -> Choice:
+        """Classic's move when the outcome was not proven in time: a win the
+        fast search proved, else the best it scored among the moves proven to
+        keep at least a draw, else among those no test has refuted."""
+        columns = [c for c in position.centre_first if position.can_play(c)]
+        pool = proofs.unrefuted(columns) or columns
+        scores = found.scores
+        if found.move.column in pool and scores[found.move] >= WIN // 2:
+            return Choice(found.move, scores, "search", found.exact, found.depth)
+        candidates = proofs.safe(pool) or pool
+        column = max(candidates, key=lambda c: scores.get(Move.drop(c), -WIN - 1))
+        return Choice(Move.drop(column), scores, "search", False, found.depth)
