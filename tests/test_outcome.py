@@ -16,6 +16,7 @@ import dataclasses
 import random
 from collections import deque
 from functools import cache
+from importlib import import_module
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 
 from engine import Game, Move, new_game, rules_named
 from engine.rules import Rules
-from engine.solver import _pysearch, fastsearch
+from engine.solver import _pysearch
 from engine.solver.fastsearch import COMPILED, FastSearch, state_of
 from engine.solver.limits import Limits
 from engine.solver.model import model_spec
@@ -38,7 +39,7 @@ BOARDS = {  # solved whole in seconds (65 thousand positions), and a minute (hal
 CORES = ["python", *(["compiled"] if COMPILED else [])]
 # the rules' moves, as the model plays them (tests/test_fastsearch.py holds
 # them equal to engine.Game's); the compiled twin where there is one: faster
-MODEL: Any = fastsearch._search or _pysearch
+MODEL: Any = import_module("engine.solver._search") if COMPILED else _pysearch
 
 
 @cache

@@ -33,6 +33,7 @@ from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
+from engine.solver.proven import ProvenPlay
 from engine.solver.search import GameSearch
 
 MIN_LEVEL = 1  # a child can beat it
@@ -127,6 +128,8 @@ class Opponent:
         self.fast: FastSearch | None = None
         if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
             self.fast = FastSearch(rules, core=core)
+        # with pops, held to what the outcome search proves (engine/solver/proven.py)
+        self.proven = ProvenPlay(self.fast) if self.fast is not None and rules.pops else None
         if level == MAX_LEVEL and classic_fits(rules):
             self.solver = ClassicSolver(rules.width, rules.height, core=core)
             if book is True:
@@ -153,7 +156,10 @@ class Opponent:
             return self._perfect(game, limits or Limits())
         if self.fast is not None:
             nodes = FAST_NODES if self.fast.core_name == "compiled" else DEFAULT_NODES
-            result = self.fast.search(game, limits or Limits(max_nodes=nodes))
+            if self.proven is not None:
+                result = self.proven.choose(game, limits or Limits(max_nodes=nodes))
+            else:
+                result = self.fast.search(game, limits or Limits(max_nodes=nodes))
         else:
             result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
@@ -183,6 +189,8 @@ class Opponent:
             return
         if self.solver is not None:
             self._ponder_classic(classic_position(game), limits)
+        elif self.proven is not None:
+            self.proven.ponder(game, limits)
         elif self.fast is not None:
             self.fast.search(game, limits)
 
