@@ -33,10 +33,13 @@ runs out in an iteration, a move it already found better than the last
 iteration's choice is kept (:func:`improved`). It judges with the one
 evaluation (:mod:`engine.solver.evaluation`). The repetition draw is
 judged on the game's own history plus the search path; a value that
-depended on it is never reused from the table for a cutoff (it depends on
-the path), and with the rule on the table starts empty at each search (the
-history has changed). Without the rule, a game with pops judges a position
-met again as a draw (:func:`engine.solver.model.cycles`).
+depended on the path above a position (the rule's count, the game's past, a
+circle closing above it) is never reused from the table for a cutoff, and
+with the rule on the table starts empty at each search (the history has
+changed). Without the rule, a game with pops judges a position met again as
+a draw (:func:`engine.solver.model.cycles`); a circle that closes at a
+position or below it leaves that position's value its own, reused anywhere
+(``repeats`` in ``_search.c`` argues it).
 An iteration that meets no horizon has solved the remaining game: the
 search stops with exact scores.
 

@@ -171,8 +171,9 @@ class Opponent:
         already hold what its next move needs: in Classic it solves, as its
         own move would, the position after each of their replies, the
         likeliest first (the next move then costs a hundredth or less, and
-        is exact far more often); in the other games it searches their
-        position. Nothing to do at lower levels (their searches start from
+        is exact far more often); with pops it proves what each of their
+        replies leaves (:meth:`ProvenPlay.ponder`); in the other games it
+        searches their position. Nothing to do at lower levels (their searches start from
         an empty table, to stay reproducible), in a finished game, or where
         the book holds every position their answer can lead to.
 
