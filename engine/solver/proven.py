@@ -39,7 +39,7 @@ from engine.solver.limits import Limits
 from engine.solver.outcome import WON, Outcome, outcomes
 from engine.solver.search import SearchResult
 
-KEPT = 100_000  # proven wins kept; a game meets far fewer positions
+KEPT = 10_000  # proven wins kept (about 3 MB at most); a game meets far fewer positions
 
 
 @dataclass
