@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import bitboard
-from engine.solver.evaluation import Evaluation
+from engine.solver.evaluation import EVAL_CAP, Evaluation
 from engine.solver.model import ModelSpec
 
 WIN = 100_000
@@ -27,6 +27,8 @@ PLAY, FILL, POP, RETURN = 0, 1, 2, 3
 ONGOING, DRAW = -1, 2
 EXACT, LOWER, UPPER = 1, 2, 3
 MAX_PATH = 256
+NO_REACH = MAX_PATH  # no repetition below: the value is the position's own
+HISTORY = -2  # a repetition of the game's past, or any under the rule
 
 State = tuple[int, int, int, int, int, int, int]  # b0, b1, side, phase, pending, s0, s1
 
@@ -193,8 +195,9 @@ class _Search:
     check_every: int
     seen: dict[tuple[int, int, int], int]
     extend_below: int
+    root: State
     horizon: bool = False
-    repeated: bool = False
+    reach: int = NO_REACH  # the lowest path index a repetition below reached back to
 
     def __post_init__(self) -> None:
         self.slots = len(self.table) // 3
@@ -209,14 +212,26 @@ class _Search:
         return h % self.slots
 
     def repeats(self, s: State) -> bool:
-        """Whether ``s`` is met often enough to be a draw: by the rule, or a circle."""
+        """Whether ``s`` is met often enough to be a draw: by the rule, or a circle.
+
+        Keeps :attr:`reach`, the earliest path index a circle closed at
+        (``repeats`` in ``_search.c`` says why values depend on it).
+        """
         threshold = self.m.repetition or 2 * self.m.cycles
         if not threshold:
             return False
         key = (s[0], s[1], key_extra(s))
-        if self.seen.get(key, 0) + 1 + self.path.count(key) < threshold:
+        past = self.seen.get(key, 0)
+        if past + 1 + self.path.count(key) < threshold:
             return False
-        self.horizon |= not self.m.repetition  # a circle's draw is a judgement, not the rules'
+        earliest = self.path.index(key) if key in self.path else NO_REACH
+        is_root = past == 1 and s[:2] == self.root[:2] and key[2] == key_extra(self.root)
+        if self.m.repetition or (past and not is_root):
+            earliest = HISTORY
+            self.horizon |= not self.m.repetition  # the past's draw is a judgement
+        elif is_root and earliest == NO_REACH:
+            earliest = -1
+        self.reach = min(self.reach, earliest)
         return True
 
     def child_value(self, s: State, move: int, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -225,7 +240,6 @@ class _Search:
         if result != ONGOING:
             return 0 if result == DRAW else WIN - ply if result == me else -(WIN - ply)
         if self.repeats(child):
-            self.repeated = True
             return 0
         if len(self.path) >= MAX_PATH or depth > MAX_PATH:
             self.horizon = True
@@ -299,6 +313,12 @@ class _Search:
         m = self.m
         if depth <= 0:
             self.horizon = True
+            # a window the judgement cannot reach (the outcome search's
+            # tests): the window's edge is a true bound, and far cheaper
+            if alpha >= EVAL_CAP:
+                return alpha
+            if beta <= -EVAL_CAP:
+                return beta
             return m.judge(s)
         extra = key_extra(s)
         slot = self.slot(s[0], s[1], extra)
@@ -333,8 +353,8 @@ class _Search:
             moves.insert(0, table_move)
         if depth >= 2 and len(moves) > 1 and self.threat_order(s, moves, keep_first):
             return WIN - ply - 1
-        horizon_before, repeated_before = self.horizon, self.repeated
-        self.horizon = self.repeated = False
+        horizon_before, reach_before = self.horizon, self.reach
+        self.horizon, self.reach = False, NO_REACH
         original_alpha, best_value, best_move = alpha, -INF, moves[0]
         for index, move in enumerate(moves):
             value = self.scout(s, move, depth - 1, alpha, beta, ply + 1, index > 0)
@@ -344,9 +364,9 @@ class _Search:
             if alpha >= beta:
                 break
         bound = UPPER if best_value <= original_alpha else LOWER if best_value >= beta else EXACT
-        inexact, repeated = self.horizon, self.repeated
+        inexact, repeated = self.horizon, self.reach < len(self.path) - 1  # my path index
         self.horizon = horizon_before or inexact
-        self.repeated = repeated_before or repeated
+        self.reach = min(reach_before, self.reach)
         table[at] = s[0]
         table[at + 1] = s[1]
         table[at + 2] = (
@@ -368,34 +388,41 @@ def root(
     moves: Sequence[int],
     depth: int,
     all_moves: bool,
+    low: int,
+    high: int,
     seen: Sequence[tuple[int, int, int, int]],
     max_nodes: int,
     nodes: int,
     should_stop: Callable[[], bool] | None,
     check_every: int,
 ) -> tuple[list[int], int, int, bool]:
-    """One iteration at ``depth``: every root move's score, whether a horizon
-    was met, the node count, and whether it was stopped (then the scores are
-    those of the moves searched before the stop, in order)."""
-    if len(table) < 24 or not 1 <= depth <= 127:
+    """One iteration at ``depth``: the root moves' scores in the window
+    (``low``, ``high``) until one scores ``high`` or more (a null window
+    ``low``, ``low + 1`` tests), whether a horizon was met, the node count,
+    and whether it was stopped (then the scores are those of the moves
+    searched before the stop, in order)."""
+    if len(table) < 24 or not 1 <= depth <= 127 or not -INF <= low < high <= INF:
         raise ValueError("bad arguments for the search core")
     counts: dict[tuple[int, int, int], int] = {}
     for b0, b1, extra, count in seen:
         counts[(b0, b1, extra)] = counts.get((b0, b1, extra), 0) + count
     words = memoryview(table)[: len(table) // 24 * 24].cast("Q")
     search = _Search(
-        Model(spec), words, max_nodes, nodes, should_stop, max(check_every, 1), counts, 2 * depth
-    )
+        Model(spec), words, max_nodes, nodes, should_stop, max(check_every, 1), counts,
+        2 * depth, state,
+    )  # fmt: skip
     scores = []
-    alpha = -INF
+    alpha = low
     try:
         for move in moves:
             if all_moves:
-                value = search.child_value(state, move, depth - 1, -INF, INF, 1)
+                value = search.child_value(state, move, depth - 1, low, high, 1)
             else:
-                value = search.scout(state, move, depth - 1, alpha, INF, 1, alpha > -INF)
+                value = search.scout(state, move, depth - 1, alpha, high, 1, alpha > -INF)
             scores.append(value)
             alpha = max(alpha, value)
+            if value >= high:
+                break
     except _Stopped:
         return scores, int(search.horizon), search.nodes, True
     finally:

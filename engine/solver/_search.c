@@ -40,6 +40,8 @@ typedef uint64_t board;
 #define MAX_COLS 64
 #define MAX_MOVES 128
 #define MAX_PATH 256
+#define NO_REACH MAX_PATH /* no repetition below: the value is the position's own */
+#define HISTORY -2        /* a repetition of the game's past, or any under the rule */
 #define MAX_WINDOWS 512
 #define MAX_LINE 64
 
@@ -77,10 +79,12 @@ typedef struct {
     uint64_t slots, mask; /* mask: slots - 1 when slots is a power of two, else 0 */
     uint64_t nodes, max_nodes;
     Poll poll; /* poll.stopped is also 1 once max_nodes is reached */
-    int horizon, repeated;
+    int horizon;
+    int reach; /* the lowest path index a repetition below reached back to (see repeats) */
     int extend_below; /* plies: a forced reply is searched one ply deeper until here */
     Seen *seen;
     Py_ssize_t nseen;
+    State root;
     uint64_t seen_filter[64]; /* a bit per seen_bit of each seen position: most are not */
     int depth_path;
     board path0[MAX_PATH], path1[MAX_PATH];
@@ -389,25 +393,54 @@ static uint64_t seen_bit(board b0, board b1, uint64_t extra) {
 }
 
 /* whether the position after a move is met often enough to be drawn: by the
- * rule, or (cycles) a circle, whose draw is a judgement, never exact */
+ * rule, or (cycles) a circle.
+ *
+ * Which values a circle's draw makes depend on the path (why the table may
+ * keep them): a circle closes at the earliest path index it returns to, and
+ * `reach` keeps the lowest such index below a node. A node whose circles
+ * all close at the node itself or below it has a value of its own: the
+ * search from that node with an empty path above would meet the same
+ * circles. Without the rule, that value is the game's true value within the
+ * depth: infinite play is neither side's win, a forced win has a strategy
+ * that never repeats a position (each move brings the win a move nearer), so
+ * cutting circles as draws never hides a win, and a win found never relied
+ * on a circle. Such values are stored for reuse anywhere; a node whose
+ * circle closed above it (`reach` below its index) is stored only for its
+ * move. The root, which is not on the path, is index -1: a circle back to it
+ * depends on no earlier path either. The game's past (`seen`, the root's
+ * own occurrence aside) is a judgement, never exact, and its positions are
+ * HISTORY; so is every repetition under the rule, whose count of earlier
+ * occurrences depends on the path above any node. */
 static int repeats(Search *s, const State *st) {
     long threshold = s->m->repetition ? s->m->repetition : 2 * s->m->cycles;
     if (!threshold)
         return 0;
     uint64_t extra = key_extra(st);
-    long count = 1;
+    long count = 1, past = 0;
+    int earliest = NO_REACH;
     uint64_t bit = seen_bit(st->b[0], st->b[1], extra);
     int maybe_seen = (int)(s->seen_filter[bit >> 6] >> (bit & 63) & 1);
     for (Py_ssize_t i = 0; maybe_seen && i < s->nseen; i++)
         if (s->seen[i].b0 == st->b[0] && s->seen[i].b1 == st->b[1] && s->seen[i].extra == extra)
-            count += s->seen[i].count;
+            past += s->seen[i].count;
     for (int i = 0; i < s->depth_path; i++)
-        if (s->path0[i] == st->b[0] && s->path1[i] == st->b[1] && s->pathx[i] == extra)
+        if (s->path0[i] == st->b[0] && s->path1[i] == st->b[1] && s->pathx[i] == extra) {
             count++;
-    if (count < threshold)
+            if (i < earliest)
+                earliest = i;
+        }
+    if (count + past < threshold)
         return 0;
-    if (!s->m->repetition)
-        s->horizon = 1;
+    int is_root = past == 1 && st->b[0] == s->root.b[0] && st->b[1] == s->root.b[1] &&
+                  extra == key_extra(&s->root);
+    if (s->m->repetition || (past && !is_root)) {
+        earliest = HISTORY;
+        s->horizon |= !s->m->repetition; /* the past's draw is a judgement */
+    } else if (is_root && earliest == NO_REACH) {
+        earliest = -1;
+    }
+    if (earliest < s->reach)
+        s->reach = earliest;
     return 1;
 }
 
@@ -421,10 +454,8 @@ static int child_value(Search *s, const State *st, int move, int depth, int alph
     int result = play(s->m, &child, move);
     if (result != ONGOING)
         return terminal(result, me, ply);
-    if (repeats(s, &child)) {
-        s->repeated = 1;
+    if (repeats(s, &child))
         return 0;
-    }
     if (s->depth_path >= MAX_PATH || depth > MAX_PATH) {
         s->horizon = 1;
         int value = evaluate(s->m, &child);
@@ -518,6 +549,12 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
         return 0;
     if (depth <= 0) {
         s->horizon = 1;
+        /* a window the judgement cannot reach (the outcome search's tests):
+         * the window's edge is a true bound, and far cheaper */
+        if (alpha >= EVAL_CAP)
+            return alpha;
+        if (beta <= -EVAL_CAP)
+            return beta;
         return evaluate(s->m, st);
     }
     uint64_t extra = key_extra(st);
@@ -550,9 +587,9 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
         }
     if (depth >= 2 && n > 1 && threat_order(s, st, moves, n, keep_first))
         return WIN - ply - 1;
-    int horizon_before = s->horizon, repeated_before = s->repeated;
+    int horizon_before = s->horizon, reach_before = s->reach;
     s->horizon = 0;
-    s->repeated = 0;
+    s->reach = NO_REACH;
     int original_alpha = alpha, best_value = -INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
         int value = scout(s, st, moves[i], depth - 1, alpha, beta, ply + 1, i > 0);
@@ -568,9 +605,10 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
             break;
     }
     int bound = best_value <= original_alpha ? UPPER : best_value >= beta ? LOWER : EXACT;
-    int inexact = s->horizon, repeated = s->repeated;
+    int inexact = s->horizon, repeated = s->reach < s->depth_path - 1; /* my path index */
     s->horizon = horizon_before | inexact;
-    s->repeated = repeated_before | repeated;
+    if (reach_before < s->reach)
+        s->reach = reach_before;
     entry[0] = st->b[0];
     entry[1] = st->b[1];
     entry[2] = pack_info(extra, to_table(best_value, ply), depth, bound, inexact, repeated,
@@ -768,16 +806,18 @@ static int parse_seen(PyObject *seen, Search *s) {
 }
 
 static PyObject *core_root(PyObject *module, PyObject *args) {
-    /* root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes,
-     *      should_stop, check_every) -> (scores, horizon, nodes, stopped): when
-     * stopped, the scores of the moves searched before the stop, in order */
+    /* root(table, model, state, moves, depth, all_moves, low, high, seen, max_nodes,
+     *      nodes, should_stop, check_every) -> (scores, horizon, nodes, stopped):
+     * the moves searched in the window (low, high) until one scores high or
+     * more (a null window low, low + 1 tests); when stopped, the scores of the
+     * moves searched before the stop, in order */
     Py_buffer table;
     PyObject *model_spec, *state_spec, *move_list, *seen, *should_stop;
-    int depth, all_moves;
+    int depth, all_moves, low, high;
     unsigned long long max_nodes, nodes, check_every;
-    if (!PyArg_ParseTuple(args, "w*OOOipOKKOK", &table, &model_spec, &state_spec, &move_list,
-                          &depth, &all_moves, &seen, &max_nodes, &nodes, &should_stop,
-                          &check_every))
+    if (!PyArg_ParseTuple(args, "w*OOOipiiOKKOK", &table, &model_spec, &state_spec, &move_list,
+                          &depth, &all_moves, &low, &high, &seen, &max_nodes, &nodes,
+                          &should_stop, &check_every))
         return NULL;
     Model m;
     Search s;
@@ -796,7 +836,8 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     Py_DECREF(fast);
     if (PyErr_Occurred())
         goto fail;
-    if (n > MAX_MOVES || table.len < 24 || depth < 1 || depth > 127) {
+    if (n > MAX_MOVES || table.len < 24 || depth < 1 || depth > 127 || low < -INF ||
+        high > INF || low >= high) {
         PyErr_SetString(PyExc_ValueError, "bad arguments for the search core");
         goto fail;
     }
@@ -810,24 +851,28 @@ static PyObject *core_root(PyObject *module, PyObject *args) {
     s.max_nodes = max_nodes;
     int scores[MAX_MOVES];
     s.extend_below = 2 * depth;
+    s.root = st;
+    s.reach = NO_REACH;
     poll_start(&s.poll, should_stop, check_every, nodes);
-    int alpha = -INF;
+    int alpha = low;
     Py_ssize_t searched = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int value = all_moves ? child_value(&s, &st, moves[i], depth - 1, -INF, INF, 1)
-                              : scout(&s, &st, moves[i], depth - 1, alpha, INF, 1, alpha > -INF);
+        int value = all_moves ? child_value(&s, &st, moves[i], depth - 1, low, high, 1)
+                              : scout(&s, &st, moves[i], depth - 1, alpha, high, 1, alpha > -INF);
         if (s.poll.stopped)
             break;
         scores[searched++] = value;
         if (value > alpha)
             alpha = value;
+        if (value >= high)
+            break;
     }
     poll_end(&s.poll);
     PyMem_Free(s.seen);
     PyBuffer_Release(&table);
     if (s.poll.stopped == 2)
         return NULL;
-    Py_ssize_t done = s.poll.stopped ? searched : n;
+    Py_ssize_t done = searched;
     PyObject *list = PyList_New(done);
     for (Py_ssize_t i = 0; list && i < done; i++)
         PyList_SET_ITEM(list, i, PyLong_FromLong(scores[i]));
@@ -846,8 +891,8 @@ static PyMethodDef core_methods[] = {
     {"play", core_play, METH_VARARGS, "play(model, state, move) -> (state, result)"},
     {"evaluate", core_evaluate, METH_VARARGS, "evaluate(model, state) -> judgement"},
     {"root", core_root, METH_VARARGS,
-     "root(table, model, state, moves, depth, all_moves, seen, max_nodes, nodes, "
-     "should_stop, check_every) -> (scores, horizon, nodes, stopped)"},
+     "root(table, model, state, moves, depth, all_moves, low, high, seen, max_nodes, "
+     "nodes, should_stop, check_every) -> (scores, horizon, nodes, stopped)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,10 +33,13 @@ runs out in an iteration, a move it already found better than the last
 iteration's choice is kept (:func:`improved`). It judges with the one
 evaluation (:mod:`engine.solver.evaluation`). The repetition draw is
 judged on the game's own history plus the search path; a value that
-depended on it is never reused from the table for a cutoff (it depends on
-the path), and with the rule on the table starts empty at each search (the
-history has changed). Without the rule, a game with pops judges a position
-met again as a draw (:func:`engine.solver.model.cycles`).
+depended on the path above a position (the rule's count, the game's past, a
+circle closing above it) is never reused from the table for a cutoff, and
+with the rule on the table starts empty at each search (the history has
+changed). Without the rule, a game with pops judges a position met again as
+a draw (:func:`engine.solver.model.cycles`); a circle that closes at a
+position or below it leaves that position's value its own, reused anywhere
+(``repeats`` in ``_search.c`` argues it).
 An iteration that meets no horizon has solved the remaining game: the
 search stops with exact scores.
 
@@ -51,8 +54,8 @@ search stops with exact scores.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Literal
 
 from engine.colour import Colour
@@ -63,7 +66,7 @@ from engine.rules import Rules
 from engine.solver import _pysearch
 from engine.solver.limits import Limits
 from engine.solver.model import model_spec
-from engine.solver.search import WIN, SearchResult
+from engine.solver.search import INFINITY, WIN, SearchResult
 
 try:
     from engine.solver import _search  # type: ignore[attr-defined]
@@ -192,55 +195,87 @@ class FastSearch:
         one; ``solve`` keeps deepening with a single legal move. ``only``
         (legal moves, at least one) limits the moves searched at the root.
         """
+        found = self.iterations(game, limits, max_depth, all_moves, solve, only=only)
+        return deque(found, maxlen=1)[0]
+
+    def iterations(
+        self,
+        game: Game,
+        limits: Limits | None = None,
+        max_depth: int = MAX_DEPTH,
+        all_moves: bool = False,
+        solve: bool = False,
+        refuted: Collection[int] = (),
+        only: Collection[Move] | None = None,
+    ) -> Iterator[SearchResult]:
+        """:meth:`search`, one result an iteration, the last its answer.
+
+        ``refuted``: move codes left out of the next iterations (the caller
+        may add to it between them), unless every move is; ``only`` as for
+        :meth:`search`.
+        """
         if game.is_over():
             raise ValueError("the game is over: there is no move to search")
         limits = limits or Limits()
         state = state_of(game)
-        # the game's past decides repetition draws, and without the rule circles
-        seen = past_of(game) if self.spec.repetition or self.spec.cycles else []
-        if self.spec.repetition:
-            self.clear()  # values stored under another history may miss a repetition
+        seen = self.past(game)
         moves = self.core.moves(self.spec, state)
         if only is not None:
             moves = [m for m in moves if to_move(m) in only]
         result: SearchResult | None = None
-        nodes = 0
+        nodes = counted = 0  # counted: the nodes added to self.nodes
         for depth in range(1, min(max_depth, MAX_DEPTH) + 1):
             checking = depth > 1
             limited = limits if checking else None
-            scores, horizon, nodes, stopped = self._root(
-                state, moves, depth, all_moves, seen, nodes, limited
+            moves = [m for m in moves if m not in refuted] or moves
+            scores, horizon, nodes, stopped = self.iterate(
+                state, moves, depth, seen, nodes, limited, all_moves
             )
             if stopped:
                 if result is not None and not all_moves:
                     result = improved(result, moves, scores, depth)
+                    self.nodes, counted = self.nodes + nodes - counted, nodes
+                    yield result
                 break
             by_move = dict(zip(moves, scores, strict=True))
             best = max(moves, key=lambda m: by_move[m])  # the first of the best
-            counted = [by_move[best]] if not all_moves else scores
-            exact = settled(counted, depth, horizon)
+            judged = [by_move[best]] if not all_moves else scores
+            exact = settled(judged, depth, horizon)
             result = SearchResult(
                 to_move(best), {to_move(m): v for m, v in by_move.items()}, depth, exact, nodes
             )
+            self.nodes, counted = self.nodes + nodes - counted, nodes
+            yield result
             if exact or (len(moves) == 1 and not solve):
                 break
             if checking and limits.stopped(nodes):
                 break
             moves = sorted(moves, key=lambda m: -by_move[m])  # stable: ties keep order
-        self.nodes += nodes
-        assert result is not None
-        return result
+        self.nodes += nodes - counted
 
-    def _root(
+    def past(self, game: Game) -> list[tuple[int, int, int, int]]:
+        """The positions of ``game``'s past the search must know: for the
+        repetition draw, and without the rule for judging circles (the
+        table starts empty under the rule: the history has changed)."""
+        if self.spec.repetition:
+            self.clear()  # values stored under another history may miss a repetition
+        return past_of(game) if self.spec.repetition or self.spec.cycles else []
+
+    def iterate(
         self,
         state: State,
         moves: Sequence[int],
         depth: int,
-        all_moves: bool,
         seen: list[tuple[int, int, int, int]],
         nodes: int,
         limits: Limits | None,
+        all_moves: bool = False,
+        window: tuple[int, int] = (-INFINITY, INFINITY),
     ) -> tuple[list[int], int, int, bool]:
+        """One iteration of the core at ``depth``: the scores of ``moves`` in
+        ``window`` (until one reaches its top, unless ``all_moves``),
+        whether a horizon was met, the nodes counted from ``nodes``, and
+        whether the limits stopped it."""
         max_nodes = EVERYTHING
         stop: Callable[[], bool] | None = None
         if limits is not None:
@@ -248,7 +283,7 @@ class FastSearch:
                 max_nodes = limits.max_nodes
             stop = limits.should_stop
         answer: tuple[list[int], int, int, bool] = self.core.root(
-            self.table, self.spec, state, moves, depth, all_moves, seen,
+            self.table, self.spec, state, moves, depth, all_moves, *window, seen,
             max_nodes, nodes, stop, self.check_every,
         )  # fmt: skip
         return answer

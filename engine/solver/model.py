@@ -101,10 +101,12 @@ def cycles(rules: Rules) -> bool:
 
     Pops let a game go round in circles (in Pop 10's pop phase, a full grid
     lets a player only pop and return into the same column, for ever). A
-    circle makes no progress: judged a draw (0, never exact), full strength
-    leaves it when it is ahead and seeks it when it is behind, instead of
-    going round until someone stops the game. With the repetition rule on,
-    the rule's own count decides instead.
+    circle makes no progress: a draw (0), full strength leaves it when it is
+    ahead and seeks it when it is behind, instead of going round until
+    someone stops the game. On the search path the draw is exact (infinite
+    play wins for nobody, and a forced win never needs a circle); back to a
+    position of the game's past it is a judgement, never exact. With the
+    repetition rule on, the rule's own count decides instead.
     """
     return (rules.pops or rules.pop10) and not rules.repetition
 

@@ -34,6 +34,7 @@ from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.proofs import Proofs
+from engine.solver.proven import ProvenPlay
 from engine.solver.search import WIN, GameSearch, SearchResult
 
 MIN_LEVEL = 1  # a child can beat it
@@ -138,6 +139,8 @@ class Opponent:
         self.fallback: FastSearch | None = None  # Classic's, while the exact solve runs
         if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
             self.fast = FastSearch(rules, core=core)
+        # with pops, held to what the outcome search proves (engine/solver/proven.py)
+        self.proven = ProvenPlay(self.fast) if self.fast is not None and rules.pops else None
         if level == MAX_LEVEL and classic_fits(rules):
             self.solver = ClassicSolver(rules.width, rules.height, core=core)
             self.fallback = FastSearch(rules, core=core, slots=FALLBACK_SLOTS)
@@ -165,7 +168,10 @@ class Opponent:
             return self._perfect(game, limits or Limits())
         if self.fast is not None:
             nodes = FAST_NODES if self.fast.core_name == "compiled" else DEFAULT_NODES
-            result = self.fast.search(game, limits or Limits(max_nodes=nodes))
+            if self.proven is not None:
+                result = self.proven.choose(game, limits or Limits(max_nodes=nodes))
+            else:
+                result = self.fast.search(game, limits or Limits(max_nodes=nodes))
         else:
             result = self.search.search(game, limits or Limits(max_nodes=DEFAULT_NODES))
         return Choice(result.move, result.scores, "search", result.exact, result.depth)
@@ -177,8 +183,9 @@ class Opponent:
         already hold what its next move needs: in Classic it solves, as its
         own move would, the position after each of their replies, the
         likeliest first (the next move then costs a hundredth or less, and
-        is exact far more often); in the other games it searches their
-        position. Nothing to do at lower levels (their searches start from
+        is exact far more often); with pops it proves what each of their
+        replies leaves (:meth:`ProvenPlay.ponder`); in the other games it
+        searches their position. Nothing to do at lower levels (their searches start from
         an empty table, to stay reproducible), in a finished game, or where
         the book holds every position their answer can lead to.
 
@@ -195,6 +202,8 @@ class Opponent:
             return
         if self.solver is not None:
             self._ponder_classic(classic_position(game), limits)
+        elif self.proven is not None:
+            self.proven.ponder(game, limits)
         elif self.fast is not None:
             self.fast.search(game, limits)
 

@@ -1,0 +1,145 @@
+"""Full strength in the games with pops: the anytime search, held to what is proven.
+
+:class:`ProvenPlay` runs the outcome search (:mod:`engine.solver.outcome`)
+and the anytime search (:class:`~engine.solver.fastsearch.FastSearch`)
+side by side, an iteration of each in turn (whichever has searched fewer
+positions goes next), in the same table, and then:
+
+- a proven win is played: the fastest proven, from this search, an
+  earlier one or pondering (kept per position until a faster one is
+  proven, so a win is never thrown away);
+- a move proven lost is never chosen while another is not: the anytime
+  search leaves them out of its next iterations;
+- otherwise the anytime search's choice among the moves left.
+
+Without the repetition rule a proven win holds whatever the game's past
+(the outcome search ignores it); under the rule, nothing is kept.
+
+>>> from engine import new_game
+>>> game = new_game("popout")
+>>> for move in "4 4 3 3 2 2".split():
+...     game.play(move)
+>>> from engine.solver.fastsearch import FastSearch
+>>> play = ProvenPlay(FastSearch(game.rules, core="python", slots=1 << 12))
+>>> found = play.choose(game, Limits(max_nodes=3000))
+>>> str(found.move), found.scores[found.move], found.exact
+('5', 99999, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import Game
+from engine.move import Move, MoveKind
+from engine.solver.fastsearch import FastSearch, State, state_of
+from engine.solver.limits import Limits
+from engine.solver.outcome import WON, Outcome, outcomes
+from engine.solver.search import SearchResult
+
+KEPT = 10_000  # proven wins kept (about 3 MB at most); a game meets far fewer positions
+
+
+@dataclass
+class ProvenPlay:
+    """Full strength for one game's rules over one fast search (its table)."""
+
+    fast: FastSearch
+    wins: dict[State, tuple[Move, int]] = field(default_factory=dict)
+
+    def choose(self, game: Game, limits: Limits) -> SearchResult:
+        """The move for ``game``: as the module says; ``exact`` when its
+        score is proven (a win, a loss, or the anytime search's own)."""
+        outcome, result = self._both(game, limits)
+        state = state_of(game)
+        if outcome.value is not None and outcome.value >= WON:
+            self.keep(state, outcome.move, outcome.value)
+        if result.scores[result.move] >= WON and result.exact:
+            self.keep(state, result.move, result.scores[result.move])
+        kept = self.wins.get(state)
+        if kept is not None:
+            move, value = kept
+            return SearchResult(move, {**result.scores, move: value}, result.depth, True,
+                                result.nodes)  # fmt: skip
+        if outcome.move is not None and outcome.value is not None and outcome.value <= 0:
+            # a proven draw or loss: the anytime search's choice only if it keeps it
+            if outcome.value == 0 and result.move not in outcome.lost:
+                return result
+            scores = {**result.scores, outcome.move: outcome.value}
+            return SearchResult(outcome.move, scores, result.depth, True, result.nodes)
+        if result.move in outcome.lost:
+            left = [m for m in result.scores if m not in outcome.lost]
+            best = max(left, key=lambda m: result.scores[m])
+            return SearchResult(best, result.scores, result.depth, False, result.nodes)
+        return result
+
+    def ponder(self, game: Game, limits: Limits) -> None:
+        """Prove, on the other player's time (``game`` has them to move),
+        what each of their replies leaves, a test at a time round the
+        replies, and keep the wins found."""
+        replies: list[tuple[Game, Iterator[Outcome]]] = []
+        for move in game.legal_moves():
+            after = game.copy()
+            after.play(move)
+            if after.result is None and state_of(after) not in self.wins:
+                replies.append((after, outcomes(self.fast, after, limits)))
+        while replies:
+            for entry in list(replies):
+                after, tests = entry
+                found = next(tests, None)
+                if found is None or found.value is not None or limits.stopped(0):
+                    replies.remove(entry)
+                if found is not None and found.value is not None and found.value >= WON:
+                    assert found.move is not None
+                    self.keep(state_of(after), found.move, found.value)
+                if limits.stopped(0):
+                    return
+
+    def keep(self, state: State, move: Move | None, value: int) -> None:
+        """Remember a proven win, unless a faster one is known."""
+        if move is None or self.fast.spec.repetition:
+            return
+        known = self.wins.get(state)
+        if known is None or value > known[1]:
+            if len(self.wins) >= KEPT:
+                self.wins.clear()
+            self.wins[state] = (move, value)
+
+    def _both(self, game: Game, limits: Limits) -> tuple[Outcome, SearchResult]:
+        """The two searches, an iteration of each in turn, until the limits
+        stop them or one of them has the answer (with ``max_nodes``, each
+        has half)."""
+        half = None if limits.max_nodes is None else max(limits.max_nodes // 2, 1)
+        each = Limits(limits.should_stop, half)
+        refuted: set[int] = set()
+        proofs = outcomes(self.fast, game, each)
+        deepening = self.fast.iterations(game, each, refuted=refuted)
+        spent = [0, 0]  # positions: the outcome search's, the anytime search's
+
+        def step(which: int, steps: Iterator[Any]) -> Any:
+            before = self.fast.nodes
+            found = next(steps, None)
+            spent[which] = self.fast.nodes - before + spent[which] if found else -1
+            return found
+
+        outcome: Outcome = step(0, proofs)
+        result: SearchResult = step(1, deepening)  # depth 1 always completes
+        while outcome.value is None and not result.exact and max(spent) >= 0:
+            if limits.stopped(0):
+                break
+            if spent[1] < 0 or 0 <= spent[0] <= spent[1]:
+                outcome = step(0, proofs) or outcome
+                refuted.update(code(m) for m in outcome.lost)
+            else:
+                result = step(1, deepening) or result
+        return outcome, result
+
+
+def code(move: Move) -> int:
+    """A move's code in the cores (column - 1, plus 32 for a pop)."""
+    return move.column - 1 + (32 if move.kind is MoveKind.POP else 0)
+
+
+__all__ = ["ProvenPlay"]
