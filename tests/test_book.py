@@ -212,7 +212,10 @@ def test_bestmove_with_a_damaged_book_warns_once_and_plays_legally(
     monkeypatch.setattr(sys, "stdin", io.StringIO("-\n4\n-\n"))
     assert main(["bestmove", "--movetime", "50"]) == 0
     out, err = capsys.readouterr()
-    assert err.count("\n") == 1 and "playing without the opening book" in err
+    # said once; at 50 ms without the book a move may also be said not proven
+    told = [line for line in err.splitlines() if "playing without the opening book" in line]
+    others = [line for line in err.splitlines() if line not in told]
+    assert len(told) == 1 and all("is not proven" in line for line in others)
     assert len(out.split()) == 3 and all(move in "1234567" for move in out.split())
 
 
