@@ -74,3 +74,29 @@ def test_the_computer_and_a_friend_cannot_play_the_same_colour() -> None:
             {"opponent": {"plays": "red"}, "remote": {"broker": "mqtt://a", "plays": "red"}},
             "config.toml",
         )
+
+
+LINK = (
+    "http://pi.local:8080/remote#v=1&g=AAECAwQFBgcICQoLDA0ODw"
+    "&k=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8&c=yellow&r=classic"
+    "&m=mqtt%3A%2F%2Fpi.local%3A1883"
+)
+
+
+def test_a_grid_joins_another_s_game_with_its_link_and_no_broker_of_its_own() -> None:
+    remote = parse_config({"remote": {"join": LINK}}, "config.toml").remote
+    assert remote.join == LINK and remote.settings is None
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        ({"join": LINK, "broker": "mqtt://127.0.0.1"}, "joins another grid's game"),
+        ({"join": LINK.split("&k=")[0]}, "cut short"),
+        ({"join": LINK.replace("&m=mqtt%3A%2F%2Fpi.local%3A1883", "&w=ws%3A%2F%2Fpi")}, "(m)"),
+    ],
+)
+def test_a_join_that_cannot_work_is_one_line(table: dict[str, str], said: str) -> None:
+    with pytest.raises(ConfigError, match="join") as raised:
+        parse_config({"remote": table}, "config.toml")
+    assert said in str(raised.value) and "\n" not in str(raised.value)

@@ -18,7 +18,7 @@ from controller.daemon.config import parse_config
 from controller.referee.invitation import DAY
 from controller.remote.client import RemoteClient
 from controller.remote.link import parse_link
-from controller.remote.message import REMOTE, Message, seal
+from controller.remote.message import REMOTE, Message, record_hash, seal
 from controller.simulator.script import parse_line
 from controller.simulator.simulation import Simulation
 from engine.colour import Colour
@@ -115,7 +115,8 @@ def test_the_remote_plays_its_moves_through_the_grid(
 ) -> None:
     assert state(friend)["you"] == "yellow" and state(friend)["invitation"] == "open"
     red_drops_first(table, friend)
-    assert friend.moves == [{"ply": 1, "move": "4", "by": "red"}]
+    hashed = record_hash(table.daemon.referee.game)  # both journals' game after the move
+    assert friend.moves == [{"ply": 1, "move": "4", "by": "red", "hash": hashed}]
     seq = friend.request("5", 1)
     assert pump(table, friend, lambda: seq in friend.replies)
     assert friend.replies[seq] == {"request_seq": seq, "ok": True}

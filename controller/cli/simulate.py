@@ -69,6 +69,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="the MQTT broker for --remote, e.g. mqtt://127.0.0.1:1883 (as [remote] broker)",
     )
+    parser.add_argument(
+        "--join",
+        metavar="LINK",
+        help="play another grid's game on this one: its invitation link (as [remote] join)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         if args.web is not None:
             config = _with_web(config, args.web)
         config = _with_remote(config, args)
+        config = _with_join(config, args)
         actions = _read_script(args.script, config) if args.script is not None else None
     except (ConfigError, ScriptError) as error:
         print(f"popref simulate: {error}", file=sys.stderr)
@@ -136,6 +142,20 @@ def _with_remote(config: Config, args: argparse.Namespace) -> Config:
     if settings is not None and checked.settings is not None:
         checked = replace(checked, settings=replace(settings, broker=checked.settings.broker))
     return replace(config, remote=checked)
+
+
+def _with_join(config: Config, args: argparse.Namespace) -> Config:
+    """``config`` with ``--join`` as ``[remote] join``; the game's rules are the link's."""
+    if args.join is None:
+        return config
+    if args.remote is not None or args.broker is not None:
+        raise ConfigError("--join: this grid joins a game; it invites nobody (leave out --remote)")
+    checked = parse_config({"remote": {"join": args.join}}, "--join").remote
+    if args.rules is None:
+        from controller.remote.link import parse_link
+
+        args.rules = parse_link(args.join).rules
+    return replace(config, remote=replace(checked, settings=None))
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:

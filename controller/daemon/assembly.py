@@ -32,6 +32,7 @@ from hardware.clock import Clock
 from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
+    from controller.remote.guest import LinkedGuest
     from controller.remote.host import RemoteHost
     from hardware.sim.backend import SimulatedTable
     from hardware.sim.grid import SimGrid
@@ -114,6 +115,7 @@ def assemble(
                 ponder=config.opponent.ponder if ponder is None else ponder,
                 lock=lock,
                 remote=remote_host(config, wall),
+                guest=linked_guest(config, wall),
             )
             daemon.resume()
             if rules is None:
@@ -208,6 +210,16 @@ def configure_remote(daemon: Daemon, directory: Path, config: Config) -> None:
     name = plays.value if plays is not None else "none"
     if _configured(directory / CONFIGURED_REMOTE, name) and daemon.choose_remote(plays):
         log.info("(%s says [remote] plays = %s.)", config.source, name)
+
+
+def linked_guest(config: Config, wall: Callable[[], float] = time.time) -> LinkedGuest | None:
+    """This grid's side of another grid's game, when ``[remote] join`` holds its link."""
+    if config.remote.join is None:
+        return None
+    from controller.remote.guest import LinkedGuest
+    from controller.remote.link import parse_link
+
+    return LinkedGuest(parse_link(config.remote.join), wall=wall)
 
 
 def remote_host(config: Config, wall: Callable[[], float] = time.time) -> RemoteHost | None:

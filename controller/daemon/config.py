@@ -68,6 +68,7 @@ _KNOWN: dict[str, tuple[str, ...]] = {
         "guest_user",
         "guest_password",
         "plays",
+        "join",
         "page",
     ),
 }
@@ -142,6 +143,7 @@ class RemoteConfig:
 
     settings: RemoteSettings | None = None
     plays: Colour | None = None
+    join: str | None = None  # another grid's invitation link: play its game here (checked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,13 +312,18 @@ def _remote(remote: ConfigTable, opponent: OpponentConfig) -> RemoteConfig:
             f"the computer plays {plays} ([opponent] plays); invite a friend for the "
             'other colour, or set [opponent] plays = "none"',
         )
+    join = _join(remote)
     if "broker" not in remote:
         for key in remote.table:
+            if key == "join":
+                continue
             if key != "plays" or colour is not None:
                 raise remote.error(
                     key, 'a remote player needs a broker: set broker = "mqtt://HOST:1883" too'
                 )
-        return RemoteConfig()
+        return RemoteConfig(join=join)
+    if join is not None:
+        raise remote.error("join", "joins another grid's game; remove broker and the rest, or join")
     settings = RemoteSettings(
         broker=_address(remote, "broker", TERMINAL),
         account=_account(remote, "user", "password", remote.table.get("ca_file")),
@@ -327,6 +334,21 @@ def _remote(remote: ConfigTable, opponent: OpponentConfig) -> RemoteConfig:
     if "ca_file" in remote and not settings.broker.tls:
         raise remote.error("ca_file", "is for an mqtts:// broker; remove it or use mqtts://")
     return RemoteConfig(settings, colour)
+
+
+def _join(remote: ConfigTable) -> str | None:
+    """The invitation link of ``join``, checked as ``popref play`` checks one."""
+    if "join" not in remote:
+        return None
+    from controller.remote.link import LinkError, parse_link
+
+    link = remote.string("join", "-")
+    try:
+        if parse_link(link).broker is None:
+            raise LinkError("the link names no mqtt:// broker (m); ask for a new link")
+    except LinkError as error:
+        raise remote.error("join", str(error)) from None
+    return link
 
 
 def _address(remote: ConfigTable, key: str, schemes: tuple[str, ...]) -> BrokerAddress:

@@ -56,7 +56,9 @@ from hardware.clock import Clock
 from hardware.display import Alert, Display
 
 if TYPE_CHECKING:
+    from controller.remote.guest import LinkedGuest
     from controller.remote.host import RemoteHost
+    from controller.remote.side import Side
 
 log = logging.getLogger("popref")
 
@@ -97,6 +99,8 @@ class Daemon:
     lock: StateLock | None = None
     # the daemon's side of a remote seat ([remote]; controller.remote.host)
     remote: RemoteHost | None = None
+    # a linked grid's side when this one joined another's game (controller.remote.guest)
+    guest: LinkedGuest | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -248,8 +252,8 @@ class Daemon:
         if self.board_mark is not None and isinstance(self.backend, Counting):
             self.backend.resume(self.board_mark)
         self.backend.open(self._wakeup.set)
-        if self.remote is not None:
-            self.remote.open(self._wakeup.set, self.referee)
+        for side in self.sides():
+            side.open(self._wakeup.set, self.referee)
         self._show()
         if self.remote is not None:
             # a resumed game changes nothing at first, yet the remote side may
@@ -288,8 +292,8 @@ class Daemon:
             self._finished(verdict.finished)
         with self._storing():
             self._record(event, verdict, mark)
-        if self.remote is not None:
-            self.remote.fed(verdict, self.referee)  # journalled: it may be published
+        for side in self.sides():
+            side.fed(verdict, self.referee)  # journalled: it may be published
         return verdict
 
     def _record(self, event: Input, verdict: Verdict, mark: dict[str, Any] | None) -> None:
@@ -401,14 +405,22 @@ class Daemon:
     def _take_remote(self, now: float) -> list[Verdict]:
         """The remote player's requests (checked by the host), an invitation
         due, one expired: fed like the page's commands, then answered."""
-        if self.remote is None:
-            return []
         verdicts = []
-        for command in self.remote.inputs(self.referee, now):
-            verdict = self.feed(dataclasses.replace(command, at=now))
-            self.remote.answered(command, verdict)
-            verdicts.append(verdict)
+        for side in self.sides():
+            for command in side.inputs(self.referee, now):
+                verdict = self.feed(dataclasses.replace(command, at=now))
+                side.answered(command, verdict)
+                verdicts.append(verdict)
         return verdicts
+
+    def sides(self) -> list[Side]:
+        """The broker's sides: the board's that invites, a grid's that joined."""
+        return [side for side in (self.remote, self.guest) if side is not None]
+
+    def link_state(self) -> str | None:
+        """``up`` or ``down``: the broker and the other side (``None``: no link)."""
+        states = [side.link_state() for side in self.sides()]
+        return min(states) if states else None  # "down" < "up"
 
     def next_deadline(self) -> float | None:
         times = [
@@ -419,8 +431,7 @@ class Daemon:
         ]
         if self.storage_fault is not None:
             times.append(self._retry_at)
-        if self.remote is not None:
-            times.append(self.remote.deadline(self.clock()))
+        times += [side.deadline(self.clock()) for side in self.sides()]
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
@@ -433,20 +444,21 @@ class Daemon:
         # the hint the board is lighting, if any
         hint = self.dispatcher.hint
         state["hint"] = str(hint.move) if hint is not None and shown.hint_lit else None
+        state["link"] = self.link_state()
         return state
 
     def publish(self) -> None:
         """Hand the state to ``on_state`` (and a remote seat) if it changed
         since last time."""
-        if self.on_state is None and self.remote is None:
+        if self.on_state is None and not self.sides():
             return
         state = self.state()
         if state != self._published:
             self._published = state
             if self.on_state is not None:
                 self.on_state(state)
-            if self.remote is not None:
-                self.remote.publish_state(state, self.referee)
+            for side in self.sides():
+                side.publish_state(state, self.referee)
 
     def run(self) -> None:
         """Serve until :meth:`stop` (or a signal given to :meth:`stop_on`),
@@ -480,8 +492,8 @@ class Daemon:
         return self._wakeup.stop_on(*signals)
 
     def close(self) -> None:
-        if self.remote is not None:
-            self.remote.close()
+        for side in self.sides():
+            side.close()
         self.dispatcher.close()
         self.backend.close()
         self.journal.close()
@@ -510,12 +522,21 @@ class Daemon:
         if hint is not None:
             shown = with_hint(self.referee, shown, hint)
         searching = self.dispatcher.notice()
-        if self.storage_fault is None and searching is None:
+        cut = self._link_cut()
+        if self.storage_fault is None and searching is None and cut is None:
             return shown
-        # a storage fault needs the owner at once; a search that fell back plays on
-        alert = Alert.ERROR if self.storage_fault is not None else shown.alert
-        fault = sentences(self.storage_fault, searching, shown.fault)
+        # a storage fault needs the owner at once, and so does a link that is
+        # down (the other side's moves cannot come); a search that fell back plays on
+        needs_owner = self.storage_fault is not None or cut is not None
+        alert = Alert.ERROR if needs_owner else shown.alert
+        fault = sentences(self.storage_fault, cut, searching, shown.fault)
         return dataclasses.replace(shown, alert=alert, fault=fault)
+
+    def _link_cut(self) -> Text | None:
+        """The fault while the link of a game with a remote seat is down."""
+        if self.referee.remote.colour() is None or self.link_state() != "down":
+            return None
+        return _t("The link to the other side is down; play goes on when it is back.")
 
     def _show(self) -> None:
         shown = self.display()

@@ -26,6 +26,7 @@ from controller.remote.address import BROWSER, TERMINAL, broker_address
 from controller.remote.connection import Connection
 from controller.remote.link import Link
 from controller.remote.message import BOARD, REMOTE, Message, Refused, body, seal, topics, unseal
+from controller.remote.presence import Presence
 from controller.remote.settings import Account
 
 EVENTS = 256  # board messages waiting to be read; the retained state heals a drop
@@ -43,6 +44,7 @@ class RemoteClient:
         name: str = "popref-play",
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
+        announce: bool = False,
     ) -> None:
         self.link = link
         if link.broker:
@@ -65,8 +67,19 @@ class RemoteClient:
         self.moves: list[dict[str, Any]] = []  # the board's move messages, as they came
         # told each message as it is taken, with when it arrived (the benchmark)
         self.on_taken: Callable[[Message, float], None] | None = None
+        # told, on the network thread, when a board message waits to be taken
+        self.on_arrival: Callable[[], None] = lambda: None
+        # the board's presence (a linked grid's); ``announce``: this side says
+        # its own (a linked grid does; ``popref play`` and the page do not)
+        self.presence = Presence()
+        self._announce = announce
         self.connection = Connection(
-            address, name, self._arrived, self.hello, Account(link.user, link.password)
+            address,
+            name,
+            self._arrived,
+            self._connected,
+            Account(link.user, link.password),
+            will=self._will if announce else None,
         )
 
     def start(self) -> None:
@@ -74,9 +87,25 @@ class RemoteClient:
         self.connection.start()
 
     def close(self) -> None:
+        if self._announce and self.connection.connected.is_set():
+            self.say_present(up=False)  # a goodbye leaves no will behind
         self.connection.close()
 
     # -- sending -----------------------------------------------------------------------------
+
+    def _connected(self) -> None:
+        if self._announce:
+            self.say_present()
+        self.hello()
+
+    def say_present(self, up: bool = True) -> None:
+        """Tell the board this connection is here (or leaving)."""
+        self.send("presence", {"up": up, "conn": self.connection.conn})
+
+    def _will(self, conn: str) -> tuple[str, bytes]:
+        seq = self.next_seq()
+        gone = Message(self.link.game, REMOTE, seq, "presence", body({"up": False, "conn": conn}))
+        return self.topics.remote, seal(self.link.key, gone)
 
     def hello(self) -> None:
         """Ask the board for its state (also sent at each connection)."""
@@ -107,6 +136,10 @@ class RemoteClient:
         if not isinstance(taken, int) or taken < seq or seq not in self._unanswered:
             return False
         return state.get("remote") is not None or state.get("ply") != self._unanswered[seq][2]
+
+    def unanswered(self) -> bool:
+        """Whether a request waits for the board's answer."""
+        return bool(self._unanswered)
 
     def resend(self) -> None:
         """Send again each request unanswered for :data:`RESEND` seconds."""
@@ -139,6 +172,11 @@ class RemoteClient:
             message = unseal(self.link.key, self.link.game, BOARD, payload)
         except Refused:
             return
+        if message.kind == "presence":
+            # not ordered by number: a will is numbered when it is left (Presence)
+            if self.presence.take(message.seq, message.fields()):
+                self.on_arrival()
+            return
         if message.seq <= self._high[topic]:
             return
         self._high[topic] = message.seq
@@ -146,6 +184,7 @@ class RemoteClient:
             self._events.put_nowait((time.monotonic(), message))
         except queue.Full:
             return
+        self.on_arrival()
 
     def take(self, timeout: float) -> Message | None:
         """The next board message within ``timeout`` seconds, applied."""

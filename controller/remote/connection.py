@@ -63,8 +63,16 @@ class Connection:
         on_message: Callable[[str, bytes], None],
         on_connected: Callable[[], None] = lambda: None,
         account: Account | None = None,
+        will: Callable[[str], tuple[str, bytes] | None] | None = None,
     ) -> None:
         self.address = address
+        # the will for a connection named ``conn``: its topic and payload, left
+        # with the broker to publish if that connection dies without a goodbye
+        self._will = will
+        self._next_conn = secrets.token_hex(8)
+        self.conn = ""  # the name of the connection up now (its will names it)
+        # told, on the network thread, when the connection comes or goes (the lights say so)
+        self.on_change: Callable[[], None] = lambda: None
         self._on_message = on_message
         self._on_connected = on_connected
         self._topics: set[str] = set()
@@ -92,9 +100,25 @@ class Connection:
         client.on_disconnect = self._disconnect
         client.on_message = self._message
         self._client = client
+        self._started = False
+
+    def _leave_will(self) -> None:
+        """The will the next connection leaves: paho sends it with CONNECT, so
+        each connection gets one naming it."""
+        will = self._will(self._next_conn) if self._will is not None else None
+        if will is None:
+            self._client.will_clear()
+        else:
+            self._client.will_set(will[0], will[1], qos=1, retain=False)
+
+    @property
+    def started(self) -> bool:
+        return self._started
 
     def start(self) -> None:
         """Begin connecting, on the network thread (it retries until closed)."""
+        self._started = True
+        self._leave_will()
         self._client.connect_async(self.address.host, self.address.port, keepalive=KEEPALIVE)
         self._client.loop_start()
 
@@ -120,6 +144,8 @@ class Connection:
             log.debug("The broker is away and %d messages wait: one more was dropped.", QUEUED)
 
     def close(self) -> None:
+        if not self._started:
+            return
         self._closing = True
         self._client.disconnect()
         self._client.loop_stop()
@@ -136,10 +162,13 @@ class Connection:
             topics = sorted(self._topics)
         if topics:
             client.subscribe([(topic, 1) for topic in topics])
+        self.conn, self._next_conn = self._next_conn, secrets.token_hex(8)
+        self._leave_will()
         self.connected.set()
         log.info("Connected to the broker at %s.", self.address.url)
         self._lost_said = False
         self._on_connected()
+        self.on_change()
 
     def _connect_failed(self, client: mqtt.Client, userdata: Any) -> None:
         self._lost("it cannot be reached")
@@ -149,6 +178,7 @@ class Connection:
     ) -> None:
         self.connected.clear()
         self._lost(f"the connection ended ({reason})")
+        self.on_change()
 
     def _lost(self, why: str) -> None:
         if not self._lost_said and not self._closing:

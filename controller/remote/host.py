@@ -16,6 +16,7 @@ everything.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import secrets
@@ -45,10 +46,12 @@ from controller.remote.message import (
     Message,
     Refused,
     body,
+    record_hash,
     seal,
     topics,
     unseal,
 )
+from controller.remote.presence import Presence
 from controller.remote.settings import RemoteSettings
 from engine import parse_move
 from engine.colour import Colour
@@ -104,7 +107,8 @@ class RemoteHost:
         self._dropped: Counter[str] = Counter()
         self._dropped_lock = threading.Lock()
         self._report_at: float | None = None
-        self._seq = 0
+        # next() is atomic: the will is sealed on the network thread
+        self._counter = itertools.count(1)
         self._starts = 0  # the daemon's starts, from the referee's remote seat
         self._state: dict[str, Any] | None = None  # the last state the daemon published
         # the replies to the last requests, by number, and when each was last sent
@@ -126,8 +130,18 @@ class RemoteHost:
         # terminal waiting for a typed line wakes for it (the daemon's own
         # loop wakes through ``open``'s ``wake``)
         self.on_arrival: Callable[[], None] | None = None
+        # the other side's presence, when it says it (a linked grid: docs/remote.md)
+        self.presence = Presence()
+        # the record hash a linked grid had after each of its moves, by ply
+        self._their_hash: dict[int, str] = {}
+        self.diverged: int | None = None  # the first ply where the two journals differ
         self.connection = Connection(
-            settings.broker, "popref-board", self._arrived, self._resend.set, settings.account
+            settings.broker,
+            "popref-board",
+            self._arrived,
+            self._resend.set,
+            settings.account,
+            will=self._will,
         )
 
     # -- the loop's side -----------------------------------------------------------------
@@ -135,9 +149,9 @@ class RemoteHost:
     def open(self, wake: Callable[[], None], referee: Referee) -> None:
         """Connect (on the network thread) and follow the referee's invitation."""
         self._wake = wake
+        self.connection.on_change = wake
         self._starts = referee.remote.starts
         self.fed(Verdict(), referee)
-        self.connection.start()
 
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
         """The inputs due from the remote side, one at a time: the loop feeds
@@ -152,6 +166,7 @@ class RemoteHost:
         if self._resend.is_set():
             self._resend.clear()
             self._publish_state()
+            self._say_present()
         for _ in range(INBOX):
             try:
                 message = self._inbox.get_nowait()
@@ -175,8 +190,10 @@ class RemoteHost:
         if move is not None and self._invitation is not None:
             by = self._mover.value if self._mover is not None else None
             ply = len(referee.game.moves)
-            played = {"ply": ply, "move": str(move), "by": by}
+            hashed = record_hash(referee.game)
+            played = {"ply": ply, "move": str(move), "by": by, "hash": hashed}
             self._send(topics(self._invitation.game).board, "move", played)
+            self._check(ply, hashed)
         self._mover = referee.game.to_move
         self._rules = referee.game.rules.name
         self._expires = referee.remote.expires()
@@ -195,6 +212,19 @@ class RemoteHost:
             "invitation": "open",
         }
         self._publish_state()
+
+    def link_state(self) -> str:
+        """``up`` while the broker is reached and the other side, if it ever
+        said it is there (a linked grid does; a friend's page does not), is."""
+        there = self.connection.connected.is_set() and self.presence.up is not False
+        return "up" if there else "down"
+
+    def _check(self, ply: int, hashed: str) -> None:
+        """Both journals must hold the same game after every move."""
+        theirs = self._their_hash.pop(ply, None)
+        if theirs is not None and theirs != hashed and self.diverged is None:
+            self.diverged = ply
+            log.error("The other grid's game differs from this one's after move %d.", ply)
 
     def deadline(self, now: float) -> float | None:
         """When the invitation expires, on the loop's clock ``now``."""
@@ -255,6 +285,8 @@ class RemoteHost:
             return
         self._rules = referee.game.rules.name
         self.connection.subscribe([topics(invitation.game).remote])
+        if not self.connection.started:
+            self.connection.start()  # its will names this invitation's topics
         link = self.link(invitation, self._rules)
         log.info("Invitation to play %s: %s", invitation.colour.title, link)
         if self.on_invited is not None:
@@ -275,6 +307,20 @@ class RemoteHost:
             you = {"you": self._invitation.colour.value}
             names = topics(self._invitation.game)
             self._seal(self._invitation, names.state, "state", {**self._state, **you}, retain=True)
+
+    def _say_present(self) -> None:
+        if self._invitation is not None and self.connection.connected.is_set():
+            present = {"up": True, "conn": self.connection.conn}
+            self._send(topics(self._invitation.game).board, "presence", present)
+
+    def _will(self, conn: str) -> tuple[str, bytes] | None:
+        invitation = self._invitation
+        if invitation is None:
+            return None
+        seq = self._starts * EPOCH + next(self._counter)
+        gone = body({"up": False, "conn": conn})
+        payload = seal(invitation.key, Message(invitation.game, BOARD, seq, "presence", gone))
+        return topics(invitation.game).board, payload
 
     def _reply(self, seq: int, declined: Declined | None, asked: str) -> None:
         answer: dict[str, Any] = {"request_seq": seq, "ok": declined is None}
@@ -313,8 +359,7 @@ class RemoteHost:
     def _seal(
         self, invitation: Invitation, topic: str, kind: str, value: dict[str, Any], retain: bool
     ) -> None:
-        self._seq += 1
-        seq = self._starts * EPOCH + self._seq
+        seq = self._starts * EPOCH + next(self._counter)
         message = Message(invitation.game, BOARD, seq, kind, body(_plain(value)))
         self.connection.publish(topic, seal(invitation.key, message), retain=retain)
 
@@ -331,6 +376,16 @@ class RemoteHost:
             message = unseal(gate.key, gate.game, REMOTE, payload)
         except Refused as refused:
             self._drop(refused.kind)
+            return
+        if message.kind == "presence":
+            # not ordered by number (a will is numbered when it is left): Presence
+            fields = message.fields()
+            if self.presence.take(message.seq, fields):
+                if fields["up"] is False:
+                    # answered with this side's own, which the grid answers with its
+                    # own: a will replayed while the grid is there heals
+                    self._resend.set()
+                self._wake()
             return
         repeated = message.seq <= gate.high[message.kind]
         if repeated and self._repeatable.get(message.seq) != message.body:
@@ -363,12 +418,16 @@ class RemoteHost:
             return None
         if message.kind == "hello":
             self._publish_state()
+            self._say_present()
             return None
         fields = message.fields()
         ply, move = fields.get("ply"), fields.get("move")
         if not isinstance(ply, int) or isinstance(ply, bool) or not isinstance(move, str):
             self._drop("malformed")
             return None
+        if isinstance(fields.get("hash"), str):  # a linked grid's, after its move
+            self._their_hash[ply + 1] = fields["hash"][:64]
+            self._their_hash.pop(ply + 1 - ANSWERS, None)
         try:
             parsed = parse_move(move[:10])
         except ValueError as error:

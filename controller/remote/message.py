@@ -25,11 +25,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine import Game, write_record
+
 VERSION = 1
 DOMAIN = f"popref/{VERSION}"  # what every signature begins with, and every topic
 BOARD = "board"
 REMOTE = "remote"
-KINDS = {BOARD: ("state", "move", "reply"), REMOTE: ("request", "hello")}
+# ``presence`` (a linked grid's, docs/remote.md) is new in version 1: a reader
+# that does not know it refuses it as malformed and goes on, as v1 readers do
+KINDS = {BOARD: ("state", "move", "reply", "presence"), REMOTE: ("request", "hello", "presence")}
 # The daemon takes no message larger than this (a request is about 250 bytes);
 # the board's own state may be larger, and clients take up to BOARD_LIMIT.
 REMOTE_LIMIT = 4096
@@ -162,6 +166,12 @@ def _object(data: bytes) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
+
+
+def record_hash(game: Game) -> str:
+    """The SHA-256 of ``game``'s record (:func:`engine.records.write_record`):
+    two grids that hold the same game have the same hash after every move."""
+    return hashlib.sha256(write_record(game).encode("utf-8")).hexdigest()
 
 
 def valid_game(game: str) -> bool:

@@ -213,7 +213,7 @@ class Simulation:
     def remote_in_game(self) -> bool:
         """Whether a remote player has a seat in this game (its moves come in
         real time, through the broker)."""
-        return self.daemon.remote is not None and self.daemon.referee.remote.colour() is not None
+        return bool(self.daemon.sides()) and self.daemon.referee.remote.colour() is not None
 
     def wait_real(self, seconds: float, now: Callable[[], float] = time.monotonic) -> list[Verdict]:
         """Let ``seconds`` of real time pass, simulated time with it, taking

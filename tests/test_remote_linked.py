@@ -1,0 +1,195 @@
+"""Two linked grids against a real Mosquitto (tests/broker.py): grid A
+invites (``--remote yellow``), grid B joins with its link (``--join``), each
+a whole daemon on its simulated grid, in one process. Each person copies the
+other grid's moves; both journals end with the same game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.daemon.config import parse_config
+from controller.remote.link import parse_link
+from controller.remote.message import record_hash, topics
+from controller.simulator.simulation import Simulation
+from engine.colour import Colour
+from tests.broker import Mosquitto
+from tests.test_remote_seat import WAIT, act
+
+pytestmark = pytest.mark.slow
+
+# a short Classic game Red wins in column 4: Red's moves on A, Yellow's on B
+RED_WINS = ("4", "5", "4", "5", "4", "5", "4")
+
+
+def grid_a(mosquitto: Mosquitto, state_dir: Path) -> Simulation:
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    return Simulation(config, state_dir, "classic", remote=Colour.YELLOW)
+
+
+def grid_b(link: str, state_dir: Path) -> Simulation:
+    config = parse_config({"remote": {"join": link}}, "test.toml")
+    return Simulation(config, state_dir, parse_link(link).rules)
+
+
+@pytest.fixture
+def grids(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[tuple[Simulation, Simulation]]:
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(a.links[-1], tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b))
+        yield a, b
+    finally:
+        b.close()
+        a.close()
+
+
+def both(a: Simulation, b: Simulation, done: Callable[[], bool]) -> bool:
+    """Run both daemons in real time until ``done()``; False after WAIT seconds."""
+    for _ in range(int(WAIT / 0.05)):
+        if done():
+            return True
+        a.wait_real(0.025)
+        b.wait_real(0.025)
+    return done()
+
+
+def linked(a: Simulation, b: Simulation) -> bool:
+    return bool(a.daemon.state()["link"] == b.daemon.state()["link"] == "up")
+
+
+def waits(sim: Simulation, move: str) -> Callable[[], bool]:
+    return lambda: sim.daemon.state()["remote"] == move
+
+
+def play(a: Simulation, b: Simulation, moves: tuple[str, ...]) -> None:
+    """Each move made on its owner's grid, then copied on the other's."""
+    for ply, move in enumerate(moves, start=1):
+        owner, copier = (a, b) if ply % 2 else (b, a)
+        act(owner, f"drop {move}")
+        assert len(owner.daemon.referee.game.moves) == ply
+        assert both(a, b, waits(copier, move)), copier.daemon.state()
+        act(copier, f"drop {move}")
+        assert len(copier.daemon.referee.game.moves) == ply
+
+
+def same_game(a: Simulation, b: Simulation) -> None:
+    game_a, game_b = a.daemon.referee.game, b.daemon.referee.game
+    assert record_hash(game_a) == record_hash(game_b)
+    assert a.daemon.remote is not None and b.daemon.guest is not None
+    assert a.daemon.remote.diverged is None and b.daemon.guest.diverged is None
+
+
+def test_a_whole_game_ends_with_the_same_record_on_both_grids(
+    grids: tuple[Simulation, Simulation],
+) -> None:
+    a, b = grids
+    play(a, b, RED_WINS)
+    same_game(a, b)
+    for sim in grids:
+        state = sim.daemon.state()
+        assert state["result"] == "red" and state["link"] == "up"
+        assert state["remote"] is None
+
+
+def test_a_wrongly_copied_move_is_repaired_not_committed(
+    grids: tuple[Simulation, Simulation],
+) -> None:
+    a, b = grids
+    act(a, "drop 4")
+    assert both(a, b, waits(b, "4"))
+    act(b, "drop 3 red")  # not the move lit
+    assert not b.daemon.referee.game.moves and b.daemon.state()["remote"] == "4"
+    act(b, "pop 3", "drop 4")
+    assert len(b.daemon.referee.game.moves) == 1
+    act(b, "drop 5")  # Yellow's own, on B
+    assert both(a, b, waits(a, "5"))
+    assert len(a.daemon.referee.game.moves) == 1  # lit on A, not made yet
+    act(a, "drop 5")
+    same_game(a, b)
+
+
+def test_a_local_move_before_the_other_grid_s_is_a_mistake(
+    grids: tuple[Simulation, Simulation],
+) -> None:
+    a, b = grids
+    act(b, "drop 2 yellow")  # Red, on A, has not moved
+    assert not b.daemon.referee.game.moves
+    act(b, "pop 2")
+    play(a, b, RED_WINS[:2])
+    same_game(a, b)
+
+
+def test_replayed_and_duplicated_messages_are_ignored(
+    mosquitto: Mosquitto, grids: tuple[Simulation, Simulation]
+) -> None:
+    a, b = grids
+    seen: list[tuple[str, bytes]] = []
+    game = parse_link(a.links[-1]).game
+    spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="spy")
+    spy.on_message = lambda client, userdata, message: seen.append(
+        (message.topic, bytes(message.payload))
+    )
+    spy.connect("127.0.0.1", mosquitto.port)
+    spy.subscribe([(topics(game).board, 1), (topics(game).remote, 1)])
+    spy.loop_start()
+    try:
+        play(a, b, RED_WINS[:4])
+        for topic, payload in seen * 2:  # every message again, twice, in its order
+            spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
+        for topic, payload in reversed(seen):  # and backwards
+            spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
+        spy.publish(topics(game).board, b"{}", qos=1).wait_for_publish(WAIT)  # a marker
+        assert both(
+            a, b, lambda: b.daemon.guest is not None and not b.daemon.guest.client.unanswered()
+        )
+        assert len(a.daemon.referee.game.moves) == len(b.daemon.referee.game.moves) == 4
+        assert a.daemon.state()["remote"] is None and b.daemon.state()["remote"] is None
+        same_game(a, b)
+    finally:
+        spy.loop_stop()
+        spy.disconnect()
+
+
+def test_a_broker_restart_shows_the_link_down_then_heals(
+    mosquitto: Mosquitto, grids: tuple[Simulation, Simulation]
+) -> None:
+    a, b = grids
+    play(a, b, RED_WINS[:2])
+    mosquitto.stop()
+    assert both(a, b, lambda: a.daemon.state()["link"] == b.daemon.state()["link"] == "down")
+    assert "link" in (b.daemon.state()["fault"] or "")
+    mosquitto.start()
+    assert both(a, b, lambda: linked(a, b))
+    act(a, "drop 4")
+    assert both(a, b, waits(b, "4"))
+    act(b, "drop 4")
+    same_game(a, b)
+
+
+def test_either_grid_restarted_mid_game_resumes_with_nothing_lost(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    link = a.links[-1]
+    b = grid_b(link, tmp_path / "b")
+    try:
+        play(a, b, RED_WINS[:2])
+        act(a, "drop 4")  # Red's third, not yet seen on B
+        b.close()
+        b = grid_b(link, tmp_path / "b")
+        assert both(a, b, waits(b, "4"))
+        act(b, "drop 4", "drop 5")
+        a.close()
+        a = grid_a(mosquitto, tmp_path / "a")
+        assert a.links[-1] == link  # the same invitation, resumed
+        assert both(a, b, waits(a, "5"))
+        act(a, "drop 5")
+        same_game(a, b)
+    finally:
+        b.close()
+        a.close()
