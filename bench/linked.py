@@ -7,9 +7,11 @@ one event a game: broker restart, the connection cut for 10 s and 2 min,
 hold the same moves, each once, with no manual step; the latency of a move
 on A to B beside the broker's raw round trip in the same run.
 
-Until linked grids exist (``popref simulate --join``), side B is the remote
-seat's reference client (docs/soak.md, "Linked games"). Exits 0 only when
-nothing diverged, was lost or needed a hand. From the repository root::
+Side B is a grid that joined with A's link (``[remote] join``, as
+``popref simulate --join``); ``--side client`` makes it the remote seat's
+reference client on a soak table instead, with the soak's people on A
+(docs/soak.md, "Linked games"). Exits 0 only when nothing diverged, was
+lost or needed a hand. From the repository root::
 
     .venv/bin/python bench/linked.py --games 42 --seed 1
     .venv/bin/python bench/linked.py --quick      # cuts of 1 s and 10 s, 14 games
@@ -31,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.remote import raw_round_trips, report
 from bench.soaklib.linkedgame import EVENTS, LinkedGame, plans
+from bench.soaklib.linkedgrids import LinkedGrids
 from bench.soaklib.linkedtally import Latency, LinkedTally
 from tests.broker import MISSING, MOSQUITTO, Mosquitto
 
@@ -56,6 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="cuts shortened twelvefold, 14 games by default"
     )
     parser.add_argument(
+        "--side",
+        choices=("grid", "client"),
+        default="grid",
+        help="B: a joined grid (default), or the remote seat's client on a soak table",
+    )
+    parser.add_argument(
         "--state-dir", type=Path, help="keep the journals here (default: a temporary directory)"
     )
     args = parser.parse_args(argv)
@@ -74,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         raw = raw_round_trips(broker, RAW_SAMPLES)
         for plan in plans(games, args.seed, scale):
             print(f"game {plan.number}: {plan.preset}, {plan.event}", flush=True)
-            LinkedGame(plan, broker, workdir, tally, latency).play()
+            side = LinkedGrids if args.side == "grid" else LinkedGame
+            side(plan, broker, workdir, tally, latency).play()
     finally:
         broker.stop()
         if args.state_dir is None:

@@ -157,7 +157,8 @@ class LinkedGame:
 
     def _table(self) -> SoakTable:
         table = SoakTable(self.setup, self.state, self.rng, self.tally, self.friend)
-        self.latency.watch(table.sim, self.friend)
+        self.latency.watch(table.sim)
+        self.friend.heard = self.latency.message
         return table
 
     def _event(self, table: SoakTable) -> SoakTable:

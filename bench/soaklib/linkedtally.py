@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.soaklib.friend import Friend
 from bench.soaklib.tally import Tally
 from controller.remote.message import Message
 from controller.simulator.simulation import Simulation
@@ -28,6 +27,8 @@ class LinkedTally(Tally):
 
     journal_divergences: int = 0
     manual: int = 0
+    ended: int = 0  # games played to their result (the rest stopped at MOST_PLIES)
+    unplayed: int = 0  # moves the harness's own people could not make (not popref's fault)
     moves_compared: int = 0
 
     @property
@@ -42,6 +43,8 @@ class LinkedTally(Tally):
                 f"{self.moves_compared}",
                 f"  games whose two sides differ {self.journal_divergences} (must be 0)",
                 f"  manual steps {self.manual} (must be 0)",
+                f"  games played to their result {self.ended}",
+                f"  games cut short: a move the harness's people could not make {self.unplayed}",
             ]
         )
 
@@ -57,8 +60,8 @@ class Latency:
     noisy: bool = False
     _journalled: dict[int, float] = field(default_factory=dict)
 
-    def watch(self, sim: Simulation, friend: Friend) -> None:
-        """Time the moves of ``sim`` (a new table: a new game's count) to ``friend``."""
+    def watch(self, sim: Simulation) -> None:
+        """Time the moves ``sim`` journals (a new grid: a new game's count)."""
         self._journalled.clear()
         daemon = sim.daemon
         append = daemon.journal.append
@@ -70,13 +73,12 @@ class Latency:
                 self._journalled[ply] = time.monotonic()
 
         daemon.journal.append = timed  # type: ignore[method-assign]
-        friend.heard = self._message
 
-    def _message(self, message: Message, arrived: float) -> None:
-        if message.kind == "move":
-            self._heard(message.fields().get("ply"), arrived)
-
-    def _heard(self, ply: object, arrived: float) -> None:
+    def message(self, message: Message, arrived: float) -> None:
+        """The other side took ``message`` at ``arrived``."""
+        if message.kind != "move":
+            return
+        ply = message.fields().get("ply")
         sent = self._journalled.pop(ply, None) if isinstance(ply, int) else None
         if sent is not None:
             (self.noisy_times if self.noisy else self.quiet).append(arrived - sent)
