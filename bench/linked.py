@@ -32,6 +32,7 @@ sys.path.pop(0)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.remote import raw_round_trips, report
+from bench.soaklib.argtypes import whole_number
 from bench.soaklib.linkedgame import EVENTS, LinkedGame, plans
 from bench.soaklib.linkedgrids import LinkedGrids
 from bench.soaklib.linkedtally import Latency, LinkedTally
@@ -41,20 +42,12 @@ QUICK_CUTS = 1 / 12  # --quick: 10 s -> 0.8 s, 2 min -> 10 s
 RAW_SAMPLES = 200
 
 
-def _whole(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; use 0 or more")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=_whole, help="games to play; default 42 (14 with --quick)")
-    parser.add_argument("--seed", type=_whole, default=0, help="random seed; default 0")
+    parser.add_argument(
+        "--games", type=whole_number, help="games to play; default 42 (14 with --quick)"
+    )
+    parser.add_argument("--seed", type=whole_number, default=0, help="random seed; default 0")
     parser.add_argument(
         "--quick", action="store_true", help="cuts shortened twelvefold, 14 games by default"
     )

@@ -17,14 +17,16 @@ B's last view must hold the same moves, each once and in order.
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.soaklib.friend import WAIT, Friend
 from bench.soaklib.kills import KillPlan
 from bench.soaklib.linkedtally import Latency, LinkedTally
-from bench.soaklib.mqttproxy import Mix, MqttProxy
+from bench.soaklib.mqttproxy import FAULTS, Mix, MqttProxy
 from bench.soaklib.remotekill import kill_while_asked
 from bench.soaklib.remoteplay import friend_moves
 from bench.soaklib.table import MAX_ACTIONS, SoakTable, TableSetup
@@ -88,8 +90,10 @@ def plans(games: int, seed: int, cut_scale: float = 1.0) -> list[LinkedPlan]:
     ]
 
 
-class LinkedGame:
-    """The two proxies, B and A's table for one plan; :meth:`play` runs it."""
+class LinkedSides:
+    """What both kinds of game share: the plan, its dice, and the two
+    paths to the broker (A's and B's fault proxies), started by
+    :meth:`paths` and closed with their faults counted."""
 
     def __init__(
         self,
@@ -101,12 +105,40 @@ class LinkedGame:
     ) -> None:
         self.plan = plan
         self.broker = broker
+        self.workdir = workdir
         self.tally = tally
         self.latency = latency
         self.rng = random.Random(plan.seed)
-        self.state = workdir / f"linked-{plan.number}-{plan.preset.replace('+', '-')}"
         upstream = ("127.0.0.1", broker.port)
         self.proxies = (MqttProxy(upstream, plan.seed), MqttProxy(upstream, plan.seed + 1))
+
+    @contextlib.contextmanager
+    def paths(self) -> Iterator[None]:
+        self.latency.noisy = self.plan.noisy
+        for proxy in self.proxies:
+            proxy.start()
+            proxy.mix(NOISE if self.plan.noisy else None)
+        try:
+            yield
+        finally:
+            for proxy in self.proxies:
+                self.tally.injected.update({f"net-{k}": proxy.counts[k] for k in FAULTS})
+                proxy.close()
+
+
+class LinkedGame(LinkedSides):
+    """B as the remote seat's client, A a soak table; :meth:`play` runs it."""
+
+    def __init__(
+        self,
+        plan: LinkedPlan,
+        broker: Mosquitto,
+        workdir: Path,
+        tally: LinkedTally,
+        latency: Latency,
+    ) -> None:
+        super().__init__(plan, broker, workdir, tally, latency)
+        self.state = workdir / f"linked-{plan.number}-{plan.preset.replace('+', '-')}"
         self.friend = Friend(broker, self.rng.choice(list(Colour)), tally)
         self.friend.daemon_broker, self.friend.own_broker = (p.url for p in self.proxies)
         # the friend's own misdeeds are the soak's (remoteplay.py); here the
@@ -116,22 +148,14 @@ class LinkedGame:
         )
 
     def play(self) -> None:
-        self.latency.noisy = self.plan.noisy
-        for proxy in self.proxies:
-            proxy.start()
-            proxy.mix(NOISE if self.plan.noisy else None)
-        try:
-            if self.plan.event == "kill-9-A":
-                self._killed()
-            else:
-                self._played()
-        finally:
-            self.friend.close()
-            for proxy in self.proxies:
-                self.tally.injected.update(
-                    {f"net-{k}": proxy.counts[k] for k in ("duplicate", "delay", "reorder")}
-                )
-                proxy.close()
+        with self.paths():
+            try:
+                if self.plan.event == "kill-9-A":
+                    self._killed()
+                else:
+                    self._played()
+            finally:
+                self.friend.close()
 
     def _played(self) -> None:
         table = self._table()

@@ -15,15 +15,13 @@ opened again on its state directory), not ``kill -9`` of a process.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
-from bench.soaklib.linkedgame import CUTS, NOISE, LinkedPlan
+from bench.soaklib.linkedgame import CUTS, LinkedPlan, LinkedSides
 from bench.soaklib.linkedtally import Latency, LinkedTally
-from bench.soaklib.mqttproxy import MqttProxy
 from controller.daemon.config import parse_config
 from controller.remote.message import record_hash
 from controller.simulator.script import parse_line
@@ -38,8 +36,8 @@ MOST_PLIES = 120  # a game longer than this is left unfinished (Pop 10 can wande
 MISTAKE = 0.1  # the chance that a copy is made wrongly first
 
 
-class LinkedGrids:
-    """The two grids and their proxies for one plan; :meth:`play` runs it."""
+class LinkedGrids(LinkedSides):
+    """The two grids on their paths for one plan; :meth:`play` runs it."""
 
     def __init__(
         self,
@@ -49,35 +47,21 @@ class LinkedGrids:
         tally: LinkedTally,
         latency: Latency,
     ) -> None:
-        self.plan = plan
-        self.broker = broker
-        self.tally = tally
-        self.latency = latency
-        self.rng = random.Random(plan.seed)
+        super().__init__(plan, broker, workdir, tally, latency)
         self.dirs = tuple(workdir / f"grids-{plan.number}-{side}" for side in "ab")
-        upstream = ("127.0.0.1", broker.port)
-        self.proxies = (MqttProxy(upstream, plan.seed), MqttProxy(upstream, plan.seed + 1))
         self.b_colour = self.rng.choice(list(Colour))
         self.link = ""
         self.grids: list[Simulation] = []
 
     def play(self) -> None:
-        self.latency.noisy = self.plan.noisy
-        for proxy in self.proxies:
-            proxy.start()
-            proxy.mix(NOISE if self.plan.noisy else None)
-        try:
-            self.grids = [self._grid_a(), self._grid_b()]
-            self.tally.games[self.plan.preset] += 1
-            self._moves()
-        finally:
-            for grid in self.grids:
-                grid.close()
-            for proxy in self.proxies:
-                self.tally.injected.update(
-                    {f"net-{k}": proxy.counts[k] for k in ("duplicate", "delay", "reorder")}
-                )
-                proxy.close()
+        with self.paths():
+            try:
+                self.grids = [self._grid_a(), self._grid_b()]
+                self.tally.games[self.plan.preset] += 1
+                self._moves()
+            finally:
+                for grid in self.grids:
+                    grid.close()
 
     # -- the grids -----------------------------------------------------------------------
 
