@@ -111,6 +111,10 @@ class LinkedSides:
         self.rng = random.Random(plan.seed)
         upstream = ("127.0.0.1", broker.port)
         self.proxies = (MqttProxy(upstream, plan.seed), MqttProxy(upstream, plan.seed + 1))
+        self.prepare()
+
+    def prepare(self) -> None:
+        """The kind of game's own setup, after this one's."""
 
     @contextlib.contextmanager
     def paths(self) -> Iterator[None]:
@@ -129,17 +133,10 @@ class LinkedSides:
 class LinkedGame(LinkedSides):
     """B as the remote seat's client, A a soak table; :meth:`play` runs it."""
 
-    def __init__(
-        self,
-        plan: LinkedPlan,
-        broker: Mosquitto,
-        workdir: Path,
-        tally: LinkedTally,
-        latency: Latency,
-    ) -> None:
-        super().__init__(plan, broker, workdir, tally, latency)
+    def prepare(self) -> None:
+        plan, workdir = self.plan, self.workdir
         self.state = workdir / f"linked-{plan.number}-{plan.preset.replace('+', '-')}"
-        self.friend = Friend(broker, self.rng.choice(list(Colour)), tally)
+        self.friend = Friend(self.broker, self.rng.choice(list(Colour)), self.tally)
         self.friend.daemon_broker, self.friend.own_broker = (p.url for p in self.proxies)
         # the friend's own misdeeds are the soak's (remoteplay.py); here the
         # network's, and A's people's mistakes in copying B's moves

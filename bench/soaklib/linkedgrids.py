@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import quote
 
-from bench.soaklib.linkedgame import CUTS, LinkedPlan, LinkedSides
-from bench.soaklib.linkedtally import Latency, LinkedTally
+from bench.soaklib.linkedgame import CUTS, LinkedSides
 from controller.daemon.config import parse_config
 from controller.remote.message import record_hash
 from controller.simulator.script import parse_line
 from controller.simulator.simulation import Outcome, Simulation
 from engine import Move, MoveKind
 from engine.colour import Colour
-from tests.broker import Mosquitto
 
 WAIT = 20.0  # seconds of real time a move may take to reach the other grid
 STEP = 0.01  # seconds each grid runs in turn while the harness waits
@@ -39,15 +36,8 @@ MISTAKE = 0.1  # the chance that a copy is made wrongly first
 class LinkedGrids(LinkedSides):
     """The two grids on their paths for one plan; :meth:`play` runs it."""
 
-    def __init__(
-        self,
-        plan: LinkedPlan,
-        broker: Mosquitto,
-        workdir: Path,
-        tally: LinkedTally,
-        latency: Latency,
-    ) -> None:
-        super().__init__(plan, broker, workdir, tally, latency)
+    def prepare(self) -> None:
+        plan, workdir = self.plan, self.workdir
         self.dirs = tuple(workdir / f"grids-{plan.number}-{side}" for side in "ab")
         self.b_colour = self.rng.choice(list(Colour))
         self.link = ""
