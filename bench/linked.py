@@ -42,6 +42,11 @@ QUICK_CUTS = 1 / 12  # --quick: 10 s -> 0.8 s, 2 min -> 10 s
 RAW_SAMPLES = 200
 
 
+def _failures(tally: LinkedTally) -> str:
+    kinds = ("journal_divergences", "divergences", "manual", "lost", "crashes", "unplayed")
+    return ", ".join(f"{kind} {getattr(tally, kind)}" for kind in kinds)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -78,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"game {plan.number}: {plan.preset}, {plan.event}", flush=True)
             side = LinkedGrids if args.side == "grid" else LinkedGame
             side(plan, broker, workdir, tally, latency).play()
+            print(f"  so far: {tally.moves_compared} moves compared, " + _failures(tally), flush=True)
     finally:
         broker.stop()
         if args.state_dir is None:
