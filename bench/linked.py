@@ -44,7 +44,8 @@ RAW_SAMPLES = 200
 
 def _failures(tally: LinkedTally) -> str:
     kinds = ("journal_divergences", "divergences", "manual", "lost", "crashes", "unplayed")
-    return ", ".join(f"{kind} {getattr(tally, kind)}" for kind in kinds)
+    failed = ", ".join(f"{kind} {getattr(tally, kind)}" for kind in kinds)
+    return f"{tally.moves_compared} moves compared; {failed}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"game {plan.number}: {plan.preset}, {plan.event}", flush=True)
             side = LinkedGrids if args.side == "grid" else LinkedGame
             side(plan, broker, workdir, tally, latency).play()
-            print(f"  so far: {tally.moves_compared} moves compared, " + _failures(tally), flush=True)
+            print(f"  so far: {_failures(tally)}", flush=True)
     finally:
         broker.stop()
         if args.state_dir is None:
