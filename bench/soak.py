@@ -28,21 +28,12 @@ from pathlib import Path
 sys.path.pop(0)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.soaklib.argtypes import whole_number
 from bench.soaklib.kills import POPREF
 from bench.soaklib.run import ALL_FAULTS, SoakPlan, run_soak
 from bench.soaklib.tally import Tally
 from engine import RULES_NAMES
 from tests.broker import MISSING, MOSQUITTO
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; use 0 or more")
-    return value
 
 
 def _minutes(text: str) -> float:
@@ -70,11 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--games",
-        type=_positive,
+        type=whole_number,
         default=2,
         help="games per rules preset (per round with --minutes); default 2",
     )
-    parser.add_argument("--seed", type=_positive, default=0, help="random seed; default 0")
+    parser.add_argument("--seed", type=whole_number, default=0, help="random seed; default 0")
     parser.add_argument(
         "--seeds",
         type=_seeds,
@@ -85,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         "--minutes", type=_minutes, help="keep playing rounds until this much wall time has passed"
     )
     parser.add_argument(
-        "--kills", type=_positive, default=6, help="kill -9 and restart scenarios; default 6"
+        "--kills", type=whole_number, default=6, help="kill -9 and restart scenarios; default 6"
     )
     parser.add_argument(
         "--rules",
@@ -110,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--remote-games",
-        type=_positive,
+        type=whole_number,
         default=2,
         help="games with a friend on the broker per round, presets in turn; default 2",
     )

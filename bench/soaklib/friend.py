@@ -21,7 +21,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bench.soaklib.tally import Tally
@@ -71,11 +71,18 @@ class Friend:
         self.tally = tally  # counts the requests sent, and those sent again
         self.wait = WAIT  # seconds an answer may take (a test's planted loss: less)
         self.link: str | None = None
+        # where the daemon reaches the broker, and where this friend does (by
+        # default the link's): a fault proxy on either path (bench/linked.py)
+        self.daemon_broker = broker.url
+        self.own_broker: str | None = None
         self._client: RemoteClient | None = None
         # the move the board took from this friend and has not seen made yet
         # (ply, notation): it must be lit, also after a restart
         self.asked: tuple[int, str] | None = None
         self.replies_to: Counter[int] = Counter()  # replies taken, by request number
+        # told each board message taken, with when it arrived, on every client
+        # this friend starts (bench/linked.py times the moves with it)
+        self.heard: Callable[[Message, float], None] | None = None
 
     @property
     def client(self) -> RemoteClient:
@@ -115,7 +122,10 @@ class Friend:
         started again (its numbers start above the board's and the clock's)."""
         assert self.link is not None
         self.close()
-        self._client = RemoteClient(parse_link(self.link), name="soak-friend")
+        link = parse_link(self.link)
+        if self.own_broker is not None:
+            link = replace(link, broker=self.own_broker)
+        self._client = RemoteClient(link, name="soak-friend")
         self._client.on_taken = self._taken
         self._client.start()
 
@@ -202,6 +212,8 @@ class Friend:
         return not reply and state.get("ply") == ply and state.get("remote") is not None
 
     def _taken(self, message: Message, arrived: float) -> None:
+        if self.heard is not None:
+            self.heard(message, arrived)
         if message.kind == "reply":
             number = message.fields().get("request_seq")
             if isinstance(number, int):

@@ -58,11 +58,13 @@ def kill_while_asked(
     rng: random.Random,
     tally: Tally,
     moment: str | None = None,
+    friend: Friend | None = None,
 ) -> None:
     """Play, stop, resume in a process, ask, kill at ``moment`` (one of
-    :data:`MOMENTS`, drawn when ``None``), restart, check, finish."""
+    :data:`MOMENTS`, drawn when ``None``), restart, check, finish; ``friend``
+    (a new one when ``None``) plays the remote colour."""
     state = workdir / f"remote-kill-{plan.preset.replace('+', '-')}-{plan.seed}"
-    friend = Friend(broker, rng.choice(list(Colour)), tally)
+    friend = friend or Friend(broker, rng.choice(list(Colour)), tally)
     setup = TableSetup(plan.preset, seed=plan.seed, faults=plan.faults)
     moment = moment or rng.choice(list(MOMENTS))
     try:

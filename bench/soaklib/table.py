@@ -542,7 +542,7 @@ def table_settings(setup: TableSetup, friend: Friend | None = None) -> dict[str,
         "sim": {"seed": setup.seed, "link": setup.link},
     }
     if friend is not None:
-        settings["remote"] = {"broker": friend.broker.url, "plays": friend.colour.value}
+        settings["remote"] = {"broker": friend.daemon_broker, "plays": friend.colour.value}
     return settings
 
 

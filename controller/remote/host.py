@@ -69,7 +69,11 @@ EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
 
 class _Gate:
     """What the network thread checks arriving messages against: one
-    invitation, and the highest number let through (its own, from then on)."""
+    invitation, and the highest number let through of each kind (its own,
+    from then on). Kinds count apart because the friend's order is not kept
+    across a reconnection: its MQTT library publishes the hello that greets
+    a new connection before the request it queued while the old one was
+    down, and a request must not become a replay by a hello overtaking it."""
 
     __slots__ = ("game", "high", "key", "topic")
 
@@ -77,7 +81,7 @@ class _Gate:
         self.game = invitation.game
         self.key = invitation.key
         self.topic = topics(invitation.game).remote
-        self.high = high
+        self.high: Counter[str] = Counter({"request": high, "hello": high})
 
 
 class RemoteHost:
@@ -383,7 +387,7 @@ class RemoteHost:
                     self._resend.set()
                 self._wake()
             return
-        repeated = message.seq <= gate.high
+        repeated = message.seq <= gate.high[message.kind]
         if repeated and self._repeatable.get(message.seq) != message.body:
             self._drop("replayed")
             return
@@ -393,7 +397,7 @@ class RemoteHost:
             self._drop("flood")
             return
         if not repeated:
-            gate.high = message.seq
+            gate.high[message.kind] = message.seq
         self._wake()
         if self.on_arrival is not None:
             self.on_arrival()

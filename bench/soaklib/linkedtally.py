@@ -1,0 +1,84 @@
+"""What ``bench/linked.py`` counts beyond the soak's tally, and the latency
+it measures: a move journalled on grid A to B's having it.
+
+>>> tally = LinkedTally()
+>>> tally.fail("journal_divergences", "game 1")
+>>> tally.clean
+False
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.soaklib.tally import Tally
+from controller.remote.message import Message
+from controller.simulator.simulation import Simulation
+
+
+@dataclass
+class LinkedTally(Tally):
+    """The soak's tally, and: games whose two sides ended with different
+    moves (A's record, A's people's game, B's view), moves compared, and
+    the times a person would have had to step in (a link that did not come
+    back by itself). All three failures must stay 0."""
+
+    journal_divergences: int = 0
+    manual: int = 0
+    ended: int = 0  # games played to their result (the rest stopped at MOST_PLIES)
+    unplayed: int = 0  # moves the harness's own people could not make (not popref's fault)
+    moves_compared: int = 0
+
+    @property
+    def clean(self) -> bool:
+        return super().clean and not (self.journal_divergences or self.manual)
+
+    def table(self) -> str:
+        return "\n".join(
+            [
+                super().table(),
+                f"  moves compared between A's record, A's game and B's view: "
+                f"{self.moves_compared}",
+                f"  games whose two sides differ {self.journal_divergences} (must be 0)",
+                f"  manual steps {self.manual} (must be 0)",
+                f"  games played to their result {self.ended}",
+                f"  games cut short: a move the harness's people could not make {self.unplayed}",
+            ]
+        )
+
+
+@dataclass
+class Latency:
+    """Seconds from a move journalled on A (the referee has played it) to
+    B's taking the board's message about it, by whether the network was
+    quiet or noisy (:attr:`noisy` is set for each game)."""
+
+    quiet: list[float] = field(default_factory=list)
+    noisy_times: list[float] = field(default_factory=list)
+    noisy: bool = False
+    _journalled: dict[int, float] = field(default_factory=dict)
+
+    def watch(self, sim: Simulation) -> None:
+        """Time the moves ``sim`` journals (a new grid: a new game's count)."""
+        self._journalled.clear()
+        daemon = sim.daemon
+        append = daemon.journal.append
+
+        def timed(record: dict[str, Any]) -> None:
+            append(record)
+            ply = len(daemon.referee.game.moves)
+            if ply and ply not in self._journalled:
+                self._journalled[ply] = time.monotonic()
+
+        daemon.journal.append = timed  # type: ignore[method-assign]
+
+    def message(self, message: Message, arrived: float) -> None:
+        """The other side took ``message`` at ``arrived``."""
+        if message.kind != "move":
+            return
+        ply = message.fields().get("ply")
+        sent = self._journalled.pop(ply, None) if isinstance(ply, int) else None
+        if sent is not None:
+            (self.noisy_times if self.noisy else self.quiet).append(arrived - sent)
