@@ -120,6 +120,7 @@ class Daemon:
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
         self._published: dict[str, Any] | None = None
+        self._link: str | None = None  # the link's state when the board last showed it
         # the computer's moves and hints (controller.computer.dispatch)
         self.dispatcher = Dispatcher(
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
@@ -378,9 +379,11 @@ class Daemon:
         verdicts += self._take_remote(now)
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
-        if verdicts or thought or retried or self.shown is None:
-            # only an event can change what the board shows (blinking is the
-            # backend's own business), so idle steps cost no display work
+        link, self._link = self._link, self.link_state()
+        if verdicts or thought or retried or link != self._link or self.shown is None:
+            # only an event or the link going down or up can change what the
+            # board shows (blinking is the backend's own business), so idle
+            # steps cost no display work
             self._show()
             self.publish()
         return verdicts
