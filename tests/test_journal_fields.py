@@ -45,7 +45,7 @@ Path_ = tuple[str | int, ...]
 
 # Keys older journals lack: absent, they are read as what the daemon assumes for them.
 OPTIONAL = {"id", "size", "computer", "next_computer", "computer_move", "next_level"}
-OPTIONAL |= {"pairing_since", "problem_text", "colour"}
+OPTIONAL |= {"pairing_since", "pairing_code", "problem_text", "colour", "takebacks"}
 MARK = {"boot": 7, "drops": [0] * 7, "pops": [0] * 7, "slider_changes": 0, "slider": False}
 MARK |= {"presses": 1, "holds": 0}
 

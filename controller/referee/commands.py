@@ -63,6 +63,14 @@ class HintAsked:
 
 
 @dataclass(frozen=True, slots=True)
+class TakebackAsked:
+    """Take back the last move (against the computer: the person's last turn,
+    :mod:`controller.referee.takeback`); the grid is then repaired to match."""
+
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class PairingRequested:
     """A browser asks to be paired: the board lights ``code`` (the columns
     its page shows lit) until a press of the mode button answers it or
@@ -125,6 +133,7 @@ Command = (
     | OpponentChosen
     | LevelChosen
     | HintAsked
+    | TakebackAsked
     | PairingRequested
     | PairingEnded
     | RemoteCommand

@@ -30,7 +30,7 @@ from typing import Literal, assert_never
 from controller.i18n import words
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
-from controller.referee import commentary, repair
+from controller.referee import commentary, repair, takeback
 from controller.referee.commands import (
     Command,
     HintAsked,
@@ -45,6 +45,7 @@ from controller.referee.commands import (
     RemoteRequested,
     RemoteRevoked,
     RulesChosen,
+    TakebackAsked,
 )
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL, ComputerSeat, Seat, describe
 from controller.referee.controls import Controls
@@ -110,6 +111,8 @@ class Referee:
         self.last_entry_at: float | None = None
         self.start_rows: list[str] | None = None
         self.game_number = 1
+        # takebacks in this game: a move number after one names another move
+        self.takebacks = 0
         # a browser's pending pairing request (controller.referee.pairing_window)
         self.pairing = PairingWindow()
         self.game = self.fresh_game(rules)
@@ -257,6 +260,8 @@ class Referee:
             self.controls.hint(self, out)
         elif isinstance(command, NewGameAsked):
             self.controls.new_game(self, out)
+        elif isinstance(command, TakebackAsked):
+            self.take_back(out)
         elif isinstance(command, PairingRequested):
             out.changed = True
             out.log.append(self.pairing.request(command.at, command.code))
@@ -559,6 +564,25 @@ class Referee:
             out.log.append(_t("The game was abandoned."))
         self.start_next(out)
 
+    def take_back(self, out: Draft) -> None:
+        """Take back the last move (against the computer, the person's last
+        turn); the grid is left as it is, and the repair leads it back."""
+        computer = self.computer.colour if self.computer is not None else None
+        refused = takeback.refusal(self.game, computer)
+        if refused is None and self.remote.colour() is not None:
+            refused = _t("No takeback here while a friend plays: both sides must agree.")
+        if refused is not None:
+            out.log.append(refused)
+            return
+        out.changed = True
+        taken = takeback.take_off(self.game, takeback.plies(self.game, computer))
+        self.takebacks += 1
+        for seat in self.proxies():
+            seat.move = None
+        said = takeback.undone([(mover, self.physical(move)) for mover, move in taken])
+        out.log.append(said)
+        self.problem = None if self.in_step() else said
+
     def _renew(self, rules: str, out: Draft) -> bool:
         """A game not yet begun starts again as a fresh game of ``rules`` (with
         what was just chosen for it); whether it did."""
@@ -585,6 +609,7 @@ class Referee:
     def start_next(self, out: Draft) -> None:
         """The next game begins, with the rules chosen for it."""
         self.game_number += 1
+        self.takebacks = 0
         self.remote.next_game()
         self.game = self.fresh_game(self.next_rules)
         self.problem = None

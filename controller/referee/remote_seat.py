@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
-from controller.referee import commentary
+from controller.referee import commentary, fields
 from controller.referee.commands import RemoteRequested
 from controller.referee.invitation import DAY, Invitation
 from controller.referee.proxy import ProxySeat
@@ -109,6 +109,7 @@ class RemoteSeat(ProxySeat):
     def restore(self, data: dict[str, Any]) -> None:
         """Take the state :meth:`data` wrote; ``ValueError`` (``KeyError``,
         ``TypeError``) for anything else."""
+        fields.only(data, self.data(), "the remote seat")
         self.next_colour = Colour(data["next"]) if data["next"] is not None else None
         self.due = _flag(data, "due")
         self.invitation = (

@@ -24,6 +24,7 @@ from controller.referee.commands import (
     RemoteRequested,
     RemoteRevoked,
     RulesChosen,
+    TakebackAsked,
 )
 from controller.referee.computer_seat import COLOURS, MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import Invitation
@@ -47,12 +48,13 @@ class CodecError(ValueError):
 
 # The inputs that carry nothing but their time, by the kind their records name:
 # one table for both directions.
-Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | PairingEnded
+Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | TakebackAsked | PairingEnded
 BARE: dict[str, type[Bare]] = {
     "press": ButtonPressed,
     "hold": ButtonHeld,
     "new": NewGameAsked,
     "hint": HintAsked,
+    "takeback": TakebackAsked,
     "pair-end": PairingEnded,
 }
 _BARE_KINDS = {cls: kind for kind, cls in BARE.items()}

@@ -33,6 +33,7 @@ from controller.referee.commands import (
     RemoteInvited,
     RemoteRevoked,
     RulesChosen,
+    TakebackAsked,
 )
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import DAY
@@ -518,6 +519,9 @@ class Handler(BaseHTTPRequestHandler):
     def _hint(self, body: dict[str, Any]) -> None:
         self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
 
+    def _takeback(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(TakebackAsked()))
+
     def _invite(self, body: dict[str, Any]) -> None:
         """A new invitation for a colour, in this game (made between games:
         in the next); its link, for the paired browser only."""
@@ -594,6 +598,7 @@ POSTS: dict[str, Call] = {
     "/api/opponent": Call(Handler._opponent, ("plays",)),
     "/api/level": Call(Handler._level, ("level",)),
     "/api/hint": Call(Handler._hint),
+    "/api/takeback": Call(Handler._takeback),
     "/api/remote/invite": Call(Handler._invite, ("colour",)),
     "/api/remote/revoke": Call(Handler._revoke),
 }

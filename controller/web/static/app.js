@@ -532,6 +532,7 @@ async function start() {
   applyOnChange("opponent-choice", "/api/opponent", (plays) => ({ plays }));
   applyOnChange("level-choice", "/api/level", (level) => ({ level: Number(level) }));
   $("hint").addEventListener("click", () => control("/api/hint", {}));
+  $("takeback").addEventListener("click", () => control("/api/takeback", {}));
   $("confirm-yes").addEventListener("click", async () => {
     $("confirm").hidden = true;
     await control("/api/new", { confirm: true });
