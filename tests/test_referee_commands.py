@@ -25,6 +25,8 @@ from controller.referee.commands import (
     RemoteRevoked,
     RulesChosen,
     TakebackAsked,
+    TakebackDeclined,
+    TakebackHeard,
 )
 from controller.referee.core import Referee, Table
 from controller.referee.invitation import Invitation, b64url
@@ -49,6 +51,10 @@ KINDS: dict[type[Any], st.SearchStrategy[Any]] = {
     LevelChosen: st.builds(LevelChosen, st.integers(0, 11)),
     HintAsked: st.builds(HintAsked),
     TakebackAsked: st.builds(TakebackAsked),
+    TakebackDeclined: st.builds(TakebackDeclined),
+    TakebackHeard: st.builds(
+        TakebackHeard, st.integers(1, 3), st.integers(0, 2), st.integers(0, 4), st.booleans()
+    ),
     PairingRequested: st.builds(PairingRequested, st.sampled_from([(), (2, 5)])),
     PairingEnded: st.builds(PairingEnded),
     RemoteChosen: st.builds(RemoteChosen, colours),
@@ -81,7 +87,7 @@ def test_only_a_new_game_asked_for_ends_a_game_in_progress(commands: list[Comman
             return
         assert verdict.finished is None and not verdict.new_game
         assert referee.game is game
-        if isinstance(command, TakebackAsked):
+        if isinstance(command, TakebackAsked | TakebackHeard):
             played = referee.game.moves  # the same game, its last move taken back
         assert referee.game.moves == played
 

@@ -157,7 +157,8 @@ def test_with_a_friend_seated_one_grid_alone_takes_nothing_back() -> None:
     referee, _ = played("classic", "4 3")
     referee.handle(RemoteInvited(Invitation(b64url(bytes(16)), bytes(32), Y, 0.0)))
     verdict = referee.handle(TakebackAsked())
-    assert not verdict.changed and len(referee.game.moves) == 2
+    assert verdict.log == ("Asked the other side to take back Yellow's drop into column 3.",)
+    assert len(referee.game.moves) == 2 and referee.remote.agreement.ours  # until it agrees
 
 
 def test_a_search_for_move_n_before_a_takeback_is_not_one_for_the_new_move_n() -> None:

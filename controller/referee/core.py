@@ -31,6 +31,7 @@ from controller.i18n import words
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
 from controller.referee import commentary, repair, takeback
+from controller.referee.agreement import Heard
 from controller.referee.commands import (
     Command,
     HintAsked,
@@ -46,6 +47,8 @@ from controller.referee.commands import (
     RemoteRevoked,
     RulesChosen,
     TakebackAsked,
+    TakebackDeclined,
+    TakebackHeard,
 )
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL, ComputerSeat, Seat, describe
 from controller.referee.controls import Controls
@@ -262,6 +265,10 @@ class Referee:
             self.controls.new_game(self, out)
         elif isinstance(command, TakebackAsked):
             self.take_back(out)
+        elif isinstance(command, TakebackDeclined):
+            self._decline_takeback(out)
+        elif isinstance(command, TakebackHeard):
+            self._heard_takeback(command, out)
         elif isinstance(command, PairingRequested):
             out.changed = True
             out.log.append(self.pairing.request(command.at, command.code))
@@ -406,6 +413,7 @@ class Referee:
         self.game.play(move)
         for seat in self.proxies():
             seat.move = None
+        self.remote.agreement.settled()  # a takeback asked was for the position before
         out.accepted = move
         column = self.column_of(move)
         out.log.extend(
@@ -566,17 +574,72 @@ class Referee:
 
     def take_back(self, out: Draft) -> None:
         """Take back the last move (against the computer, the person's last
-        turn); the grid is left as it is, and the repair leads it back."""
+        turn); the grid is left as it is, and the repair leads it back. With
+        a remote seat, only once the other side agrees too."""
         computer = self.computer.colour if self.computer is not None else None
         refused = takeback.refusal(self.game, computer)
-        if refused is None and self.remote.colour() is not None:
-            refused = _t("No takeback here while a friend plays: both sides must agree.")
         if refused is not None:
             out.log.append(refused)
             return
+        if self.remote.colour() is None:
+            self._take_off(takeback.plies(self.game, computer), out)
+            return
+        agreement = self.remote.agreement
+        if agreement.ours:
+            out.log.append(_t("The takeback is asked already; waiting for the other side."))
+            return
         out.changed = True
-        taken = takeback.take_off(self.game, takeback.plies(self.game, computer))
+        if agreement.asked():
+            self._take_off(1, out)
+            return
+        out.log.append(_t("Asked the other side to take back {move}.", move=self.last_move()))
+
+    def _decline_takeback(self, out: Draft) -> None:
+        if not self.remote.agreement.decline():
+            out.log.append(_t("Nothing to decline: nobody asks to take a move back."))
+            return
+        out.changed = True
+        out.log.append(_t("You declined to take back {move}; play on.", move=self.last_move()))
+
+    def _heard_takeback(self, word: TakebackHeard, out: Draft) -> None:
+        """The other side's word on a takeback (a replay or a stale word changes nothing)."""
+        if self.remote.invitation is None:
+            return
+        moves = len(self.game.moves)
+        heard = self.remote.agreement.heard(
+            word.seq, word.epoch, word.ply, word.agree, self.takebacks, moves
+        )
+        if heard is Heard.REPLAY:
+            return
+        out.changed = True  # its number is kept: a replay after a restart is still one
+        if heard in (Heard.AGREED, Heard.CAUGHT_UP):
+            self._take_off(1, out)
+        elif heard is Heard.ASKED:
+            out.log.append(self.takeback_question())
+        elif heard is Heard.DECLINED:
+            out.log.append(_t("The other side declined the takeback; play on."))
+
+    def last_move(self) -> Text:
+        """The last move as a takeback names it: who made it and how."""
+        probe = self.game.copy()
+        move = probe.undo()
+        mover = probe.to_move
+        assert mover is not None  # a position before a move has a side to move
+        return _t("{colour}'s {move}", colour=player(mover), move=self.physical(move))
+
+    def takeback_question(self) -> Text:
+        """What this side is asked when the other side wants the last move back."""
+        return _t(
+            "The other side asks to take back {move}: take it back too to agree, or decline.",
+            move=self.last_move(),
+        )
+
+    def _take_off(self, count: int, out: Draft) -> None:
+        """Take the last ``count`` moves back; the repair leads the grid after."""
+        out.changed = True
+        taken = takeback.take_off(self.game, count)
         self.takebacks += 1
+        self.remote.agreement.settled()
         for seat in self.proxies():
             seat.move = None
         said = takeback.undone([(mover, self.physical(move)) for mover, move in taken])

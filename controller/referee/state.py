@@ -34,7 +34,9 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
     in this game, ``next_opponent`` and ``next_level`` the computer's colour
     and level in the next; ``computer`` and ``remote`` the move the board
     waits for a person to make for the computer or the remote player (or
-    ``None``), ``remote_colour`` the colour a remote player has in this game.
+    ``None``), ``remote_colour`` the colour a remote player has in this game;
+    ``takebacks`` the moves taken back in this game so far, ``takeback`` a
+    takeback asked of, or by, the other side of a remote game (or ``None``).
     """
     game = referee.game
     return {
@@ -63,7 +65,19 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "next_level": referee.seats.next_level,
         "game_number": referee.game_number,
         "pairing": referee.pairing_since is not None,
+        "takebacks": referee.takebacks,
+        "takeback": _question(referee),
     }
+
+
+def _question(referee: Referee) -> dict[str, bool] | None:
+    """A takeback both sides must agree to, while one is asked or was just
+    declined: ``asked`` by this side, ``heard`` from the other, ``declined``
+    by this side (controller.referee.agreement)."""
+    agreement = referee.remote.agreement
+    if not (agreement.ours or agreement.theirs or agreement.declined):
+        return None
+    return {"asked": agreement.ours, "heard": agreement.theirs, "declined": agreement.declined}
 
 
 def _notation(move: Move | None) -> str | None:
