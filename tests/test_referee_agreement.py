@@ -41,7 +41,7 @@ def seated(friend: Colour, moves: str = "4 3 4") -> Referee:
 
 def word(referee: Referee, seq: int, agree: bool = True) -> TakebackHeard:
     """What ``referee``'s side says to the other: its position and its word."""
-    return TakebackHeard(seq, referee.takebacks, len(referee.game.moves), agree)
+    return TakebackHeard(seq, referee.remote.agreement.epoch, len(referee.game.moves), agree)
 
 
 def test_an_agreed_takeback_undoes_the_last_move_on_both_sides() -> None:
@@ -55,7 +55,8 @@ def test_an_agreed_takeback_undoes_the_last_move_on_both_sides() -> None:
         "take it back too to agree, or decline.",
     )
     assert str(display(b).status).startswith("The other side asks to take back")
-    assert state_of(b, display(b))["takeback"] == {"asked": False, "heard": True, "declined": False}
+    question = state_of(b, display(b))["takeback"]
+    assert question == {"asked": False, "heard": True, "declined": False, "seq": 1}
     b.handle(TakebackAsked())  # B agrees: both asked, B takes it back
     assert [str(m) for m in b.game.moves] == ["4", "3"] and b.takebacks == 1
     a.handle(TakebackHeard(2, 0, 3, True))  # B's agreement, said before its takeback

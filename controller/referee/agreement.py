@@ -12,7 +12,7 @@ anything.
 >>> agreement = Agreement()
 >>> agreement.asked()
 False
->>> agreement.heard(2, epoch=0, ply=5, agree=True, takebacks=0, moves=5)
+>>> agreement.heard(2, epoch=0, ply=5, agree=True, moves=5)
 <Heard.AGREED: 'agreed'>
 """
 
@@ -42,10 +42,16 @@ class Agreement:
         self.theirs = False  # the other side asked (or agreed)
         self.declined = False  # this side declined the other's request, not asked again since
         self.seq = 0  # the last word taken from the other side
+        self.epoch = 0  # moves taken back by agreement under this invitation
 
     def settled(self) -> None:
         """A move was made or taken back: any question was about another position."""
         self.ours = self.theirs = self.declined = False
+
+    def took_back(self) -> None:
+        """Both agreed and the move is taken back: a move number now names another move."""
+        self.epoch += 1
+        self.settled()
 
     def asked(self) -> bool:
         """This side asks (or agrees); whether both sides now have."""
@@ -60,20 +66,18 @@ class Agreement:
         self.declined = True
         return True
 
-    def heard(
-        self, seq: int, epoch: int, ply: int, agree: bool, takebacks: int, moves: int
-    ) -> Heard:
+    def heard(self, seq: int, epoch: int, ply: int, agree: bool, moves: int) -> Heard:
         """The other side's word ``agree`` (ask or agree; else decline), said
         after ``epoch`` takebacks with ``ply`` moves, here where the game has
-        had ``takebacks`` and has ``moves``."""
+        ``moves``."""
         if seq <= self.seq:
             return Heard.REPLAY
         self.seq = seq
-        if agree and self.ours and (epoch, ply) == (takebacks + 1, moves - 1):
+        if agree and self.ours and (epoch, ply) == (self.epoch + 1, moves - 1):
             # the other side took the move back on this side's request; its
             # agreement itself was lost on the way, but its position says it
             return Heard.CAUGHT_UP
-        if (epoch, ply) != (takebacks, moves):
+        if (epoch, ply) != (self.epoch, moves):
             return Heard.STALE
         if not agree:
             if not self.ours:
@@ -87,22 +91,18 @@ class Agreement:
         return Heard.AGREED if self.ours else Heard.ASKED
 
     def data(self) -> dict[str, Any]:
-        return {
-            "ours": self.ours,
-            "theirs": self.theirs,
-            "declined": self.declined,
-            "seq": self.seq,
-        }
+        flags = {"ours": self.ours, "theirs": self.theirs, "declined": self.declined}
+        return {**flags, "seq": self.seq, "epoch": self.epoch}
 
     def restore(self, data: Any) -> None:
         """Take what :meth:`data` wrote; ``ValueError`` for anything else."""
         if not isinstance(data, dict) or set(data) != set(self.data()):
             raise ValueError('"takeback" is not a takeback question')
         flags = [data[key] for key in ("ours", "theirs", "declined")]
-        seq = data["seq"]
+        counts = [data[key] for key in ("seq", "epoch")]
         if not all(isinstance(flag, bool) for flag in flags):
             raise ValueError('"takeback" has a flag that is not true or false')
-        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
-            raise ValueError('"takeback" has a "seq" that is not a count')
+        if any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**53 for n in counts):
+            raise ValueError('"takeback" has a number that is not a count')
         self.ours, self.theirs, self.declined = flags
-        self.seq = seq
+        self.seq, self.epoch = counts

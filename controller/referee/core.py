@@ -55,7 +55,7 @@ from controller.referee.controls import Controls
 from controller.referee.pairing_window import Answer, PairingWindow
 from controller.referee.proxy import ProxySeat
 from controller.referee.remote_seat import RemoteSeat
-from controller.referee.verdict import Draft, Verdict
+from controller.referee.verdict import Draft, Verdict, Word
 from engine import RULES_NAMES, Game, Move, Rules, game_from_position, new_game, rules_named
 from engine.colour import Colour, picture
 from hardware.events import (
@@ -589,6 +589,7 @@ class Referee:
             out.log.append(_t("The takeback is asked already; waiting for the other side."))
             return
         out.changed = True
+        out.word = Word(agreement.epoch, len(self.game.moves), agree=True)
         if agreement.asked():
             self._take_off(1, out)
             return
@@ -599,6 +600,7 @@ class Referee:
             out.log.append(_t("Nothing to decline: nobody asks to take a move back."))
             return
         out.changed = True
+        out.word = Word(self.remote.agreement.epoch, len(self.game.moves), agree=False)
         out.log.append(_t("You declined to take back {move}; play on.", move=self.last_move()))
 
     def _heard_takeback(self, word: TakebackHeard, out: Draft) -> None:
@@ -606,9 +608,7 @@ class Referee:
         if self.remote.invitation is None:
             return
         moves = len(self.game.moves)
-        heard = self.remote.agreement.heard(
-            word.seq, word.epoch, word.ply, word.agree, self.takebacks, moves
-        )
+        heard = self.remote.agreement.heard(word.seq, word.epoch, word.ply, word.agree, moves)
         if heard is Heard.REPLAY:
             return
         out.changed = True  # its number is kept: a replay after a restart is still one
@@ -639,7 +639,8 @@ class Referee:
         out.changed = True
         taken = takeback.take_off(self.game, count)
         self.takebacks += 1
-        self.remote.agreement.settled()
+        if self.remote.colour() is not None:
+            self.remote.agreement.took_back()
         for seat in self.proxies():
             seat.move = None
         said = takeback.undone([(mover, self.physical(move)) for mover, move in taken])
