@@ -10,7 +10,8 @@ One action a line; ``#`` starts a comment::
     press           # the mode button, briefly
     double          # pressed twice quickly: a hint mid-game, else the opponent
     hold            # the mode button, held
-    takeback        # the page's "take back the last move"
+    takeback        # the page's "take back the last move" (linked grids: ask or agree)
+    decline         # linked grids: say no to the other grid's takeback
     wait 1500       # milliseconds
 
 The prompts that take one action a line (``popref simulate`` by hand,
@@ -62,14 +63,15 @@ class UnknownAction(ScriptError):
 class Action:
     line: int
     text: str
-    verb: str  # drop, pop, open, close, press, double, hold, takeback, wait
+    verb: str  # drop, pop, open, close, press, double, hold, takeback, decline, wait
     column: int = 0
     colour: Colour | None = None
     ms: int = 0
 
 
 USAGE = (
-    "drop N [red|yellow], pop N, slider open, slider close, press, double, hold, takeback, wait MS"
+    "drop N [red|yellow], pop N, slider open, slider close, press, double, hold, takeback, "
+    "decline, wait MS"
 )
 EXCERPT = 40  # characters of a bad line quoted back: enough to find it, never a flood
 LONGEST_WAIT_MS = 24 * 3600 * 1000  # a day: past that a script has a typo, not a plan
@@ -171,7 +173,7 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
         if args not in (["open"], ["close"]):
             raise fail(_t("use 'slider open' or 'slider close'"))
         return Action(number, text, args[0])
-    if verb in ("press", "double", "hold", "takeback"):
+    if verb in ("press", "double", "hold", "takeback", "decline"):
         if args:
             raise fail(_t("{verb} takes no arguments", verb=verb))
         return Action(number, text, verb)
@@ -205,6 +207,7 @@ SHORTHAND = {
     "h": "hold",
     "d": "double",
     "t": "takeback",
+    "n": "decline",
 }
 
 

@@ -1,0 +1,178 @@
+"""The agreed takeback on two linked grids against a real Mosquitto (issue
+23): either grid asks, the other sees the question and agrees or declines;
+only both asking takes the last move back, on both grids, each person
+repairing their own; the journals end equal. A replayed word changes
+nothing, and a restart mid-takeback resumes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.remote.link import parse_link
+from controller.remote.message import topics
+from controller.simulator.simulation import Simulation
+from tests.broker import Mosquitto
+from tests.test_remote_linked import (
+    RED_WINS,
+    both,
+    grid_a,
+    grid_b,
+    linked_pair,
+    play,
+    same_game,
+    waits,
+)
+from tests.test_remote_seat import WAIT, act
+
+pytestmark = pytest.mark.slow
+
+
+def moves(sim: Simulation) -> list[str]:
+    return [str(move) for move in sim.daemon.referee.game.moves]
+
+
+def asked_of(sim: Simulation) -> bool:
+    """Whether ``sim``'s board shows the other grid's takeback question."""
+    question = sim.daemon.state()["takeback"]
+    return question is not None and question["heard"] is True
+
+
+def play_on(a: Simulation, b: Simulation, more: tuple[str, ...]) -> None:
+    """As the linked tests' ``play``, from the moves both grids have now."""
+    done = len(moves(a))
+    for ply, move in enumerate(more, start=done + 1):
+        owner, copier = (a, b) if ply % 2 else (b, a)
+        act(owner, f"drop {move}")
+        assert len(moves(owner)) == ply
+        assert both(a, b, waits(copier, move)), copier.daemon.state()
+        act(copier, f"drop {move}")
+        assert len(moves(copier)) == ply
+
+
+def repaired(sim: Simulation, column: int) -> None:
+    """The person follows the lights: the disc taken back comes out."""
+    state = sim.daemon.state()
+    assert state["lights"][column - 1] == "error", state["status"]
+    act(sim, f"pop {column}")
+    assert sim.daemon.state()["fault"] is None
+
+
+def test_an_agreed_takeback_undoes_the_move_on_both_grids_and_play_goes_on(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        play(a, b, RED_WINS[:3])  # Red's 4, Yellow's 5, Red's 4 on both grids
+        act(b, "takeback")  # Yellow's grid asks
+        assert both(a, b, lambda: asked_of(a))
+        assert (
+            "The other side asks to take back Red's drop into column 4"
+            in a.daemon.state()["status"]
+        )
+        assert moves(a) == moves(b) == ["4", "5", "4"]  # nothing until both agree
+        act(a, "takeback")  # Red's grid agrees
+        assert both(a, b, lambda: moves(a) == moves(b) == ["4", "5"])
+        for sim in (a, b):
+            repaired(sim, 4)  # the lights: take the top disc of column 4 out
+        play_on(a, b, ("3", "5", "4", "5", "4", "5"))  # Red's third move again, another one
+        same_game(a, b)
+        assert a.daemon.state()["result"] == b.daemon.state()["result"] == "yellow"
+
+
+def test_a_declined_takeback_changes_neither_game(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        play(a, b, RED_WINS[:2])
+        act(a, "takeback")
+        assert both(a, b, lambda: asked_of(b))
+        act(b, "decline")
+        assert both(
+            a,
+            b,
+            lambda: (
+                a.daemon.state()["takeback"] is None or not a.daemon.state()["takeback"]["asked"]
+            ),
+        )
+        assert moves(a) == moves(b) == ["4", "5"]
+        play_on(a, b, RED_WINS[2:])
+        same_game(a, b)
+
+
+def test_asked_by_both_at_once_both_take_back_once(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        play(a, b, RED_WINS[:2])
+        act(a, "takeback")
+        act(b, "takeback")
+        assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
+        assert both(a, b, lambda: a.daemon.state()["epoch"] == b.daemon.state()["epoch"] == 1)
+        for sim in (a, b):
+            repaired(sim, 5)
+        play_on(a, b, ("6",))
+        same_game(a, b)
+
+
+def test_a_replayed_takeback_word_changes_nothing(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        seen: list[tuple[str, bytes]] = []
+        game = parse_link(a.links[-1]).game
+        spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="spy")
+        spy.on_message = lambda client, userdata, message: seen.append(
+            (message.topic, bytes(message.payload))
+        )
+        spy.connect("127.0.0.1", mosquitto.port)
+        spy.subscribe([(topics(game).board, 1), (topics(game).remote, 1), (topics(game).state, 1)])
+        spy.loop_start()
+        try:
+            play(a, b, RED_WINS[:2])
+            act(b, "takeback")
+            assert both(a, b, lambda: asked_of(a))
+            act(a, "takeback")
+            assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
+            for sim in (a, b):
+                repaired(sim, 5)
+            act(b, "drop 5")  # Yellow's move again, the same one
+            assert both(a, b, lambda: a.daemon.state()["remote"] == "5")
+            act(a, "drop 5")
+            # every message of it again, the takeback's words among them
+            for topic, payload in [*seen, *reversed(seen)]:
+                if topic != topics(game).state:  # a retained state again would be the last
+                    spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
+            spy.publish(topics(game).board, b"{}", qos=1).wait_for_publish(WAIT)
+            assert both(
+                a, b, lambda: b.daemon.guest is not None and not b.daemon.guest.client.unanswered()
+            )
+            a.wait_real(0.5)
+            b.wait_real(0.5)
+            assert moves(a) == moves(b) == ["4", "5"]
+            assert a.daemon.state()["takeback"] is None and b.daemon.state()["takeback"] is None
+            same_game(a, b)
+        finally:
+            spy.loop_stop()
+            spy.disconnect()
+
+
+def test_a_restart_mid_takeback_resumes_it(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    link = a.links[-1]
+    b = grid_b(link, tmp_path / "b")
+    try:
+        play(a, b, RED_WINS[:3])
+        act(b, "takeback")
+        assert both(a, b, lambda: asked_of(a))
+        a.close()  # A goes away with the question asked of it
+        a = grid_a(mosquitto, tmp_path / "a")
+        assert a.daemon.state()["takeback"]["heard"] is True  # journalled
+        b.close()  # and B, having asked
+        b = grid_b(link, tmp_path / "b")
+        assert b.daemon.state()["takeback"]["asked"] is True
+        act(a, "takeback")
+        assert both(a, b, lambda: moves(a) == moves(b) == ["4", "5"])
+        for sim in (a, b):
+            repaired(sim, 4)
+        play_on(a, b, ("3",))
+        same_game(a, b)
+    finally:
+        b.close()
+        a.close()
