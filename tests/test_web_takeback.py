@@ -50,13 +50,24 @@ def test_nothing_to_take_back_is_said_and_journals_nothing(table: Table) -> None
     assert "takeback" not in journalled(table)
 
 
-def test_an_unpaired_browser_gets_403_and_the_game_stays(table: Table) -> None:
+@pytest.mark.parametrize("path", ["/api/takeback", "/api/takeback/decline"])
+def test_an_unpaired_browser_gets_403_and_the_game_stays(table: Table, path: str) -> None:
     table.act("drop 4")
     before = table.get_json("/api/state")
     for token in (None, "not-a-token"):
-        status, answer = table.post("/api/takeback", {}, token=token)
+        status, answer = table.post(path, {}, token=token)
         assert status == 403 and "mode button" in answer["error"]
-    assert table.get_json("/api/state") == before and "takeback" not in journalled(table)
+    assert table.get_json("/api/state") == before
+    assert not {"takeback", "takeback-no"} & set(journalled(table))
+
+
+def test_declining_with_nothing_asked_says_so(table: Table) -> None:
+    token = table.pair()
+    table.act("drop 4")
+    status, answer = table.post("/api/takeback/decline", {}, token=token)
+    assert status == 202
+    assert answer["said"] == ["Nothing to decline: nobody asks to take a move back."]
+    assert "takeback-no" not in journalled(table)
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from controller.referee.commands import (
     RemoteRevoked,
     RulesChosen,
     TakebackAsked,
+    TakebackDeclined,
 )
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import DAY
@@ -522,6 +523,9 @@ class Handler(BaseHTTPRequestHandler):
     def _takeback(self, body: dict[str, Any]) -> None:
         self._json(HTTPStatus.ACCEPTED, self._submit(TakebackAsked()))
 
+    def _decline(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(TakebackDeclined()))
+
     def _invite(self, body: dict[str, Any]) -> None:
         """A new invitation for a colour, in this game (made between games:
         in the next); its link, for the paired browser only."""
@@ -599,6 +603,7 @@ POSTS: dict[str, Call] = {
     "/api/level": Call(Handler._level, ("level",)),
     "/api/hint": Call(Handler._hint),
     "/api/takeback": Call(Handler._takeback),
+    "/api/takeback/decline": Call(Handler._decline),
     "/api/remote/invite": Call(Handler._invite, ("colour",)),
     "/api/remote/revoke": Call(Handler._revoke),
 }
