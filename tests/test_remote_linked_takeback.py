@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.remote.link import parse_link
-from controller.remote.message import topics
 from controller.simulator.simulation import Simulation
 from tests.broker import Mosquitto
 from tests.test_remote_linked import (
@@ -24,6 +20,7 @@ from tests.test_remote_linked import (
     linked_pair,
     play,
     same_game,
+    spying,
     waits,
 )
 from tests.test_remote_seat import WAIT, act
@@ -114,43 +111,24 @@ def test_asked_by_both_at_once_both_take_back_once(mosquitto: Mosquitto, tmp_pat
 
 
 def test_a_replayed_takeback_word_changes_nothing(mosquitto: Mosquitto, tmp_path: Path) -> None:
-    with linked_pair(mosquitto, tmp_path) as (a, b):
-        seen: list[tuple[str, bytes]] = []
-        game = parse_link(a.links[-1]).game
-        spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="spy")
-        spy.on_message = lambda client, userdata, message: seen.append(
-            (message.topic, bytes(message.payload))
-        )
-        spy.connect("127.0.0.1", mosquitto.port)
-        spy.subscribe([(topics(game).board, 1), (topics(game).remote, 1), (topics(game).state, 1)])
-        spy.loop_start()
-        try:
-            play(a, b, RED_WINS[:2])
-            act(b, "takeback")
-            assert both(a, b, lambda: asked_of(a))
-            act(a, "takeback")
-            assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
-            for sim in (a, b):
-                repaired(sim, 5)
-            act(b, "drop 5")  # Yellow's move again, the same one
-            assert both(a, b, lambda: a.daemon.state()["remote"] == "5")
-            act(a, "drop 5")
-            # every message of it again, the takeback's words among them
-            for topic, payload in [*seen, *reversed(seen)]:
-                if topic != topics(game).state:  # a retained state again would be the last
-                    spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
-            spy.publish(topics(game).board, b"{}", qos=1).wait_for_publish(WAIT)
-            assert both(
-                a, b, lambda: b.daemon.guest is not None and not b.daemon.guest.client.unanswered()
-            )
-            a.wait_real(0.5)
-            b.wait_real(0.5)
-            assert moves(a) == moves(b) == ["4", "5"]
-            assert a.daemon.state()["takeback"] is None and b.daemon.state()["takeback"] is None
-            same_game(a, b)
-        finally:
-            spy.loop_stop()
-            spy.disconnect()
+    with linked_pair(mosquitto, tmp_path) as (a, b), spying(mosquitto, a) as (spy, seen):
+        play(a, b, RED_WINS[:2])
+        act(b, "takeback")
+        assert both(a, b, lambda: asked_of(a))
+        act(a, "takeback")
+        assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
+        for sim in (a, b):
+            repaired(sim, 5)
+        play_on(a, b, ("5",))  # Yellow's move again, the same one
+        for topic, payload in [*seen, *reversed(seen)]:  # the takeback's words among them
+            spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
+        # a broker keeps each topic's order: once these two moves are across,
+        # every message published again before them has been taken or dropped
+        play_on(a, b, ("3", "6"))
+        assert moves(a) == moves(b) == ["4", "5", "3", "6"]
+        assert a.daemon.state()["takeback"] is None and b.daemon.state()["takeback"] is None
+        assert a.daemon.state()["epoch"] == b.daemon.state()["epoch"] == 1
+        same_game(a, b)
 
 
 def test_a_restart_mid_takeback_resumes_it(mosquitto: Mosquitto, tmp_path: Path) -> None:

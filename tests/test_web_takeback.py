@@ -9,13 +9,8 @@ from typing import Any
 import pytest
 
 from controller.i18n.text import LANGUAGES
-from controller.store.journal import Journal
+from tests.test_web_controls import journalled
 from tests.webclient import WIN, Table
-
-
-def journalled(table: Table) -> list[str]:
-    records = Journal(table.sim.state_dir / "journal").load().records
-    return [str(record.get("e")) for record in records if "e" in record]
 
 
 def test_a_paired_browser_takes_back_the_winning_move_and_the_lights_lead_back(
