@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from controller.referee.view import display
 from controller.simulator.script import parse_line
 from controller.simulator.simulation import Simulation
 from controller.store.eventcodec import decode, encode
+from controller.store.persist import restore, snapshot
 from engine import Move, MoveKind, game_from_position, new_game, parse_move
 from engine.colour import Colour
 from hardware.display import Lamp
@@ -227,3 +229,12 @@ def test_the_engine_undo_is_what_takes_a_pop10_point_back() -> None:
     game.play("p1")
     game.undo()
     assert game.scores == new_game("pop10").scores and game.to_move is R
+
+
+def test_a_remote_seat_with_a_key_it_never_holds_is_damage() -> None:
+    """The journal property found it once the snapshot grew: a "remote"
+    object with a stray key was read as if the key were not there."""
+    data = snapshot(Referee(Table(), "classic"))
+    data["remote"]["extra"] = {"moves": ["4"]}
+    with pytest.raises(ValueError, match="never holds"):
+        restore(Table(), data)
