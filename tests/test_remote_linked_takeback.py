@@ -154,3 +154,24 @@ def test_a_restart_mid_takeback_resumes_it(mosquitto: Mosquitto, tmp_path: Path)
     finally:
         b.close()
         a.close()
+
+
+def test_a_takeback_asked_before_the_other_grid_copied_the_move_waits_for_the_copy(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """Yellow asks at once after its own move, before Red's grid has it: the
+    word is for a position Red's grid has not reached; it is said again
+    until Red's person copies the move, and then heard."""
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        play(a, b, RED_WINS[:1])
+        act(b, "drop 5", "takeback")
+        assert both(a, b, waits(a, "5"))
+        assert not asked_of(a)  # not a question about a position A does not have
+        act(a, "drop 5")
+        assert both(a, b, lambda: asked_of(a))
+        act(a, "takeback")
+        assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
+        for sim in (a, b):
+            repaired(sim, 5)
+        play_on(a, b, ("6",))
+        same_game(a, b)

@@ -267,8 +267,12 @@ class LinkedGuest:
         if word is None:
             return
         state = self.client.state or {}
-        at = (epoch_of(state), state.get("ply"))
-        if at != (word.epoch, word.ply) or self._heard_mine(state):
+        ply = state.get("ply")
+        ply = ply if isinstance(ply, int) and not isinstance(ply, bool) else -1
+        # a grid still behind the word (a move of this grid's not yet copied)
+        # hears it once it catches up: only one beyond it has settled it
+        beyond = (epoch_of(state), ply) > (word.epoch, word.ply)
+        if beyond or self._heard_mine(state):
             self._word = None
         elif now - self._word_sent >= RESEND:
             self._word_sent = now
