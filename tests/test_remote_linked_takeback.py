@@ -175,3 +175,26 @@ def test_a_takeback_asked_before_the_other_grid_copied_the_move_waits_for_the_co
             repaired(sim, 5)
         play_on(a, b, ("6",))
         same_game(a, b)
+
+
+def test_after_a_no_the_same_grid_may_ask_again_and_be_heard(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """A declined request, then a new one at the same position: the old no,
+    said again, must not answer the new question."""
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        play(a, b, RED_WINS[:2])
+        act(a, "takeback")
+        assert both(a, b, lambda: asked_of(b))
+        act(b, "decline")
+        assert both(a, b, lambda: a.daemon.state()["takeback"] is None)
+        act(a, "takeback")  # asks again
+        assert both(a, b, lambda: asked_of(b))
+        guest = b.daemon.guest
+        assert guest is not None and both(
+            a, b, lambda: guest.deadline(0.0) is None
+        )  # no more to say
+        assert a.daemon.state()["takeback"]["asked"] is True  # not declined by the old no
+        act(b, "takeback")
+        assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
+        same_game(a, b)

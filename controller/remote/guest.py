@@ -272,7 +272,10 @@ class LinkedGuest:
         # a grid still behind the word (a move of this grid's not yet copied)
         # hears it once it catches up: only one beyond it has settled it
         beyond = (epoch_of(state), ply) > (word.epoch, word.ply)
-        if beyond or self._heard_mine(state):
+        # a no is heard once the other grid's request is gone from its state
+        # (this grid saw it there before it said no)
+        unasked = not word.agree and _question(state).get("asked") is not True
+        if beyond or unasked or self._heard_mine(state):
             self._word = None
         elif now - self._word_sent >= RESEND:
             self._word_sent = now
