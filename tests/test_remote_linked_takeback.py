@@ -58,6 +58,16 @@ def repaired(sim: Simulation, column: int) -> None:
     assert sim.daemon.state()["fault"] is None
 
 
+def agreed(a: Simulation, b: Simulation, left: list[str], column: int) -> None:
+    """Yellow's grid (B) has asked; Red's (A) sees the question and agrees:
+    both games are ``left``, and each person takes the disc out of ``column``."""
+    assert both(a, b, lambda: asked_of(a))
+    act(a, "takeback")
+    assert both(a, b, lambda: moves(a) == moves(b) == left)
+    for sim in (a, b):
+        repaired(sim, column)
+
+
 def test_an_agreed_takeback_undoes_the_move_on_both_grids_and_play_goes_on(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
@@ -114,11 +124,7 @@ def test_a_replayed_takeback_word_changes_nothing(mosquitto: Mosquitto, tmp_path
     with linked_pair(mosquitto, tmp_path) as (a, b), spying(mosquitto, a) as (spy, seen):
         play(a, b, RED_WINS[:2])
         act(b, "takeback")
-        assert both(a, b, lambda: asked_of(a))
-        act(a, "takeback")
-        assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
-        for sim in (a, b):
-            repaired(sim, 5)
+        agreed(a, b, ["4"], 5)
         play_on(a, b, ("5",))  # Yellow's move again, the same one
         for topic, payload in [*seen, *reversed(seen)]:  # the takeback's words among them
             spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
@@ -168,11 +174,7 @@ def test_a_takeback_asked_before_the_other_grid_copied_the_move_waits_for_the_co
         assert both(a, b, waits(a, "5"))
         assert not asked_of(a)  # not a question about a position A does not have
         act(a, "drop 5")
-        assert both(a, b, lambda: asked_of(a))
-        act(a, "takeback")
-        assert both(a, b, lambda: moves(a) == moves(b) == ["4"])
-        for sim in (a, b):
-            repaired(sim, 5)
+        agreed(a, b, ["4"], 5)
         play_on(a, b, ("6",))
         same_game(a, b)
 
