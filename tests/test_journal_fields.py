@@ -35,7 +35,7 @@ from controller.store.entries import Archived, ComputerMove, EventEntry, Resumed
 from controller.store.eventcodec import encode as encode_event
 from controller.store.journal import Journal, JournalDamaged
 from controller.store.journal import encode as encode_line
-from controller.store.persist import restore, snapshot
+from controller.store.persist import BoardChanged, restore, snapshot
 from engine.colour import Colour
 from hardware.events import ButtonPressed, SensorCleared, SensorFault
 from tests.test_journal_properties import resume
@@ -45,7 +45,7 @@ Path_ = tuple[str | int, ...]
 
 # Keys older journals lack: absent, they are read as what the daemon assumes for them.
 OPTIONAL = {"id", "size", "computer", "next_computer", "computer_move", "next_level"}
-OPTIONAL |= {"pairing_since", "problem_text", "colour"}
+OPTIONAL |= {"pairing_since", "pairing_code", "problem_text", "colour", "takebacks"}
 MARK = {"boot": 7, "drops": [0] * 7, "pops": [0] * 7, "slider_changes": 0, "slider": False}
 MARK |= {"presses": 1, "holds": 0}
 
@@ -247,7 +247,11 @@ def test_any_value_in_any_field_is_read_exactly_or_is_damage_at_a_line(
     except JournalDamaged as error:
         assert error.line >= line  # at the changed record, or where it stops fitting
         return
-    read_exactly(mutated, written_again(line, mutated))
+    try:
+        again = written_again(line, mutated)
+    except BoardChanged:
+        return  # saved for another board size: kept aside whole, not read (not damage)
+    read_exactly(mutated, again)
 
 
 def test_the_journals_resume_as_they_are() -> None:

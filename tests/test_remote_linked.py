@@ -139,10 +139,10 @@ def test_a_local_move_before_the_other_grid_s_is_a_mistake(
     same_game(a, b)
 
 
-def test_replayed_and_duplicated_messages_are_ignored(
-    mosquitto: Mosquitto, grids: tuple[Simulation, Simulation]
-) -> None:
-    a, b = grids
+@contextmanager
+def spying(mosquitto: Mosquitto, a: Simulation) -> Iterator[tuple[Any, list[tuple[str, bytes]]]]:
+    """A broker client of the test's own, recording every message on the
+    board and remote topics of A's game, to publish them again."""
     seen: list[tuple[str, bytes]] = []
     game = parse_link(a.links[-1]).game
     spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="spy")
@@ -153,6 +153,18 @@ def test_replayed_and_duplicated_messages_are_ignored(
     spy.subscribe([(topics(game).board, 1), (topics(game).remote, 1)])
     spy.loop_start()
     try:
+        yield spy, seen
+    finally:
+        spy.loop_stop()
+        spy.disconnect()
+
+
+def test_replayed_and_duplicated_messages_are_ignored(
+    mosquitto: Mosquitto, grids: tuple[Simulation, Simulation]
+) -> None:
+    a, b = grids
+    game = parse_link(a.links[-1]).game
+    with spying(mosquitto, a) as (spy, seen):
         play(a, b, RED_WINS[:4])
         for topic, payload in seen * 2:  # every message again, twice, in its order
             spy.publish(topic, payload, qos=1).wait_for_publish(WAIT)
@@ -165,9 +177,6 @@ def test_replayed_and_duplicated_messages_are_ignored(
         assert len(a.daemon.referee.game.moves) == len(b.daemon.referee.game.moves) == 4
         assert a.daemon.state()["remote"] is None and b.daemon.state()["remote"] is None
         same_game(a, b)
-    finally:
-        spy.loop_stop()
-        spy.disconnect()
 
 
 def test_a_broker_restart_shows_the_link_down_then_heals(

@@ -116,7 +116,7 @@ def test_the_remote_plays_its_moves_through_the_grid(
     assert state(friend)["you"] == "yellow" and state(friend)["invitation"] == "open"
     red_drops_first(table, friend)
     hashed = record_hash(table.daemon.referee.game)  # both journals' game after the move
-    assert friend.moves == [{"ply": 1, "move": "4", "by": "red", "hash": hashed}]
+    assert friend.moves == [{"ply": 1, "move": "4", "by": "red", "hash": hashed, "epoch": 0}]
     seq = friend.request("5", 1)
     assert pump(table, friend, lambda: seq in friend.replies)
     assert friend.replies[seq] == {"request_seq": seq, "ok": True}

@@ -256,3 +256,19 @@ def test_the_pages_plural_forms_are_gettexts(browser: Any, table: Table) -> None
         found = translations(language)
         said = [forms[index] for index in page]
         assert said == [found.ngettext(singular, plural, n) for n in counts], language
+
+
+def test_the_takeback_button_takes_the_last_move_back_and_the_board_shows_the_way_back(
+    browser: Any, table: Table
+) -> None:
+    open_page(browser, table)
+    pair_page(browser, table)
+    table.act("drop 4", "drop 3")
+    wait(browser, lambda d: "Red" in text(d, "turn"), "Red's turn")
+    browser.find_element(By.ID, "takeback").click()
+    wait(browser, lambda d: "Taken back: Yellow's drop into column 3" in text(d, "message"), "it")
+    assert lit(browser, "error") == ["3:yellow"]  # the disc to take out, in its colour
+    assert "column 3" in text(browser, "status")
+    table.act("pop 3")
+    wait(browser, lambda d: lit(d, "error") == [], "the grid back in step")
+    assert table.get_json("/api/state")["moves"] == ["4"]

@@ -50,8 +50,10 @@ class Hint:
 
 
 def position(referee: Referee) -> tuple[Any, ...]:
-    """Names the referee's position for a search (game, rules, moves made)."""
-    return (referee.game_number, referee.game.rules.name, len(referee.game.moves))
+    """Names the referee's position for a search (game, rules, takebacks,
+    moves made: after a takeback a move number names another position)."""
+    game = referee.game
+    return (referee.game_number, game.rules.name, referee.takebacks, len(game.moves))
 
 
 class Dispatcher:

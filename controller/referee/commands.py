@@ -63,6 +63,36 @@ class HintAsked:
 
 
 @dataclass(frozen=True, slots=True)
+class TakebackAsked:
+    """Take back the last move (against the computer: the person's last turn,
+    :mod:`controller.referee.takeback`); the grid is then repaired to match."""
+
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackDeclined:
+    """The other side of a linked game asked to take back the last move;
+    this side says no (:mod:`controller.referee.agreement`)."""
+
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackHeard:
+    """The other side's word on taking back the last move, its signature,
+    game and number already checked (:mod:`controller.remote`): ``agree``
+    (it asks, or agrees) or not (it declines), said after ``epoch``
+    takebacks with ``ply`` moves."""
+
+    seq: int
+    epoch: int
+    ply: int
+    agree: bool
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class PairingRequested:
     """A browser asks to be paired: the board lights ``code`` (the columns
     its page shows lit) until a press of the mode button answers it or
@@ -118,13 +148,15 @@ class RemoteRequested:
     at: float = 0.0
 
 
-RemoteCommand = RemoteChosen | RemoteInvited | RemoteRevoked | RemoteRequested
+RemoteCommand = RemoteChosen | RemoteInvited | RemoteRevoked | RemoteRequested | TakebackHeard
 Command = (
     RulesChosen
     | NewGameAsked
     | OpponentChosen
     | LevelChosen
     | HintAsked
+    | TakebackAsked
+    | TakebackDeclined
     | PairingRequested
     | PairingEnded
     | RemoteCommand

@@ -30,7 +30,8 @@ from typing import Literal, assert_never
 from controller.i18n import words
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
-from controller.referee import commentary, repair
+from controller.referee import commentary, repair, takeback
+from controller.referee.agreement import Heard
 from controller.referee.commands import (
     Command,
     HintAsked,
@@ -45,13 +46,16 @@ from controller.referee.commands import (
     RemoteRequested,
     RemoteRevoked,
     RulesChosen,
+    TakebackAsked,
+    TakebackDeclined,
+    TakebackHeard,
 )
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL, ComputerSeat, Seat, describe
 from controller.referee.controls import Controls
 from controller.referee.pairing_window import Answer, PairingWindow
 from controller.referee.proxy import ProxySeat
 from controller.referee.remote_seat import RemoteSeat
-from controller.referee.verdict import Draft, Verdict
+from controller.referee.verdict import Draft, Verdict, Word
 from engine import RULES_NAMES, Game, Move, Rules, game_from_position, new_game, rules_named
 from engine.colour import Colour, picture
 from hardware.events import (
@@ -110,6 +114,8 @@ class Referee:
         self.last_entry_at: float | None = None
         self.start_rows: list[str] | None = None
         self.game_number = 1
+        # takebacks in this game: a move number after one names another move
+        self.takebacks = 0
         # a browser's pending pairing request (controller.referee.pairing_window)
         self.pairing = PairingWindow()
         self.game = self.fresh_game(rules)
@@ -257,6 +263,12 @@ class Referee:
             self.controls.hint(self, out)
         elif isinstance(command, NewGameAsked):
             self.controls.new_game(self, out)
+        elif isinstance(command, TakebackAsked):
+            self.take_back(out)
+        elif isinstance(command, TakebackDeclined):
+            self._decline_takeback(out)
+        elif isinstance(command, TakebackHeard):
+            self._heard_takeback(command, out)
         elif isinstance(command, PairingRequested):
             out.changed = True
             out.log.append(self.pairing.request(command.at, command.code))
@@ -401,6 +413,7 @@ class Referee:
         self.game.play(move)
         for seat in self.proxies():
             seat.move = None
+        self.remote.agreement.settled()  # a takeback asked was for the position before
         out.accepted = move
         column = self.column_of(move)
         out.log.extend(
@@ -559,6 +572,81 @@ class Referee:
             out.log.append(_t("The game was abandoned."))
         self.start_next(out)
 
+    def take_back(self, out: Draft) -> None:
+        """Take back the last move (against the computer, the person's last
+        turn); the grid is left as it is, and the repair leads it back. With
+        a remote seat, only once the other side agrees too."""
+        computer = self.computer.colour if self.computer is not None else None
+        refused = takeback.refusal(self.game, computer)
+        if refused is not None:
+            out.log.append(refused)
+            return
+        if self.remote.colour() is None:
+            self._take_off(takeback.plies(self.game, computer), out)
+            return
+        agreement = self.remote.agreement
+        if agreement.ours:
+            out.log.append(_t("The takeback is asked already; waiting for the other side."))
+            return
+        out.changed = True
+        out.word = Word(agreement.epoch, len(self.game.moves), agree=True)
+        if agreement.asked():
+            self._take_off(1, out)
+            return
+        out.log.append(_t("Asked the other side to take back {move}.", move=self.last_move()))
+
+    def _decline_takeback(self, out: Draft) -> None:
+        if not self.remote.agreement.decline():
+            out.log.append(_t("Nothing to decline: nobody asks to take a move back."))
+            return
+        out.changed = True
+        out.word = Word(self.remote.agreement.epoch, len(self.game.moves), agree=False)
+        out.log.append(_t("You declined to take back {move}; play on.", move=self.last_move()))
+
+    def _heard_takeback(self, word: TakebackHeard, out: Draft) -> None:
+        """The other side's word on a takeback (a replay or a stale word changes nothing)."""
+        if self.remote.invitation is None:
+            return
+        moves = len(self.game.moves)
+        heard = self.remote.agreement.heard(word.seq, word.epoch, word.ply, word.agree, moves)
+        if heard is Heard.REPLAY:
+            return
+        out.changed = True  # its number is kept: a replay after a restart is still one
+        if heard in (Heard.AGREED, Heard.CAUGHT_UP):
+            self._take_off(1, out)
+        elif heard is Heard.ASKED:
+            out.log.append(self.takeback_question())
+        elif heard is Heard.DECLINED:
+            out.log.append(_t("The other side declined the takeback; play on."))
+
+    def last_move(self) -> Text:
+        """The last move as a takeback names it: who made it and how."""
+        probe = self.game.copy()
+        move = probe.undo()
+        mover = probe.to_move
+        assert mover is not None  # a position before a move has a side to move
+        return _t("{colour}'s {move}", colour=player(mover), move=self.physical(move))
+
+    def takeback_question(self) -> Text:
+        """What this side is asked when the other side wants the last move back."""
+        return _t(
+            "The other side asks to take back {move}: take it back too to agree, or decline.",
+            move=self.last_move(),
+        )
+
+    def _take_off(self, count: int, out: Draft) -> None:
+        """Take the last ``count`` moves back; the repair leads the grid after."""
+        out.changed = True
+        taken = takeback.take_off(self.game, count)
+        self.takebacks += 1
+        if self.remote.colour() is not None:
+            self.remote.agreement.took_back()
+        for seat in self.proxies():
+            seat.move = None
+        said = takeback.undone([(mover, self.physical(move)) for mover, move in taken])
+        out.log.append(said)
+        self.problem = None if self.in_step() else said
+
     def _renew(self, rules: str, out: Draft) -> bool:
         """A game not yet begun starts again as a fresh game of ``rules`` (with
         what was just chosen for it); whether it did."""
@@ -585,6 +673,7 @@ class Referee:
     def start_next(self, out: Draft) -> None:
         """The next game begins, with the rules chosen for it."""
         self.game_number += 1
+        self.takebacks = 0
         self.remote.next_game()
         self.game = self.fresh_game(self.next_rules)
         self.problem = None

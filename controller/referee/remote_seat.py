@@ -32,7 +32,8 @@ from typing import Any, Protocol
 
 from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
-from controller.referee import commentary
+from controller.referee import commentary, fields
+from controller.referee.agreement import Agreement
 from controller.referee.commands import RemoteRequested
 from controller.referee.invitation import DAY, Invitation
 from controller.referee.proxy import ProxySeat
@@ -68,6 +69,7 @@ class RemoteSeat(ProxySeat):
         self.last_seq = 0  # the last request taken; any at or below it is a replay
         self.used = False  # a request was taken: it no longer expires
         self.starts = 0  # daemon starts so far: the board's message numbers begin above them
+        self.agreement = Agreement()  # a takeback both sides must agree to
 
     def colour(self) -> Colour | None:
         return self.invitation.colour if self.invitation is not None else None
@@ -84,6 +86,7 @@ class RemoteSeat(ProxySeat):
 
     def next_game(self) -> None:
         """A new game begins: it revokes the invitation, unless it was made for it."""
+        self.agreement.settled()
         if self.invitation is not None and self.for_next:
             self.for_next = False
             return
@@ -104,11 +107,13 @@ class RemoteSeat(ProxySeat):
             "used": self.used,
             "move": str(self.move) if self.move is not None else None,
             "starts": self.starts,
+            "takeback": self.agreement.data(),
         }
 
     def restore(self, data: dict[str, Any]) -> None:
         """Take the state :meth:`data` wrote; ``ValueError`` (``KeyError``,
         ``TypeError``) for anything else."""
+        fields.only(data, self.data(), "the remote seat")
         self.next_colour = Colour(data["next"]) if data["next"] is not None else None
         self.due = _flag(data, "due")
         self.invitation = (
@@ -119,6 +124,8 @@ class RemoteSeat(ProxySeat):
         self.used = _flag(data, "used")
         self.move = parse_move(str(data["move"])) if data["move"] is not None else None
         self.starts = _count(data, "starts")
+        if "takeback" in data:  # journals from before takebacks have none
+            self.agreement.restore(data["takeback"])
 
     # -- sentences --------------------------------------------------------------------
 
@@ -172,6 +179,7 @@ class RemoteSeat(ProxySeat):
         self.last_seq = 0
         self.used = False
         self.move = None
+        self.agreement = Agreement()  # a new link: the other side numbers its words anew
         colour = player(invitation.colour)
         out.log.append(_t("A friend is invited to play {colour}.", colour=colour))
 

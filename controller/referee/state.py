@@ -34,7 +34,10 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
     in this game, ``next_opponent`` and ``next_level`` the computer's colour
     and level in the next; ``computer`` and ``remote`` the move the board
     waits for a person to make for the computer or the remote player (or
-    ``None``), ``remote_colour`` the colour a remote player has in this game.
+    ``None``), ``remote_colour`` the colour a remote player has in this game;
+    ``epoch`` the moves taken back by agreement under a remote seat's
+    invitation (its move numbers count from there), ``takeback`` a takeback
+    asked of, or by, the other side of a remote game (or ``None``).
     """
     game = referee.game
     return {
@@ -63,7 +66,21 @@ def state_of(referee: Referee, shown: Display, grid: list[str] | None = None) ->
         "next_level": referee.seats.next_level,
         "game_number": referee.game_number,
         "pairing": referee.pairing_since is not None,
+        "epoch": referee.remote.agreement.epoch,
+        "takeback": _question(referee),
     }
+
+
+def _question(referee: Referee) -> dict[str, Any] | None:
+    """A takeback both sides must agree to, while one is asked or was just
+    declined: ``asked`` by this side, ``heard`` from the other, ``declined``
+    by this side, ``seq`` the other side's last word taken
+    (controller.referee.agreement)."""
+    agreement = referee.remote.agreement
+    if not (agreement.ours or agreement.theirs or agreement.declined):
+        return None
+    flags = {"asked": agreement.ours, "heard": agreement.theirs, "declined": agreement.declined}
+    return {**flags, "seq": agreement.seq}
 
 
 def _notation(move: Move | None) -> str | None:

@@ -26,6 +26,17 @@ class Declined:
 
 
 @dataclass(frozen=True, slots=True)
+class Word:
+    """This side's word to the other on a takeback, for the broker: ``agree``
+    (it asks, or agrees) or not (it declines), said after ``epoch``
+    takebacks with ``ply`` moves (controller.referee.agreement)."""
+
+    epoch: int
+    ply: int
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """What one event did.
 
@@ -36,6 +47,7 @@ class Verdict:
     the player to move asked for the best move (a double press).
     ``paired``: the mode button granted a pending pairing request.
     ``declined``: why a remote player's request was not taken.
+    ``word``: this side's word on a takeback, for the other side.
     """
 
     changed: bool = False
@@ -47,6 +59,7 @@ class Verdict:
     hint: bool = False
     paired: bool = False
     declined: Declined | None = None
+    word: Word | None = None
 
 
 @dataclass
@@ -62,6 +75,7 @@ class Draft:
     hint: bool = False
     paired: bool = False
     declined: Declined | None = None
+    word: Word | None = None
 
     def verdict(self) -> Verdict:
         return Verdict(
@@ -74,4 +88,5 @@ class Draft:
             self.hint,
             self.paired,
             self.declined,
+            self.word,
         )

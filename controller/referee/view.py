@@ -9,6 +9,8 @@ of any of them.
 
 from __future__ import annotations
 
+import dataclasses
+
 from controller.i18n.text import Text, Value, _n, _t, sentences
 from controller.i18n.words import disc, player, rules_title, title_of
 from controller.referee import commentary, repair
@@ -34,6 +36,9 @@ def display(referee: Referee) -> Display:
         shown = _selecting(referee)
     else:
         shown = _playing(referee)
+    if referee.remote.agreement.theirs:
+        question = sentences(referee.takeback_question(), shown.status)
+        shown = dataclasses.replace(shown, status=question)
     return _with_faults(referee, shown)
 
 

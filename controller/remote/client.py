@@ -63,6 +63,7 @@ class RemoteClient:
         self._seq = 0
         self._seq_lock = threading.Lock()
         self.state: dict[str, Any] | None = None
+        self.state_seq = 0  # the number of the board's message that said ``state``
         self.replies: dict[int, dict[str, Any]] = {}
         self.moves: list[dict[str, Any]] = []  # the board's move messages, as they came
         # told each message as it is taken, with when it arrived (the benchmark)
@@ -195,6 +196,7 @@ class RemoteClient:
         fields = message.fields()
         if message.kind == "state":
             self.state = fields
+            self.state_seq = message.seq
         elif message.kind == "reply" and isinstance(fields.get("request_seq"), int):
             self.replies[fields["request_seq"]] = fields
         elif message.kind == "move":

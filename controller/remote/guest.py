@@ -20,14 +20,19 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from controller.referee.commands import RemoteCommand, RemoteInvited, RemoteRequested
+from controller.referee.commands import (
+    RemoteCommand,
+    RemoteInvited,
+    RemoteRequested,
+    TakebackHeard,
+)
 from controller.referee.core import Referee
 from controller.referee.invitation import Invitation
-from controller.referee.verdict import Verdict
+from controller.referee.verdict import Verdict, Word
 from controller.remote.client import RESEND, RemoteClient
 from controller.remote.link import Link
-from controller.remote.message import record_hash
-from engine import Game, Move, parse_move
+from controller.remote.message import EPOCH_MOVES, epoch_of, record_hash
+from engine import Move, parse_move
 
 log = logging.getLogger("popref")
 
@@ -41,9 +46,21 @@ class LinkedGuest:
         self.theirs = link.colour.other
         self._wall = wall
         self.client = RemoteClient(link, "popref-grid", wall=wall, announce=True)
-        self._moves: dict[int, str] = {}  # the inviting grid's moves by ply, from its messages
-        self._hashes: dict[int, str] = {}  # its record hash after each move, by ply
-        self._requested: set[int] = set()  # plies of this grid's moves asked of it in this run
+        # the inviting grid's moves and its record hash after each, by epoch
+        # (takebacks so far) and ply, from its messages: after a takeback a
+        # move number names another move
+        self._moves: dict[tuple[int, int], str] = {}
+        self._hashes: dict[tuple[int, int], str] = {}
+        self._requested: set[tuple[int, int]] = set()  # this grid's moves asked of it in this run
+        # this grid's last word on a takeback, sent again until the other grid's
+        # state shows it heard, and when it was last sent (the loop's clock)
+        self._word: Word | None = None
+        self._word_seq = 0  # the number it was first sent with
+        self._word_sent = 0.0
+        # this grid declined the other's request: its state may still show
+        # the request until it hears, which is not a new one
+        self._refused = False
+        self._resumed = False  # this run said again what the journal says this grid said
         self._answered = 0  # the other grid's last ``up`` this grid answered with its own
         self.diverged: int | None = None  # the first ply where the two journals differ
         self._wake: Callable[[], None] = lambda: None
@@ -73,9 +90,14 @@ class LinkedGuest:
             yield RemoteInvited(invitation)
         if seat.invitation is None or seat.invitation.game != self.link.game:
             return
-        self._agree(referee.game)
-        self._ask(referee.game)
+        self._agree(referee)
+        self._ask(referee)
         self.client.resend()
+        self._resume(referee)
+        self._say_again(referee, now)
+        heard = self._their_word(referee)
+        if heard is not None:
+            yield heard
         theirs = self._next_theirs(referee)
         if theirs is not None:
             yield theirs
@@ -84,17 +106,22 @@ class LinkedGuest:
         """The referee's word on one of the inviting grid's moves: nothing to say back."""
 
     def fed(self, verdict: Verdict, referee: Referee) -> None:
-        """A move made here is journalled: ask the inviting grid to copy it."""
+        """A move made here is journalled: ask the inviting grid to copy it;
+        a word on a takeback: tell it."""
         if verdict.accepted is not None:
-            self._agree(referee.game)
-            self._ask(referee.game)
+            self._agree(referee)
+            self._ask(referee)
+        if verdict.word is not None:
+            self._word = verdict.word
+            self._refused = not verdict.word.agree
+            self._word_seq = self._say(verdict.word)
 
     def publish_state(self, state: dict[str, Any], referee: Referee) -> None:
         """The inviting grid keeps the retained state; this side publishes none."""
 
     def deadline(self, now: float) -> float | None:
-        """When an unanswered request is due to be sent again."""
-        return now + RESEND if self.client.unanswered() else None
+        """When an unanswered request or word is due to be sent again."""
+        return now + RESEND if self.client.unanswered() or self._word is not None else None
 
     def link_state(self) -> str:
         there = self.client.connection.connected.is_set() and self.client.presence.up is True
@@ -125,33 +152,39 @@ class LinkedGuest:
 
     def _took_move(self, fields: dict[str, Any]) -> None:
         ply, move, hashed = fields.get("ply"), fields.get("move"), fields.get("hash")
+        epoch = epoch_of(fields)
         if isinstance(ply, int) and not isinstance(ply, bool) and ply > 0 and isinstance(move, str):
-            self._moves[ply] = move
+            self._moves[epoch, ply] = move
             if isinstance(hashed, str):
-                self._hashes[ply] = hashed
+                self._hashes[epoch, ply] = hashed
 
-    def _known(self) -> list[str]:
-        """The inviting grid's moves as its last state says them."""
+    def _known(self, epoch: int) -> list[str]:
+        """The inviting grid's moves as its last state says them, when it
+        says them after ``epoch`` takebacks (else none: another game line)."""
         state = self.client.state or {}
+        if epoch_of(state) != epoch:
+            return []
         moves = state.get("moves")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             return []
         return moves
 
-    def _move_at(self, ply: int) -> str | None:
-        """The inviting grid's move number ``ply`` (1 is the first), if known."""
-        known = self._known()
-        return known[ply - 1] if ply <= len(known) else self._moves.get(ply)
+    def _move_at(self, epoch: int, ply: int) -> str | None:
+        """The inviting grid's move number ``ply`` (1 is the first) after
+        ``epoch`` takebacks, if known."""
+        known = self._known(epoch)
+        return known[ply - 1] if ply <= len(known) else self._moves.get((epoch, ply))
 
-    def _agree(self, game: Game) -> None:
+    def _agree(self, referee: Referee) -> None:
         """Both journals must hold the same game: every move both have, and the
         record hash after each move the other grid numbered."""
+        game, epoch = referee.game, referee.remote.agreement.epoch
         mine = [str(move) for move in game.moves]
-        for ply, theirs in enumerate(self._known()[: len(mine)], start=1):
+        for ply, theirs in enumerate(self._known(epoch)[: len(mine)], start=1):
             if theirs != mine[ply - 1]:
                 self._differs(ply)
                 return
-        hashed = self._hashes.get(len(mine))
+        hashed = self._hashes.get((epoch, len(mine)))
         if hashed is not None and hashed != record_hash(game):
             self._differs(len(mine))
 
@@ -162,15 +195,18 @@ class LinkedGuest:
 
     # -- the moves -------------------------------------------------------------------------
 
-    def _ask(self, game: Game) -> None:
+    def _ask(self, referee: Referee) -> None:
         """This grid's first move the other grid has not made yet, asked once
         in this run (the client sends it again until answered); after a
         restart it is asked again and answered, never taken twice."""
+        game, epoch = referee.game, referee.remote.agreement.epoch
         state = self.client.state
         if state is None or not isinstance(state.get("ply"), int):
             return  # catch up first: the retained state says where the other grid is
+        if epoch_of(state) != epoch:
+            return  # a takeback on one grid only, so far: its word settles it first
         ply = state["ply"]
-        if ply >= len(game.moves) or ply in self._requested:
+        if ply >= len(game.moves) or (epoch, ply) in self._requested:
             return
         before = game.copy()
         while len(before.moves) > ply:
@@ -179,9 +215,9 @@ class LinkedGuest:
             return  # their move: it comes from them
         after = before.copy()
         after.play(game.moves[ply])
-        self._requested.add(ply)
+        self._requested.add((epoch, ply))
         value = {"ply": ply, "move": str(game.moves[ply]), "hash": record_hash(after)}
-        self.client.send("request", value)
+        self.client.send("request", {**value, "epoch": epoch})
 
     def _next_theirs(self, referee: Referee) -> RemoteRequested | None:
         """The inviting grid's next move, when this grid has made every move
@@ -189,12 +225,92 @@ class LinkedGuest:
         game = referee.game
         if game.is_over() or game.to_move is not self.theirs or referee.remote.move is not None:
             return None
-        ply = len(game.moves) + 1
-        move = self._move_at(ply)
-        if move is None or ply <= referee.remote.last_seq:
+        ply, epoch = len(game.moves) + 1, referee.remote.agreement.epoch
+        move = self._move_at(epoch, ply)
+        # numbered by epoch and ply: the new move N after a takeback is above the old one
+        seq = epoch * EPOCH_MOVES + ply
+        if move is None or seq <= referee.remote.last_seq:
             return None
         try:
             parsed: Move = parse_move(move[:10])
         except ValueError:
             return None
-        return RemoteRequested(ply, ply - 1, parsed)
+        return RemoteRequested(seq, ply - 1, parsed)
+
+    # -- the takeback both grids agree to (controller.referee.agreement) ---------------------
+
+    def _say(self, word: Word) -> int:
+        value = {"epoch": word.epoch, "ply": word.ply, "agree": word.agree}
+        return self.client.send("takeback", value)
+
+    def _heard_mine(self, state: dict[str, Any]) -> bool:
+        """Whether the other grid's state comes after it took this grid's last word."""
+        seq = _question(state).get("seq")
+        return isinstance(seq, int) and not isinstance(seq, bool) and seq >= self._word_seq
+
+    def _resume(self, referee: Referee) -> None:
+        """After a restart: this grid's word on a takeback, as its journal
+        says it, is said again (the other grid may never have heard it)."""
+        if self._resumed:
+            return
+        self._resumed = True
+        agreement = referee.remote.agreement
+        if agreement.ours or agreement.declined:
+            word = Word(referee.remote.agreement.epoch, len(referee.game.moves), agreement.ours)
+            self._word, self._refused = word, agreement.declined
+            self._word_seq = self._say(word)
+
+    def _say_again(self, referee: Referee, now: float) -> None:
+        """This grid's word, again every second until the other grid's state
+        shows it heard (its state is its word back)."""
+        word = self._word
+        if word is None:
+            return
+        state = self.client.state or {}
+        ply = state.get("ply")
+        ply = ply if isinstance(ply, int) and not isinstance(ply, bool) else -1
+        # a grid still behind the word (a move of this grid's not yet copied)
+        # hears it once it catches up: only one beyond it has settled it
+        beyond = (epoch_of(state), ply) > (word.epoch, word.ply)
+        # a no is heard once the other grid's request is gone from its state
+        # (this grid saw it there before it said no)
+        unasked = not word.agree and _question(state).get("asked") is not True
+        if beyond or unasked or self._heard_mine(state):
+            self._word = None
+        elif now - self._word_sent >= RESEND:
+            self._word_sent = now
+            self._say(word)
+
+    def _their_word(self, referee: Referee) -> TakebackHeard | None:
+        """The other grid's word on a takeback, from its state: it asks (or
+        agreed), it declined, or it took back on this grid's request."""
+        state = self.client.state
+        seq = self.client.state_seq
+        if state is None or referee.remote.invitation is None:
+            return None
+        question = _question(state)
+        epoch, ply = epoch_of(state), state.get("ply")
+        if not isinstance(ply, int) or isinstance(ply, bool):
+            return None
+        agreement, here = (
+            referee.remote.agreement,
+            (referee.remote.agreement.epoch, len(referee.game.moves)),
+        )
+        if agreement.ours and (epoch, ply) == (here[0] + 1, here[1] - 1):
+            return TakebackHeard(seq, epoch, ply, True)  # it took back on this grid's word
+        if (epoch, ply) != here:
+            return None
+        if question.get("asked") is not True:
+            self._refused = False  # it heard this grid's no
+            if agreement.ours and question.get("declined") is True and self._heard_mine(state):
+                return TakebackHeard(seq, epoch, ply, False)
+            return None
+        if agreement.theirs or self._refused:
+            return None
+        return TakebackHeard(seq, epoch, ply, True)
+
+
+def _question(state: dict[str, Any]) -> dict[str, Any]:
+    """The other grid's takeback question as its state says it (none: empty)."""
+    question = state.get("takeback")
+    return question if isinstance(question, dict) else {}

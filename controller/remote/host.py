@@ -27,13 +27,14 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from controller.i18n.text import Text, _n
+from controller.i18n.text import Text, _n, _t
 from controller.i18n.words import reason
 from controller.referee.commands import (
     RemoteCommand,
     RemoteInvited,
     RemoteRequested,
     RemoteRevoked,
+    TakebackHeard,
 )
 from controller.referee.core import Referee
 from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
@@ -46,6 +47,7 @@ from controller.remote.message import (
     Message,
     Refused,
     body,
+    epoch_of,
     record_hash,
     seal,
     topics,
@@ -132,8 +134,9 @@ class RemoteHost:
         self.on_arrival: Callable[[], None] | None = None
         # the other side's presence, when it says it (a linked grid: docs/remote.md)
         self.presence = Presence()
-        # the record hash a linked grid had after each of its moves, by ply
-        self._their_hash: dict[int, str] = {}
+        # the record hash a linked grid had after each of its moves, by epoch
+        # (takebacks so far) and ply
+        self._their_hash: dict[tuple[int, int], str] = {}
         self.diverged: int | None = None  # the first ply where the two journals differ
         self.connection = Connection(
             settings.broker,
@@ -189,11 +192,11 @@ class RemoteHost:
         move = verdict.accepted
         if move is not None and self._invitation is not None:
             by = self._mover.value if self._mover is not None else None
-            ply = len(referee.game.moves)
+            ply, epoch = len(referee.game.moves), referee.remote.agreement.epoch
             hashed = record_hash(referee.game)
-            played = {"ply": ply, "move": str(move), "by": by, "hash": hashed}
+            played = {"ply": ply, "move": str(move), "by": by, "hash": hashed, "epoch": epoch}
             self._send(topics(self._invitation.game).board, "move", played)
-            self._check(ply, hashed)
+            self._check((epoch, ply), hashed)
         self._mover = referee.game.to_move
         self._rules = referee.game.rules.name
         self._expires = referee.remote.expires()
@@ -219,9 +222,11 @@ class RemoteHost:
         there = self.connection.connected.is_set() and self.presence.up is not False
         return "up" if there else "down"
 
-    def _check(self, ply: int, hashed: str) -> None:
-        """Both journals must hold the same game after every move."""
-        theirs = self._their_hash.pop(ply, None)
+    def _check(self, at: tuple[int, int], hashed: str) -> None:
+        """Both journals must hold the same game after every move (``at``:
+        the epoch and the ply)."""
+        theirs = self._their_hash.pop(at, None)
+        ply = at[1]
         if theirs is not None and theirs != hashed and self.diverged is None:
             self.diverged = ply
             log.error("The other grid's game differs from this one's after move %d.", ply)
@@ -402,7 +407,7 @@ class RemoteHost:
         if self.on_arrival is not None:
             self.on_arrival()
 
-    def _request(self, message: Message, referee: Referee) -> RemoteRequested | None:
+    def _request(self, message: Message, referee: Referee) -> RemoteCommand | None:
         """A request for the referee from a checked message, or ``None``
         (a hello is answered with the state; a move that is not notation
         with a reply)."""
@@ -421,13 +426,25 @@ class RemoteHost:
             self._say_present()
             return None
         fields = message.fields()
+        if message.kind == "takeback":
+            word = _word(message, fields)
+            if word is None:
+                self._drop("malformed")
+            return word
         ply, move = fields.get("ply"), fields.get("move")
         if not isinstance(ply, int) or isinstance(ply, bool) or not isinstance(move, str):
             self._drop("malformed")
             return None
+        epoch = epoch_of(fields)
         if isinstance(fields.get("hash"), str):  # a linked grid's, after its move
-            self._their_hash[ply + 1] = fields["hash"][:64]
-            self._their_hash.pop(ply + 1 - ANSWERS, None)
+            self._their_hash[epoch, ply + 1] = fields["hash"][:64]
+            self._their_hash.pop((epoch, ply + 1 - ANSWERS), None)
+        if epoch != referee.remote.agreement.epoch:
+            # asked before a takeback (or after one this board has not made): its
+            # move number names another move here
+            stale = _t("A move was taken back since that position; look again.")
+            self._reply(message.seq, Declined("stale", stale), message.body)
+            return None
         try:
             parsed = parse_move(move[:10])
         except ValueError as error:
@@ -458,6 +475,18 @@ class RemoteHost:
             kinds=kinds,
         )
         log.info("%s", said)
+
+
+def _word(message: Message, fields: dict[str, Any]) -> TakebackHeard | None:
+    """A linked grid's word on a takeback (docs/remote.md), or ``None`` when
+    the body is not one."""
+    epoch, ply, agree = fields.get("epoch"), fields.get("ply"), fields.get("agree")
+    numbers = [value for value in (epoch, ply) if isinstance(value, int)]
+    if len(numbers) != 2 or any(isinstance(v, bool) or v < 0 for v in numbers):
+        return None
+    if not isinstance(agree, bool):
+        return None
+    return TakebackHeard(message.seq, numbers[0], numbers[1], agree)
 
 
 def _plain(value: dict[str, Any]) -> dict[str, Any]:

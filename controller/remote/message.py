@@ -33,7 +33,16 @@ BOARD = "board"
 REMOTE = "remote"
 # ``presence`` (a linked grid's, docs/remote.md) is new in version 1: a reader
 # that does not know it refuses it as malformed and goes on, as v1 readers do
-KINDS = {BOARD: ("state", "move", "reply", "presence"), REMOTE: ("request", "hello", "presence")}
+# ``takeback`` (a linked grid's word on taking back the last move) likewise;
+# the board says its own word in its state (``takeback``, ``epoch``)
+KINDS = {
+    BOARD: ("state", "move", "reply", "presence"),
+    REMOTE: ("request", "hello", "presence", "takeback"),
+}
+# On a linked grid, the other grid's move number p after e takebacks is its
+# request number e * EPOCH_MOVES + p: a move N made again after a takeback
+# is numbered above the one taken back.
+EPOCH_MOVES = 2**32
 # The daemon takes no message larger than this (a request is about 250 bytes);
 # the board's own state may be larger, and clients take up to BOARD_LIMIT.
 REMOTE_LIMIT = 4096
@@ -166,6 +175,19 @@ def _object(data: bytes) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
+
+
+def epoch_of(fields: dict[str, Any], key: str = "epoch") -> int:
+    """The takebacks a message's body says it was made after: 0 where it
+    says none (a board or a grid from before takebacks).
+
+    >>> epoch_of({"epoch": 2}), epoch_of({}), epoch_of({"epoch": True})
+    (2, 0, 0)
+    """
+    value = fields.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**20:
+        return 0
+    return value
 
 
 def record_hash(game: Game) -> str:

@@ -10,6 +10,8 @@ One action a line; ``#`` starts a comment::
     press           # the mode button, briefly
     double          # pressed twice quickly: a hint mid-game, else the opponent
     hold            # the mode button, held
+    takeback        # the page's "take back the last move" (linked grids: ask or agree)
+    decline         # linked grids: say no to the other grid's takeback
     wait 1500       # milliseconds
 
 The prompts that take one action a line (``popref simulate`` by hand,
@@ -61,13 +63,16 @@ class UnknownAction(ScriptError):
 class Action:
     line: int
     text: str
-    verb: str  # drop, pop, open, close, press, double, hold, wait
+    verb: str  # drop, pop, open, close, press, double, hold, takeback, decline, wait
     column: int = 0
     colour: Colour | None = None
     ms: int = 0
 
 
-USAGE = "drop N [red|yellow], pop N, slider open, slider close, press, double, hold, wait MS"
+USAGE = (
+    "drop N [red|yellow], pop N, slider open, slider close, press, double, hold, takeback, "
+    "decline, wait MS"
+)
 EXCERPT = 40  # characters of a bad line quoted back: enough to find it, never a flood
 LONGEST_WAIT_MS = 24 * 3600 * 1000  # a day: past that a script has a typo, not a plan
 # ASCII digits only: str.isdigit() also takes '²' and '¹²', which int() refuses
@@ -168,7 +173,7 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
         if args not in (["open"], ["close"]):
             raise fail(_t("use 'slider open' or 'slider close'"))
         return Action(number, text, args[0])
-    if verb in ("press", "double", "hold"):
+    if verb in ("press", "double", "hold", "takeback", "decline"):
         if args:
             raise fail(_t("{verb} takes no arguments", verb=verb))
         return Action(number, text, verb)
@@ -195,7 +200,15 @@ EXAMPLES = {
     "r": N_("r4 drops a Red disc into column 4"),
     "y": N_("y4 drops a Yellow disc into column 4"),
 }
-SHORTHAND = {"o": "slider open", "c": "slider close", "b": "press", "h": "hold", "d": "double"}
+SHORTHAND = {
+    "o": "slider open",
+    "c": "slider close",
+    "b": "press",
+    "h": "hold",
+    "d": "double",
+    "t": "takeback",
+    "n": "decline",
+}
 
 
 def parse_command(text: str, columns: int) -> Action | None:

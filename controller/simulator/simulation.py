@@ -24,7 +24,7 @@ from controller.computer.thinker import InlineThinker, Thinker
 from controller.daemon.assembly import assemble
 from controller.daemon.config import Config
 from controller.daemon.loop import Reply
-from controller.referee.commands import Command
+from controller.referee.commands import Command, TakebackAsked, TakebackDeclined
 from controller.referee.verdict import Verdict
 from controller.simulator.script import Action
 from controller.store.journal import replace_file
@@ -162,6 +162,11 @@ class Simulation:
         elif verb == "double":
             self.grid.press_button(duration=PRESS)
             self.grid.press_button(at=self.clock() + PRESS + DOUBLE_GAP, duration=PRESS)
+        elif verb == "takeback":
+            # the page's controls, as a person at the table asks for them
+            self.daemon.submit(TakebackAsked())
+        elif verb == "decline":
+            self.daemon.submit(TakebackDeclined())
         if verb == "wait" and self.remote_in_game():
             verdicts += self.wait_real(action.ms / 1000)
         elif verb == "wait":

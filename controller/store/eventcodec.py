@@ -24,6 +24,9 @@ from controller.referee.commands import (
     RemoteRequested,
     RemoteRevoked,
     RulesChosen,
+    TakebackAsked,
+    TakebackDeclined,
+    TakebackHeard,
 )
 from controller.referee.computer_seat import COLOURS, MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import Invitation
@@ -47,12 +50,22 @@ class CodecError(ValueError):
 
 # The inputs that carry nothing but their time, by the kind their records name:
 # one table for both directions.
-Bare = ButtonPressed | ButtonHeld | NewGameAsked | HintAsked | PairingEnded
+Bare = (
+    ButtonPressed
+    | ButtonHeld
+    | NewGameAsked
+    | HintAsked
+    | TakebackAsked
+    | TakebackDeclined
+    | PairingEnded
+)
 BARE: dict[str, type[Bare]] = {
     "press": ButtonPressed,
     "hold": ButtonHeld,
     "new": NewGameAsked,
     "hint": HintAsked,
+    "takeback": TakebackAsked,
+    "takeback-no": TakebackDeclined,
     "pair-end": PairingEnded,
 }
 _BARE_KINDS = {cls: kind for kind, cls in BARE.items()}
@@ -80,6 +93,9 @@ def encode(event: Input) -> dict[str, Any]:
     if isinstance(event, RemoteRequested):
         move = str(event.move)
         return {"e": "request", "seq": event.seq, "ply": event.ply, "move": move, "at": event.at}
+    if isinstance(event, TakebackHeard):
+        word = {"seq": event.seq, "epoch": event.epoch, "ply": event.ply, "agree": event.agree}
+        return {"e": "takeback-heard", **word, "at": event.at}
     if isinstance(event, DiscEntered):
         record: dict[str, Any] = {"e": "drop", "c": event.column, "at": event.at}
         if event.colour is not None:
@@ -110,8 +126,9 @@ KEYS: dict[str, tuple[str, ...]] = {
     "invite": ("game", "key", "colour", "made_at"),
     "revoke": ("expired",),
     "request": ("seq", "ply", "move"),
+    "takeback-heard": ("seq", "epoch", "ply", "agree"),
 }
-REMOTE_KINDS = ("remote", "invite", "revoke", "request")
+REMOTE_KINDS = ("remote", "invite", "revoke", "request", "takeback-heard")
 SEQ_LIMIT = 2**53 - 1  # a remote's message numbers are JSON numbers a browser keeps exactly
 
 
@@ -169,6 +186,11 @@ def _remote(kind: str, record: dict[str, Any], at: float) -> Input:
         seq = fields.integer(record, "seq", 1, SEQ_LIMIT)
         ply = fields.integer(record, "ply", 0, SEQ_LIMIT)
         return RemoteRequested(seq, ply, fields.move(record, "move"), at)
+    if kind == "takeback-heard":
+        seq = fields.integer(record, "seq", 1, SEQ_LIMIT)
+        epoch = fields.integer(record, "epoch", 0, SEQ_LIMIT)
+        ply = fields.integer(record, "ply", 0, SEQ_LIMIT)
+        return TakebackHeard(seq, epoch, ply, fields.boolean(record, "agree"), at)
     fields.number(record, "made_at")
     fields.one_of(record, "colour", COLOURS)
     try:

@@ -50,6 +50,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
     return {
         "size": [referee.table.columns, referee.table.rows],
         "game_number": referee.game_number,
+        "takebacks": referee.takebacks,
         "rules": referee.game.rules.name,
         "start": referee.start_rows,
         "moves": [str(m) for m in referee.game.moves],
@@ -111,6 +112,8 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     for move in fields.moves(data, "moves", 100_000):
         referee.game.play(move)
     referee.game_number = fields.integer(data, "game_number", 1)
+    if "takebacks" in data:  # journals from before takebacks have none
+        referee.takebacks = fields.integer(data, "takebacks", 0)
     referee.next_rules = fields.one_of(data, "next_rules", RULES_NAMES)
     referee.slider_open = fields.boolean(data, "slider_open")
     referee.rebuilding = fields.boolean(data, "rebuilding")

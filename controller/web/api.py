@@ -33,6 +33,8 @@ from controller.referee.commands import (
     RemoteInvited,
     RemoteRevoked,
     RulesChosen,
+    TakebackAsked,
+    TakebackDeclined,
 )
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import DAY
@@ -518,6 +520,12 @@ class Handler(BaseHTTPRequestHandler):
     def _hint(self, body: dict[str, Any]) -> None:
         self._json(HTTPStatus.ACCEPTED, self._submit(HintAsked()))
 
+    def _takeback(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(TakebackAsked()))
+
+    def _decline(self, body: dict[str, Any]) -> None:
+        self._json(HTTPStatus.ACCEPTED, self._submit(TakebackDeclined()))
+
     def _invite(self, body: dict[str, Any]) -> None:
         """A new invitation for a colour, in this game (made between games:
         in the next); its link, for the paired browser only."""
@@ -594,6 +602,8 @@ POSTS: dict[str, Call] = {
     "/api/opponent": Call(Handler._opponent, ("plays",)),
     "/api/level": Call(Handler._level, ("level",)),
     "/api/hint": Call(Handler._hint),
+    "/api/takeback": Call(Handler._takeback),
+    "/api/takeback/decline": Call(Handler._decline),
     "/api/remote/invite": Call(Handler._invite, ("colour",)),
     "/api/remote/revoke": Call(Handler._revoke),
 }

@@ -79,6 +79,8 @@ PAGE: dict[str, str] = {
     "level_lowest": N_("{level}: a child can beat it"),
     "level_highest": N_("{level}: full strength"),
     "ask_hint": N_("Hint for the player to move"),
+    "take_back": N_("Take back the last move"),
+    "decline_takeback": N_("Decline the takeback"),
     "from_next_game": N_(
         "The rules, the opponent and its level apply from the next game "
         "(to this one before its first move)."

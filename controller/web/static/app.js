@@ -55,6 +55,8 @@ function render() {
   $("rules").textContent = t("rules_line", { rules: rulesTitle(state.rules), number: state.game_number });
   const next = nextGame();
   $("next").hidden = !next;
+  // linked grids: the other grid asks to take the last move back (docs/remote.md)
+  $("decline").hidden = !(state.takeback && state.takeback.heard);
   $("next").textContent = next;
   drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
   $("status").textContent = state.status;
@@ -532,6 +534,8 @@ async function start() {
   applyOnChange("opponent-choice", "/api/opponent", (plays) => ({ plays }));
   applyOnChange("level-choice", "/api/level", (level) => ({ level: Number(level) }));
   $("hint").addEventListener("click", () => control("/api/hint", {}));
+  $("takeback").addEventListener("click", () => control("/api/takeback", {}));
+  $("decline").addEventListener("click", () => control("/api/takeback/decline", {}));
   $("confirm-yes").addEventListener("click", async () => {
     $("confirm").hidden = true;
     await control("/api/new", { confirm: true });
