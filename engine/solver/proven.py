@@ -40,6 +40,11 @@ from engine.solver.outcome import WON, Outcome, outcomes
 from engine.solver.search import SearchResult
 
 KEPT = 10_000  # proven wins kept (about 3 MB at most); a game meets far fewer positions
+# the outcome search's share of the positions: one in OUTCOME_SHARE. With half
+# (2) the anytime search lost two plies and Pop Out lost games to Four the
+# Win! it won before (bench/matches.py --peer, 250 ms: as Red 5 won -> 1);
+# a small share still proves the short wins and losses, which are cheap
+OUTCOME_SHARE = 8
 
 
 @dataclass
@@ -129,7 +134,7 @@ class ProvenPlay:
         while outcome.value is None and not result.exact and max(spent) >= 0:
             if limits.stopped(0):
                 break
-            if spent[1] < 0 or 0 <= spent[0] <= spent[1]:
+            if spent[1] < 0 or 0 <= spent[0] * (OUTCOME_SHARE - 1) <= spent[1]:
                 outcome = step(0, proofs) or outcome
                 refuted.update(code(m) for m in outcome.lost)
             else:
