@@ -153,17 +153,25 @@ class Friend:
     def disagreement(self, sim: Simulation) -> list[str]:
         """The fields in which this friend's view differs from the daemon's
         state once it had :attr:`wait` seconds to catch up (none: it agrees)."""
-        want = json.loads(json.dumps(sim.daemon.state()))
-        want |= {"ply": len(want["moves"]), "you": self.colour.value, "invitation": "open"}
+
+        def wanted() -> dict[str, Any]:
+            # read afresh each time: while the board's link is down (a broker
+            # restarting) its state says so, which no friend can ever be told
+            want: dict[str, Any] = json.loads(json.dumps(sim.daemon.state()))
+            return want | {
+                "ply": len(want["moves"]),
+                "you": self.colour.value,
+                "invitation": "open",
+            }
 
         def same() -> bool:
-            return all(self.state.get(key) == value for key, value in want.items())
+            return all(self.state.get(key) == value for key, value in wanted().items())
 
         if self.pump(sim, same):
             return []
         return [
             f"{key} {self.state.get(key)!r} != {value!r}"
-            for key, value in want.items()
+            for key, value in wanted().items()
             if self.state.get(key) != value
         ]
 
