@@ -427,6 +427,8 @@ def test_a_friends_view_left_behind_is_caught(tmp_path: Path, friend: Friend) ->
     table = _friend_table(tmp_path, friend)
     host = table.sim.daemon.remote
     assert host is not None
+    # the board connects once it has invited the friend: its first state first
+    assert friend.pump(table.sim, lambda: (friend.state or {}).get("moves") is not None)
     host.connection.close()  # the board stops telling the broker anything
     friend.wait = 1.0
     with pytest.raises(Diverged):
