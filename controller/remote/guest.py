@@ -184,7 +184,8 @@ class LinkedGuest:
             if theirs != mine[ply - 1]:
                 self._differs(ply)
                 return
-        hashed = self._hashes.get((epoch, len(mine)))
+        # checked once, as the inviting side does: not again at every loop step
+        hashed = self._hashes.pop((epoch, len(mine)), None)
         if hashed is not None and hashed != record_hash(game):
             self._differs(len(mine))
 
