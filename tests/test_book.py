@@ -227,7 +227,7 @@ def test_the_daemon_tells_a_damaged_book_once_and_the_solver_plays(
     for key, name in enumerate(["classic", "popout", "pop10", "classic"]):
         game = new_game(name)
         job = Job("computer", (key,), game, level=MAX_LEVEL, seed=key)
-        assert game.is_legal(choose(job, Limits(should_stop=lambda: True, max_nodes=500)))
+        assert game.is_legal(choose(job, Limits(should_stop=lambda: True, max_nodes=500)).move)
     told = [r.getMessage() for r in caplog.records if "opening book" in r.getMessage()]
     assert len(told) == 1 and str(damaged_book) in told[0]
 

@@ -17,12 +17,12 @@ import pytest
 
 from controller.cli import main
 from controller.computer.dispatch import PONDER_SECONDS
-from controller.computer.thinker import Job, ThreadedThinker
+from controller.computer.thinker import Job, Pick, ThreadedThinker
 from controller.daemon.config import Config, parse_config
 from controller.simulator.script import Action, parse_line
 from controller.simulator.simulation import Simulation
 from controller.store.journal import Journal
-from engine import Move, MoveKind
+from engine import MoveKind
 from engine.colour import Colour
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
@@ -67,13 +67,13 @@ class Gate:
         self.stopped: queue.Queue[Job] = queue.Queue()
         self.release = threading.Event()
 
-    def __call__(self, job: Job, limits: Limits) -> Move:
+    def __call__(self, job: Job, limits: Limits) -> Pick:
         self.jobs.put(job)
         while not self.release.wait(0.001):
             if limits.stopped(0):
                 self.stopped.put(job)
                 break
-        return Opponent(job.game.rules, 1, job.seed).choose(job.game).move
+        return Pick(Opponent(job.game.rules, 1, job.seed).choose(job.game).move)
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from controller.computer.thinker import InlineThinker, Job, ThreadedThinker
+from controller.computer.thinker import InlineThinker, Job, Pick, ThreadedThinker
 from engine import Move, new_game
 from engine.solver.limits import Limits, search_seconds
 from hardware.clock import FakeClock
@@ -23,7 +23,7 @@ def test_a_cancelled_search_ends_before_the_next_begins() -> None:
     most: list[int] = []
     first_in, release, answered = threading.Event(), threading.Event(), threading.Event()
 
-    def choose(asked: Job, limits: Limits) -> Move:
+    def choose(asked: Job, limits: Limits) -> Pick:
         with lock:
             running.append(asked.seed)
             most.append(len(running))
@@ -32,7 +32,7 @@ def test_a_cancelled_search_ends_before_the_next_begins() -> None:
             release.wait(WAIT)  # slow to notice it was cancelled
         with lock:
             running.remove(asked.seed)
-        return Move.drop(asked.seed)
+        return Pick(Move.drop(asked.seed))
 
     thinker = ThreadedThinker(FakeClock(), budget=60.0, choose=choose)
     thinker.start(job(1), lambda: None)
@@ -46,7 +46,7 @@ def test_a_cancelled_search_ends_before_the_next_begins() -> None:
 
 
 def test_a_failing_search_still_gives_a_legal_move() -> None:
-    def broken(asked: Job, limits: Limits) -> Move:
+    def broken(asked: Job, limits: Limits) -> Pick:
         raise RuntimeError("a bug in the search")
 
     thinker = InlineThinker(budget=1.0, choose=broken)

@@ -42,11 +42,14 @@ PONDER_SECONDS = 60.0
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A hint being shown: the position it is for, the move, until when."""
+    """A hint being shown: the position it is for, the move, until when, and
+    whether the move is proven to keep the position's outcome (the search
+    finished in time)."""
 
     key: tuple[Any, ...]
     move: Move
     until: float
+    proven: bool
 
 
 def position(referee: Referee) -> tuple[Any, ...]:
@@ -141,16 +144,16 @@ class Dispatcher:
             changed = True
             if job.purpose == "hint":
                 self._hint_key = None
-                self.hint = Hint(job.key, answer.move, now + HINT_SECONDS)
+                self.hint = Hint(job.key, answer.move, now + HINT_SECONDS, answer.pick.proven)
                 log.info("%s", _t("Hint: {move}.", move=str(answer.move)))
             else:
                 self._chose(answer.move)
         return changed
 
-    def lit(self, referee: Referee) -> Move | None:
+    def lit(self, referee: Referee) -> Hint | None:
         """The hint for the referee's position, while it lasts."""
         if self.hint is not None and self.hint.key == position(referee):
-            return self.hint.move
+            return self.hint
         return None
 
     def notice(self) -> Text | None:

@@ -45,9 +45,9 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from controller.computer.thinker import Answer, Choose, Job, ThreadedThinker, solver
+from controller.computer.thinker import Answer, Choose, Job, Pick, ThreadedThinker, solver
 from controller.i18n.text import Text, _t
-from engine import Move, parse_move
+from engine import parse_move
 from engine.solver.limits import Limits
 from hardware.clock import Clock
 
@@ -81,11 +81,12 @@ def _serve(conn: Connection, wanted: Any, hurry: Any, parent: int) -> None:
             return wanted.value != number or hurry.value == number or os.getppid() != parent
 
         try:
-            move = str(choose(job, Limits(should_stop=stop)))
+            pick = choose(job, Limits(should_stop=stop))
+            move, proven = str(pick.move), pick.proven
         except Exception as error:  # reported to the daemon, which plays on
-            move = f"error: {type(error).__name__}: {error}"
+            move, proven = f"error: {type(error).__name__}: {error}", False
         try:
-            conn.send((number, move))
+            conn.send((number, move, proven))
         except (BrokenPipeError, OSError):
             return
 
@@ -94,7 +95,7 @@ def lowered(choose: Choose) -> Choose:
     """``choose`` at :data:`FALLBACK_LEVEL` at most (the answer keeps the job
     it was asked for, so the daemon takes it as that job's)."""
 
-    def cheaply(job: Job, limits: Limits) -> Move:
+    def cheaply(job: Job, limits: Limits) -> Pick:
         return choose(dataclasses.replace(job, level=min(job.level, FALLBACK_LEVEL)), limits)
 
     return cheaply
@@ -189,16 +190,16 @@ class ProcessThinker:
         try:
             while True:
                 try:
-                    number, text = conn.recv()
+                    number, text, proven = conn.recv()
                 except (EOFError, OSError):
                     self._child_gone(conn)
                     return
-                self._answer(conn, number, text)
+                self._answer(conn, number, text, proven)
         finally:
             with self._lock:
                 conn.close()  # under the lock: the loop sends under it too
 
-    def _answer(self, conn: Connection, number: int, text: str) -> None:
+    def _answer(self, conn: Connection, number: int, text: str, proven: bool) -> None:
         with self._lock:
             if conn is not self._conn:
                 return  # a replaced child
@@ -210,20 +211,22 @@ class ProcessThinker:
                 with contextlib.suppress(Exception):  # a dying child: its end says so
                     self._send_locked()
                 return
-            self._ready.append(Answer(job, self._legal(job, text)))
+            self._ready.append(Answer(job, self._legal(job, text, proven)))
             self._job = None
             self._notice = None  # a child answers again: nothing to say
         if wake is not None:
             wake()
 
     @staticmethod
-    def _legal(job: Job, text: str) -> Move:
+    def _legal(job: Job, text: str, proven: bool) -> Pick:
+        """The child's pick, or the first legal move (proven to keep nothing)
+        where its search failed."""
         if not text.startswith("error:"):
             move = parse_move(text)
             if job.game.is_legal(move):
-                return move
+                return Pick(move, proven)
         log.error("The computer's search failed (%s); playing the first legal move.", text)
-        return job.game.legal_moves()[0]
+        return Pick(job.game.legal_moves()[0])
 
     def _child_gone(self, conn: Connection) -> None:
         """The child died: the loop starts another (the game must not stall)."""

@@ -68,12 +68,25 @@ class Job:
 
 
 @dataclass(frozen=True, slots=True)
+class Pick:
+    """A search's move; ``proven``: it is proven to keep the position's
+    outcome (:attr:`engine.solver.opponent.Choice.proven`), as a hint says."""
+
+    move: Move
+    proven: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     job: Job
-    move: Move
+    pick: Pick
+
+    @property
+    def move(self) -> Move:
+        return self.pick.move
 
 
-Choose = Callable[[Job, Limits], Move]
+Choose = Callable[[Job, Limits], Pick]
 
 
 class _Opponents:
@@ -88,7 +101,7 @@ class _Opponents:
         self._lock = threading.Lock()
         self._told: set[str] = set()  # what the opponents had to do without, said once
 
-    def __call__(self, job: Job, limits: Limits) -> Move:
+    def __call__(self, job: Job, limits: Limits) -> Pick:
         from engine.solver.opponent import Opponent
 
         # full strength ignores the seed: the computer's moves, its pondering
@@ -108,8 +121,9 @@ class _Opponents:
         assert isinstance(opponent, Opponent)
         if job.purpose == "ponder":
             opponent.ponder(job.game, limits)
-            return job.game.legal_moves()[0]  # an answer nobody plays
-        return opponent.choose(job.game, limits).move
+            return Pick(job.game.legal_moves()[0])  # an answer nobody plays
+        choice = opponent.choose(job.game, limits)
+        return Pick(choice.move, choice.proven)
 
 
 def solver() -> Choose:
@@ -117,17 +131,17 @@ def solver() -> Choose:
     return _Opponents()
 
 
-def _safely(choose: Choose, job: Job, limits: Limits) -> Move:
-    """``choose``'s move; a search that fails still gives a legal move, so a
-    game against the computer never stalls."""
+def _safely(choose: Choose, job: Job, limits: Limits) -> Pick:
+    """``choose``'s pick; a search that fails still gives a legal move (proven
+    to keep nothing), so a game against the computer never stalls."""
     try:
-        move = choose(job, limits)
-        if job.game.is_legal(move):
-            return move
-        log.error("The computer's search chose %s, which is not legal; playing another.", move)
+        pick = choose(job, limits)
+        if job.game.is_legal(pick.move):
+            return pick
+        log.error("The computer's search chose %s, which is not legal; playing another.", pick.move)
     except Exception:
         log.exception("The computer's search failed; playing the first legal move.")
-    return job.game.legal_moves()[0]
+    return Pick(job.game.legal_moves()[0])
 
 
 class Thinker(Protocol):
@@ -202,11 +216,11 @@ class ThreadedThinker:
             # a cancelled search ends within a few hundred positions; the
             # solver's tables are not for two searches at once
             previous.join()
-        move = _safely(self.choose, job, limits)
+        pick = _safely(self.choose, job, limits)
         with self._lock:
             if stop.is_set():
                 return
-            self._ready.append(Answer(job, move))
+            self._ready.append(Answer(job, pick))
         wake()
 
     def cancel(self) -> None:
@@ -268,8 +282,8 @@ class InlineThinker:
 
     def start(self, job: Job, wake: Callable[[], None]) -> None:
         deadline = self.clock() + job.seconds(self.budget)
-        move = _safely(self.choose, job, Limits(should_stop=lambda: self.clock() >= deadline))
-        self._ready = [Answer(job, move)]
+        pick = _safely(self.choose, job, Limits(should_stop=lambda: self.clock() >= deadline))
+        self._ready = [Answer(job, pick)]
         wake()
 
     def cancel(self) -> None:

@@ -445,8 +445,9 @@ class Daemon:
         shown = self.display()
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any
-        hint = self.dispatcher.hint
-        state["hint"] = str(hint.move) if hint is not None and shown.hint_lit else None
+        hint = self.dispatcher.hint if shown.hint_lit else None
+        state["hint"] = str(hint.move) if hint is not None else None
+        state["hint_proven"] = hint.proven if hint is not None else None
         state["link"] = self.link_state()
         return state
 
@@ -523,7 +524,7 @@ class Daemon:
         shown = view(self.referee)
         hint = self.dispatcher.lit(self.referee)
         if hint is not None:
-            shown = with_hint(self.referee, shown, hint)
+            shown = with_hint(self.referee, shown, hint.move, hint.proven)
         searching = self.dispatcher.notice()
         cut = self._link_cut()
         if self.storage_fault is None and searching is None and cut is None:

@@ -278,9 +278,10 @@ def _with_faults(referee: Referee, shown: Display) -> Display:
     )
 
 
-def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
-    """``shown`` with a hint lit: only the hinted column, in the mover's colour.
-    Anything more pressing (a repair, a fault, a rules choice) hides it."""
+def with_hint(referee: Referee, shown: Display, move: Move, proven: bool) -> Display:
+    """``shown`` with a hint lit: only the hinted column, in the mover's colour;
+    a move not ``proven`` to keep the position's outcome says so. Anything
+    more pressing (a repair, a fault, a rules choice) hides it."""
     mover = referee.game.to_move
     plain = referee.in_step() and not referee.selecting and not referee.faults
     if mover is None or not plain or referee.proxy_to_move() is not None:
@@ -288,4 +289,6 @@ def with_hint(referee: Referee, shown: Display, move: Move) -> Display:
     lights = _dark(referee)
     lights[move.column - referee.offset - 1] = move_light(move, mover, hint=True)
     status = _t("Hint for {colour}: {move}.", colour=player(mover), move=move_sentence(move, mover))
+    if not proven:
+        status = sentences(status, _t("Not proven: the search ran out of time."))
     return Display(columns=tuple(lights), turn=mover, scores=shown.scores, status=status)
