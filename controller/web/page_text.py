@@ -87,6 +87,7 @@ PAGE: dict[str, str] = {
     ),
     "computer_move": N_("The computer's move: {move}; make it on the grid."),
     "hint": N_("Hint: {move}."),
+    "hint_unproven": N_("Hint: {move} (not proven)."),
     # each column light, for screen readers and as its tooltip: the lamp's meaning
     "light": N_("Column {column}: {meaning}"),
     "lamp_off": N_("off"),

@@ -77,7 +77,8 @@ function render() {
     extra.push(state.level ? t("opponent_level", { colour, level: state.level }) : t("opponent", { colour }));
   }
   if (state.computer) extra.push(t("computer_move", { move: state.computer }));
-  if (state.hint) extra.push(t("hint", { move: state.hint }));
+  // the status says why; false, not merely absent, from a board that says so
+  if (state.hint) extra.push(t(state.hint_proven === false ? "hint_unproven" : "hint", { move: state.hint }));
   $("opponent").hidden = extra.length === 0;
   $("opponent").textContent = extra.join(" ");
   document.body.classList.toggle("pairing", Boolean(state.pairing));
