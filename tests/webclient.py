@@ -12,6 +12,7 @@ from email.message import Message
 from pathlib import Path
 from typing import Any
 
+from controller.computer.thinker import Thinker
 from controller.daemon.config import parse_config
 from controller.referee.pairing_window import LOOK
 from controller.simulator.script import parse_line
@@ -34,12 +35,13 @@ class Table:
         state_dir: Path,
         opponent: dict[str, Any] | None = None,
         remote: dict[str, Any] | None = None,
+        thinker: Thinker | None = None,
         **web: Any,
     ) -> None:
         table = {"enabled": True, "host": "127.0.0.1", "port": 0, **web}
         document = {"web": table, "opponent": opponent or {}, "remote": remote or {}}
         self.config = parse_config(document, "test.toml")
-        self.sim = Simulation(self.config, state_dir)
+        self.sim = Simulation(self.config, state_dir, thinker=thinker)
         # requests are timed on a clock of the test's own: none runs out unless told to
         self.deadlines = FakeClock()
         self.web: WebServer = serve_daemon(
