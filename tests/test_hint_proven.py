@@ -91,6 +91,23 @@ def test_a_hint_the_search_could_not_prove_says_so(simulation: Simulation) -> No
     assert UNPROVEN not in render(simulation)
 
 
+def test_a_restart_forgets_the_hint_and_its_word(tmp_path: Path) -> None:
+    # neither is journalled: the dispatcher holds both for the hint's 5 s
+    config = parse_config({}, "test.toml")
+    first = Simulation(config, tmp_path / "state", thinker=thinker())
+    act(first, *OPENING, "double")
+    assert first.state("hint")["hint_proven"] is False
+    first.close()
+    again = Simulation(config, tmp_path / "state", thinker=thinker())
+    try:
+        state = again.state("resumed")
+        assert state["moves"] == ["2", "1"]
+        assert state["hint"] is None and state["hint_proven"] is None
+        assert UNPROVEN not in render(again)
+    finally:
+        again.close()
+
+
 @pytest.mark.parametrize(
     ("plays", "status"),
     [
