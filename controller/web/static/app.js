@@ -77,7 +77,7 @@ function render() {
     extra.push(state.level ? t("opponent_level", { colour, level: state.level }) : t("opponent", { colour }));
   }
   if (state.computer) extra.push(t("computer_move", { move: state.computer }));
-  // the status says why; false, not merely absent, from a board that says so
+  // marked only where the board says false (a board without the field says nothing); the status says why
   if (state.hint) extra.push(t(state.hint_proven === false ? "hint_unproven" : "hint", { move: state.hint }));
   $("opponent").hidden = extra.length === 0;
   $("opponent").textContent = extra.join(" ");
