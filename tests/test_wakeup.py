@@ -19,13 +19,16 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.daemon.wakeup import Wakeup
+from controller.daemon.config import parse_config
+from controller.daemon.wakeup import HANDOFF, Wakeup
+from controller.simulator.simulation import Simulation
 
 
 def wait_with_sets(wakeup: Wakeup, sets_at: Mapping[int, int]) -> bool:
@@ -84,3 +87,20 @@ def test_no_wake_up_is_lost_wherever_sets_land_in_a_wait(
             assert wakeup.wait(0.0), "the loop was not woken: a wake-up was lost"
     finally:
         wakeup.close()
+
+
+def test_an_opened_daemon_lets_a_woken_thread_have_the_interpreter_at_once(
+    tmp_path: Path,
+) -> None:
+    """A friend's request on paho's thread, the loop woken by it: with
+    CPython's 5 ms default each hand-over between them could wait that long."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)
+    try:
+        simulation = Simulation(parse_config({}, "test"), tmp_path)
+        try:
+            assert sys.getswitchinterval() <= HANDOFF
+        finally:
+            simulation.close()
+    finally:
+        sys.setswitchinterval(before)

@@ -24,7 +24,6 @@ simulator, whose time moves only when a player acts, uses it.
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -43,10 +42,6 @@ log = logging.getLogger("popref")
 # "ponder": full strength thinking on the other player's time (its answer is
 # not used: what counts is the tables it leaves warm for the next move)
 Purpose = Literal["computer", "hint", "ponder"]
-# The loop must win the GIL from a search at once: a thread that wants it gets
-# it after this long instead of CPython's 5 ms. (The worker is not niced: a
-# low-priority thread preempted while it holds the GIL would hold up the loop.)
-SWITCH_INTERVAL = 0.0005
 
 
 @dataclass(frozen=True)
@@ -176,7 +171,11 @@ class ThreadedThinker:
 
     The search polls its stop check every few hundred positions (the exact
     Classic solver also lets go of the GIL between checks), so the daemon's
-    loop keeps running while it thinks; see :data:`SWITCH_INTERVAL`.
+    loop keeps running while it thinks: the daemon lets a woken thread take
+    the interpreter lock within half a millisecond
+    (:func:`controller.daemon.wakeup.quick_handoffs`). The worker is not
+    niced: a low-priority thread preempted while it holds the lock would hold
+    up the loop.
     """
 
     def __init__(self, clock: Clock, budget: float, choose: Choose | None = None) -> None:
@@ -201,7 +200,6 @@ class ThreadedThinker:
             daemon=True,
         )
         self._stop, self._thread, self._last = stop, thread, thread
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         thread.start()
 
     def _run(

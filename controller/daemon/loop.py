@@ -27,7 +27,7 @@ from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
 from controller.daemon.config import OpponentConfig
 from controller.daemon.sdnotify import Notifier
-from controller.daemon.wakeup import Wakeup
+from controller.daemon.wakeup import Wakeup, quick_handoffs
 from controller.i18n.text import Text, _n, _t, sentences
 from controller.i18n.words import rules_title
 from controller.referee.commands import Command, Input, PairingEnded, RemoteChosen
@@ -250,6 +250,7 @@ class Daemon:
             self.referee.computer_chose(entry.move)
 
     def open(self) -> None:
+        quick_handoffs()  # process-wide: paho's, the web server's and the search's threads too
         if self.board_mark is not None and isinstance(self.backend, Counting):
             self.backend.resume(self.board_mark)
         self.backend.open(self._wakeup.set)
