@@ -19,7 +19,7 @@ from hardware.serial_counts import LINK
 from hardware.sim.seam import Beam
 
 if TYPE_CHECKING:
-    from bench.soaklib.table import SoakTable
+    from bench.soaklib.tableface import TableFace
 
 STUCK = (4.0, 6.0)  # seconds a jammed beam stays blocked (the fault needs 3 s)
 GLITCH = (0.0003, 0.002)  # an IR glitch: shorter than the 3 ms a disc needs
@@ -28,7 +28,7 @@ RECONNECT = 12.0  # seconds the host may take to find a replugged board (backoff
 LIGHTS_BACK = 6.0  # seconds the strip may take to show the display again after a fault
 
 
-def inject_fault(self: SoakTable) -> None:
+def inject_fault(self: TableFace) -> None:
     """One fault of the table's kinds (or a plain move when it has none)."""
     if not self.setup.faults:
         self.legal_move(self.look())
@@ -62,7 +62,7 @@ def inject_fault(self: SoakTable) -> None:
     self.tally.inject("stuck-beam", detected=flagged, repaired=quiet and cleared)
 
 
-def serial_fault(self: SoakTable, kind: str) -> None:
+def serial_fault(self: TableFace, kind: str) -> None:
     """A fault on the link to the sensor board, then the next move: it
     must count exactly once, and the lights must come back."""
     board = self.board
@@ -115,7 +115,7 @@ def serial_fault(self: SoakTable, kind: str) -> None:
     )
 
 
-def _forged_heartbeats(self: SoakTable, mismatches: int) -> None:
+def _forged_heartbeats(self: TableFace, mismatches: int) -> None:
     """For one move, stale and damaged heartbeats with a valid CRC: the move
     counts once and nothing is invented (the checks after every settled
     moment), the host rejected them, and the link fault it showed clears."""
@@ -143,12 +143,12 @@ def _forged_heartbeats(self: SoakTable, mismatches: int) -> None:
     self.tally.inject("forged-heartbeats", detected=detected, repaired=good and cleared and back)
 
 
-def _boot_id(self: SoakTable) -> int:
+def _boot_id(self: TableFace) -> int:
     self.boots += 1
     return self.rng.getrandbits(32) ^ self.boots
 
 
-def _lights_back(self: SoakTable, mismatches: int) -> bool:
+def _lights_back(self: TableFace, mismatches: int) -> bool:
     """Watch the strip for ``LIGHTS_BACK`` seconds after a fault, noting
     the last moment it did not show the display (in the tally), then
     check it as usual.
@@ -169,6 +169,6 @@ def _lights_back(self: SoakTable, mismatches: int) -> bool:
     return self.tally.light_mismatches == mismatches
 
 
-def _lights_match(self: SoakTable) -> bool:
+def _lights_match(self: TableFace) -> bool:
     shown = read_strip(self.sim.lights.shown())
     return bool(self.referee.faults) or shown == read_strip(strip_look(self.sim.display()))

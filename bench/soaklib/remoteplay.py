@@ -28,7 +28,7 @@ from controller.simulator.simulation import Outcome
 from engine import Move, MoveKind, parse_move
 
 if TYPE_CHECKING:
-    from bench.soaklib.table import SoakTable
+    from bench.soaklib.tableface import TableFace
 
 # on the friend's turn, one of these with the table's friend_fault_rate
 FRIEND_FAULTS = (
@@ -55,12 +55,12 @@ class _Turn:
     late: bytes | None = None
 
 
-def friend_moves(self: SoakTable) -> bool:
+def friend_moves(self: TableFace) -> bool:
     """Whether the friend is the one to move now."""
     return self.friend is not None and self.replica.to_move is self.friend.colour
 
 
-def friend_reading(self: SoakTable, reading: Reading) -> Reading:
+def friend_reading(self: TableFace, reading: Reading) -> Reading:
     """A person knows which colour the friend plays: one column blinking
     beside the friend's turn light, while the grid holds exactly the game
     as played, is the friend's move to make (``friend-drop``,
@@ -77,7 +77,7 @@ def friend_reading(self: SoakTable, reading: Reading) -> Reading:
     return Reading(f"friend-{reading.kind}", reading.columns, reading.colour)
 
 
-def friend_agrees(self: SoakTable, what: str) -> bool:
+def friend_agrees(self: TableFace, what: str) -> bool:
     """The friend's view (its last state from the broker) agrees with the
     daemon's; a new game's new link is followed first."""
     friend = self.friend
@@ -90,7 +90,7 @@ def friend_agrees(self: SoakTable, what: str) -> bool:
     return True
 
 
-def friend_turn(self: SoakTable) -> None:
+def friend_turn(self: TableFace) -> None:
     """The friend's turn, its mistakes and faults as the table's dice fall."""
     early = self.rng.random() < self.setup.mistake_rate / 2
     other = self.rng.random() < self.setup.mistake_rate / 2
@@ -103,7 +103,7 @@ def friend_turn(self: SoakTable) -> None:
 
 
 def play_friend_turn(
-    self: SoakTable,
+    self: TableFace,
     fault: str | None,
     moment: str | None = None,
     *,
@@ -147,7 +147,7 @@ def play_friend_turn(
         self.tally.inject(turn.fault, detected=turn.detected and good, repaired=good)
 
 
-def _request(self: SoakTable, move: Move, turn: _Turn) -> None:
+def _request(self: TableFace, move: Move, turn: _Turn) -> None:
     """Ask for ``move`` through the broker, with the turn's fault."""
     friend = self.friend
     assert friend is not None
@@ -179,7 +179,7 @@ def _request(self: SoakTable, move: Move, turn: _Turn) -> None:
         turn.late = friend.sealed(str(move), ply)
 
 
-def _taken(self: SoakTable, answer: Answer | None, move: Move) -> Answer:
+def _taken(self: TableFace, answer: Answer | None, move: Move) -> Answer:
     """The board must take the friend's legal request, exactly once."""
     if answer is None:
         self.tally.fail("lost", f"{self.setup.preset}: the friend's {move} was never answered")
@@ -191,7 +191,7 @@ def _taken(self: SoakTable, answer: Answer | None, move: Move) -> Answer:
     return answer
 
 
-def refused(self: SoakTable, fault: str) -> None:
+def refused(self: TableFace, fault: str) -> None:
     """A request the board must refuse, with its reason: a move that is not
     legal (the engine's reason), one for a position gone by, or one on the
     other player's turn."""
@@ -231,7 +231,7 @@ def refused(self: SoakTable, fault: str) -> None:
     self.tally.inject(fault, detected=detected, repaired=detected and friend_agrees(self, fault))
 
 
-def _duplicated(self: SoakTable, answer: Answer, move: Move, ply: int) -> bool:
+def _duplicated(self: TableFace, answer: Answer, move: Move, ply: int) -> bool:
     """The network delivers the taken request twice (the same bytes: a
     replay, ignored without a reply), and the friend, unsure, asks again
     with a new number (``waiting``: its move already waits); whether the
@@ -252,7 +252,7 @@ def _duplicated(self: SoakTable, answer: Answer, move: Move, ply: int) -> bool:
     return waiting and once
 
 
-def _late_copy(self: SoakTable, late: bytes, ply: int) -> None:
+def _late_copy(self: TableFace, late: bytes, ply: int) -> None:
     """A copy of the friend's request that the network delivers after the
     move was made: refused as stale (or over), the game unchanged."""
     friend = self.friend
@@ -270,7 +270,7 @@ def _late_copy(self: SoakTable, late: bytes, ply: int) -> None:
     self.tally.inject("remote-late", detected=detected, repaired=friend_agrees(self, "remote-late"))
 
 
-def _friends_move_lit(self: SoakTable, move: Move) -> Reading:
+def _friends_move_lit(self: TableFace, move: Move) -> Reading:
     """The board must light the friend's move, and nothing else."""
     reading = self.look()
     kind = "friend-pop" if move.kind is MoveKind.POP else "friend-drop"
@@ -279,14 +279,14 @@ def _friends_move_lit(self: SoakTable, move: Move) -> Reading:
     return reading
 
 
-def _too_early(self: SoakTable) -> None:
+def _too_early(self: TableFace) -> None:
     """A person makes a move before the friend chose one."""
     move = self.rng.choice(list(self.replica.legal_moves()))
     detected = self.absorb(_act(self, move).verdicts, Expect(RemoteSeat.EARLY), "remote-early")
     self.tally.inject("remote-early", detected=detected, repaired=self.repair("remote-early"))
 
 
-def _another_move(self: SoakTable, move: Move) -> bool:
+def _another_move(self: TableFace, move: Move) -> bool:
     """A person makes another move than the friend's; False when there is none."""
     others = [m for m in self.replica.legal_moves() if m != move]
     if not others:
@@ -297,7 +297,7 @@ def _another_move(self: SoakTable, move: Move) -> bool:
     return True
 
 
-def _make(self: SoakTable, move: Move, reading: Reading) -> bool:
+def _make(self: TableFace, move: Move, reading: Reading) -> bool:
     """The person makes the friend's move as the lights show it."""
     friend = self.friend
     assert friend is not None
@@ -312,7 +312,7 @@ def _make(self: SoakTable, move: Move, reading: Reading) -> bool:
     return good
 
 
-def _act(self: SoakTable, move: Move) -> Outcome:
+def _act(self: TableFace, move: Move) -> Outcome:
     """A person makes ``move`` for the player to move."""
     mover = self.replica.to_move
     column = self.physical(move)

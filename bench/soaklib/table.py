@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +41,7 @@ from bench.soaklib.remoteplay import (
     friend_turn,
     refused,
 )
+from bench.soaklib.tablesetup import TableSetup as TableSetup
 from bench.soaklib.tally import Tally
 from controller.daemon.config import Config, parse_config
 from controller.referee.core import Referee
@@ -52,7 +52,6 @@ from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
 from hardware.sim.board import BoardTimeline
 from hardware.sim.gpio import MockWires
-from hardware.sim.grid import Physics
 from hardware.sim.seam import Beam
 
 if TYPE_CHECKING:
@@ -76,33 +75,6 @@ EXPECTED = {
 class Diverged(Exception):
     """The referee and the simulated grid disagree where they must not: the
     table is no longer a fair test, so its game stops here (counted once)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableSetup:
-    """How one table is set up and how careless its players are.
-
-    ``rough``: 5 ms contact bounce and IR chatter on every edge. ``link``:
-    what the simulated grid drives, ``"gpio"`` or ``"serial"``.
-    ``friend_fault_rate``: how often a friend on the broker (a table with
-    a remote seat) or the network misbehaves on the friend's turn.
-    """
-
-    preset: str
-    colour_sensing: bool = False
-    rough: bool = False
-    columns: int = 7
-    rows: int = 6
-    mistake_rate: float = 0.12
-    fault_rate: float = 0.06
-    abandon_rate: float = 0.25
-    friend_fault_rate: float = 0.3
-    seed: int = 0
-    faults: tuple[str, ...] = ("stuck-beam", "glitch", "missed-edge")
-    link: str = "gpio"
-
-    def physics(self) -> Physics:
-        return Physics.rough() if self.rough else Physics()
 
 
 class SoakTable:

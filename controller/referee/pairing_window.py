@@ -32,6 +32,7 @@ from typing import Any
 from controller.i18n.text import Text, _n, _t
 from controller.referee import fields
 from controller.referee.commands import PAIRING_WINDOW
+from controller.referee.verdict import Draft
 from hardware import wire
 
 LOOK = 2.0  # seconds a request's code shows before a press may allow it
@@ -80,6 +81,22 @@ class PairingWindow:
             return Answer.NONE
         self.end()
         return Answer.GRANTED if at - since >= LOOK and not held else Answer.REFUSED
+
+    def answered(self, at: float, held: bool, out: Draft) -> bool:
+        """The mode button at ``at`` (``held``: a hold) ends a pending request,
+        as :meth:`pressed` rules; whether the press did nothing else."""
+        answer = self.pressed(at, held)
+        if answer is Answer.NONE:
+            return False
+        out.changed = True
+        if answer is Answer.GRANTED:
+            out.paired = True
+            out.log.append(_t("The mode button paired a browser."))
+            return True
+        out.log.append(
+            _t("The mode button refused the pairing request: the browser was not paired.")
+        )
+        return False
 
     def ended(self) -> Text | None:
         """Nobody pressed in time: the sentence to log, or ``None`` when no

@@ -15,7 +15,8 @@ from controller.i18n.text import Text, Value, _n, _t, sentences
 from controller.i18n.words import disc, player, rules_title, title_of
 from controller.referee import commentary, repair
 from controller.referee.computer_seat import describe
-from controller.referee.core import SLIDER_OPENED, Referee
+from controller.referee.core import Referee
+from controller.referee.discs import SLIDER_OPENED
 from controller.referee.proxy import ProxySeat
 from engine import RULES_NAMES, Move, MoveKind, Phase
 from engine.colour import Colour
