@@ -89,6 +89,8 @@ def test_only_a_new_game_asked_for_ends_a_game_in_progress(commands: list[Comman
         assert referee.game is game
         if isinstance(command, TakebackAsked | TakebackHeard):
             played = referee.game.moves  # the same game, its last move taken back
+            if not played:
+                return  # every move taken back: a game not begun, which new rules replace
         assert referee.game.moves == played
 
 
