@@ -116,6 +116,10 @@ class LinkedSides:
     def prepare(self) -> None:
         """The kind of game's own setup, after this one's."""
 
+    def play(self) -> None:
+        """The plan's game, played and counted (each kind its own way)."""
+        raise NotImplementedError
+
     @contextlib.contextmanager
     def paths(self) -> Iterator[None]:
         self.latency.noisy = self.plan.noisy
