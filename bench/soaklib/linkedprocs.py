@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from bench.soaklib.friend import WAIT
 from bench.soaklib.gridproc import GridProcess
-from bench.soaklib.linkedgame import CUTS, LinkedSides
-from bench.soaklib.linkedgrids import MISTAKE, MOST_PLIES, WAIT
+from bench.soaklib.linkedgame import LinkedSides
+from bench.soaklib.linkedgrids import MISTAKE, MOST_PLIES
 from controller.daemon.config import parse_config
 from controller.remote.message import record_hash
 from controller.simulator.simulation import Simulation
@@ -82,8 +83,7 @@ class LinkedProcesses(LinkedSides):
     def _linked(self, timeout: float) -> bool:
         return all(grid.until(lambda s: s["link"] == "up", timeout) for grid in self.grids)
 
-    def _healed(self, timeout: float) -> bool:
-        """No proxy refusing, then both grids linked, within ``timeout`` s."""
+    def healed(self, timeout: float) -> bool:
         end = time.monotonic() + timeout
         while any(proxy.refusing() for proxy in self.proxies):
             if time.monotonic() >= end:
@@ -99,7 +99,7 @@ class LinkedProcesses(LinkedSides):
             return self._failed("manual", "the grids never linked")
         while len(self.game.moves) < MOST_PLIES and not self.game.is_over():
             if len(self.game.moves) == 2 * self.plan.at + 1:
-                self._event()
+                self.strike()
             move = self.rng.choice(list(self.game.legal_moves()))
             owner = 1 if self.game.to_move is self.b_colour else 0
             if not self._one(move, owner):
@@ -178,28 +178,14 @@ class LinkedProcesses(LinkedSides):
 
     # -- the events ------------------------------------------------------------------------
 
-    def _event(self) -> None:
-        event = self.plan.event
-        if event == "quiet":
-            return
-        self.tally.injected[event] += 1
-        if event == "broker-restart":
-            self.broker.restart()
-        elif event in CUTS:
-            self.proxies[self.rng.randrange(2)].cut(CUTS[event] * self.plan.cut_scale)
-        else:  # kill -9 of a grid's process, or of both; each started again on its state
-            sides = {"kill-9-A": (0,), "kill-9-B": (1,)}.get(event, (0, 1))
-            for side in sides:
-                self.grids[side].kill()
-            for side in sides:
-                self.grids[side] = self._grid_a() if side == 0 else self._grid_b()
-        if self._healed(WAIT + CUTS.get(event, 0.0) * self.plan.cut_scale):
-            self.tally.detected[event] += 1
-            self.tally.repaired[event] += self._resumed()
-        else:
-            self._failed("manual", f"{event}: the link stayed down")
+    def restart(self, sides: tuple[int, ...]) -> None:
+        """``kill -9`` of each process first, then each started again."""
+        for side in sides:
+            self.grids[side].kill()
+        for side in sides:
+            self.grids[side] = self._grid_a() if side == 0 else self._grid_b()
 
-    def _resumed(self) -> bool:
+    def same_game(self) -> bool:
         """Both grids hold the moves made, nothing lost or doubled."""
         states = [grid.current(WAIT) for grid in self.grids]
         return all(state is not None and state["moves"] == self._played() for state in states)
