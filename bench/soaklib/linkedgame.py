@@ -48,6 +48,7 @@ EVENTS = (
     "both-restarted",
 )
 CUTS = {"cut-10s": 10.0, "cut-2min": 120.0}  # seconds the path to the broker is refused
+KILLED = {"kill-9-A": (0,), "kill-9-B": (1,), "both-restarted": (0, 1)}  # grids: A 0, B 1
 NOISE = Mix(duplicate=0.05, delay=0.05, reorder=0.05, delays=(0.01, 0.2))
 TURN_AT = (0, 6)  # B's turn the event lands on, drawn in this range
 
@@ -115,6 +116,45 @@ class LinkedSides:
 
     def prepare(self) -> None:
         """The kind of game's own setup, after this one's."""
+
+    def play(self) -> None:
+        """The plan's game, played and counted (each kind its own way)."""
+        raise NotImplementedError
+
+    # -- the events of two grids (linkedgrids.py, linkedprocs.py) --------------------------
+
+    def strike(self) -> None:
+        """The plan's event; then both grids must link again by themselves
+        within :data:`WAIT` seconds and the cut's (else a person would have
+        had to step in: a manual step) and hold the same game."""
+        event = self.plan.event
+        if event == "quiet":
+            return
+        self.tally.injected[event] += 1
+        if event == "broker-restart":
+            self.broker.restart()
+        elif event in CUTS:
+            self.proxies[self.rng.randrange(2)].cut(CUTS[event] * self.plan.cut_scale)
+        else:
+            self.restart(KILLED[event])
+        if self.healed(WAIT + CUTS.get(event, 0.0) * self.plan.cut_scale):
+            self.tally.detected[event] += 1
+            self.tally.repaired[event] += self.same_game()
+        else:
+            self.tally.fail("manual", f"game {self.plan.number}: {event}: the link stayed down")
+
+    def restart(self, sides: tuple[int, ...]) -> None:
+        """The grids ``sides`` (A 0, B 1) gone without a word, started again
+        on their state directories."""
+        raise NotImplementedError
+
+    def healed(self, timeout: float) -> bool:
+        """No path refused any more and both grids linked, within ``timeout`` s."""
+        raise NotImplementedError
+
+    def same_game(self) -> bool:
+        """Both grids hold the same game, the moves made."""
+        raise NotImplementedError
 
     @contextlib.contextmanager
     def paths(self) -> Iterator[None]:

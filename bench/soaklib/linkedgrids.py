@@ -19,7 +19,8 @@ import time
 from collections.abc import Callable
 from urllib.parse import quote
 
-from bench.soaklib.linkedgame import CUTS, LinkedSides
+from bench.soaklib.friend import WAIT
+from bench.soaklib.linkedgame import LinkedSides
 from controller.daemon.config import parse_config
 from controller.remote.message import record_hash
 from controller.simulator.script import parse_line
@@ -27,7 +28,6 @@ from controller.simulator.simulation import Outcome, Simulation
 from engine import Move, MoveKind
 from engine.colour import Colour
 
-WAIT = 20.0  # seconds of real time a move may take to reach the other grid
 STEP = 0.01  # seconds each grid runs in turn while the harness waits
 MOST_PLIES = 120  # a game longer than this is left unfinished (Pop 10 can wander)
 MISTAKE = 0.1  # the chance that a copy is made wrongly first
@@ -99,7 +99,7 @@ class LinkedGrids(LinkedSides):
             if game.is_over():
                 break
             if plies == 2 * self.plan.at + 1:
-                self._event()
+                self.strike()
             move = self.rng.choice(list(game.legal_moves()))
             owner = 1 if game.to_move is self.b_colour else 0
             if not self._one(move, owner, plies + 1):
@@ -166,25 +166,14 @@ class LinkedGrids(LinkedSides):
 
     # -- the events ------------------------------------------------------------------------
 
-    def _event(self) -> None:
-        event = self.plan.event
-        if event == "quiet":
-            return
-        self.tally.injected[event] += 1
-        if event == "broker-restart":
-            self.broker.restart()
-        elif event in CUTS:
-            self.proxies[self.rng.randrange(2)].cut(CUTS[event] * self.plan.cut_scale)
-        else:  # a grid restarted, or both: closed and opened on its state directory
-            sides = {"kill-9-A": (0,), "kill-9-B": (1,)}.get(event, (0, 1))
-            for side in sides:
-                self.grids[side].close()
-                self.grids[side] = self._grid_a() if side == 0 else self._grid_b()
-        bound = WAIT + CUTS.get(event, 0.0) * self.plan.cut_scale
-        if self._run(self._healed, bound):
-            self.tally.detected[event] += 1
-            self.tally.repaired[event] += self._hashes_agree(
-                len(self.grids[0].daemon.referee.game.moves)
-            )
-        else:
-            self.tally.fail("manual", f"game {self.plan.number}: {event}: the link stayed down")
+    def restart(self, sides: tuple[int, ...]) -> None:
+        """Closed and opened on its state directory, in this process."""
+        for side in sides:
+            self.grids[side].close()
+            self.grids[side] = self._grid_a() if side == 0 else self._grid_b()
+
+    def healed(self, timeout: float) -> bool:
+        return self._run(self._healed, timeout)
+
+    def same_game(self) -> bool:
+        return self._hashes_agree(len(self.grids[0].daemon.referee.game.moves))

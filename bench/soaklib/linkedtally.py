@@ -81,4 +81,8 @@ class Latency:
         ply = message.fields().get("ply")
         sent = self._journalled.pop(ply, None) if isinstance(ply, int) else None
         if sent is not None:
-            (self.noisy_times if self.noisy else self.quiet).append(arrived - sent)
+            self.add(arrived - sent)
+
+    def add(self, seconds: float) -> None:
+        """One move's latency, in this game's kind of network."""
+        (self.noisy_times if self.noisy else self.quiet).append(seconds)

@@ -9,7 +9,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -85,14 +85,16 @@ def run(args: argparse.Namespace) -> int:
             config = _with_web(config, args.web)
         config = _with_remote(config, args)
         config = _with_join(config, args)
-        actions = _read_script(args.script, config) if args.script is not None else None
+        # standard input is acted on line by line as it arrives (live.py)
+        filed = args.script is not None and str(args.script) != "-"
+        actions = _read_script(args.script, config) if filed else None
     except (ConfigError, ScriptError) as error:
         print(f"popref simulate: {error}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="popref-sim-") as scratch:
         # by hand, the game is kept for next time; a script starts afresh
         state_dir = args.state_dir or (
-            Path(scratch) if actions is not None else simulate_state_dir()
+            Path(scratch) if args.script is not None else simulate_state_dir()
         )
         try:
             return _simulate(config, state_dir, args, actions)
@@ -179,18 +181,12 @@ def _simulate(
             if web is None:
                 return 2
         _invitations(simulation, args.json)
-        if actions is None:
+        if args.script is None:
             from controller.simulator.terminal import interact
 
             return interact(simulation, lenient_stdin(), sys.stdout, language)
-        for action in actions:
-            try:
-                simulation.act(action)
-            except SimGridError as error:
-                where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
-                print(f"popref simulate: {where}: {error}", file=sys.stderr)
-                return 2
-            _report(simulation, action.text, args.json, sys.stdout, language)
+        if not _play(simulation, actions, args, language):
+            return 2
         if web is not None:
             _linger(web.url)
     finally:
@@ -198,6 +194,37 @@ def _simulate(
             web.close()
         simulation.close()
     return 0
+
+
+def _play(
+    simulation: Simulation, actions: list[Action] | None, args: argparse.Namespace, language: str
+) -> bool:
+    """The script's actions (``None``: standard input's, as they arrive),
+    each reported; False after a bad line or action's one line of error."""
+    if actions is None:
+        from controller.simulator.live import InputLines, LiveScript, standard_input
+
+        def changed() -> None:
+            _report(simulation, None, args.json, sys.stdout, language)
+
+        script: Iterator[Action] = LiveScript(
+            simulation, InputLines(standard_input()), changed
+        ).actions()
+    else:
+        script = iter(actions)
+    try:
+        for action in script:
+            try:
+                simulation.act(action)
+            except SimGridError as error:
+                where = f"{args.script}: line {action.line} ({excerpt(action.text)})"
+                print(f"popref simulate: {where}: {error}", file=sys.stderr)
+                return False
+            _report(simulation, action.text, args.json, sys.stdout, language)
+    except ScriptError as error:
+        print(f"popref simulate: {error}", file=sys.stderr)
+        return False
+    return True
 
 
 def _invitations(simulation: Simulation, as_json: bool) -> None:
@@ -252,12 +279,17 @@ def _language(config: Config) -> str:
     return config.ui.language or from_locale(os.environ)
 
 
-def _report(simulation: Simulation, action: str, as_json: bool, out: TextIO, language: str) -> None:
+def _report(
+    simulation: Simulation, action: str | None, as_json: bool, out: TextIO, language: str
+) -> None:
+    """The state after ``action``, or (``None``) after a change nobody here made."""
     from controller.simulator.terminal import render
 
     if as_json:
         # the contract of --json (docs/web.md): its sentences are English
         out.write(json.dumps(simulation.state(action)) + "\n")
+    elif action is None:
+        out.write(f"{render(simulation, language)}\n")
     else:
         out.write(f"> {action}\n{render(simulation, language)}\n")
     out.flush()

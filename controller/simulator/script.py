@@ -90,16 +90,17 @@ def excerpt(text: str) -> str:
     return repr(text)
 
 
-def decode_utf8(data: bytes, source: str) -> str:
-    """The text of a script file (or of moves on standard input). A UTF-8
-    byte-order mark (as some Windows editors write) is skipped; anything not
-    UTF-8 is one :class:`ScriptError` naming the line."""
+def decode_utf8(data: bytes, source: str, first: int = 1) -> str:
+    """The text of a script file (or of moves on standard input), whose
+    first line is line ``first``. A UTF-8 byte-order mark (as some Windows
+    editors write) is skipped; anything not UTF-8 is one :class:`ScriptError`
+    naming the line."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise ScriptError(f"{source}: the file is UTF-16; save it as UTF-8")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        line = data[: error.start].count(b"\n") + first
         byte = data[error.start]
         raise ScriptError(
             f"{source}: line {line} is not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8"

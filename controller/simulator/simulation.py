@@ -240,8 +240,9 @@ class Simulation:
     def display(self) -> Display:
         return self.daemon.display()
 
-    def state(self, action: str) -> dict[str, Any]:
-        """The JSON object ``simulate --json`` prints after an action."""
+    def state(self, action: str | None) -> dict[str, Any]:
+        """The JSON object ``simulate --json`` prints after an action (``None``:
+        after a change no action made)."""
         return {"action": action, **self.daemon.state()}
 
     def close(self) -> None:

@@ -15,12 +15,13 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from controller.i18n import text as i18n
 from controller.i18n.text import ENGLISH, N_, Text, _t
 from controller.i18n.words import disc as disc_word
 from controller.i18n.words import player, reason
+from controller.simulator.realtime import RealTime, Typed
 from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
 from hardware.display import Lamp
@@ -60,10 +61,6 @@ V / A drop or pop for the computer's move, h / H for a hint.
 A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
 takeback, decline, wait 500.""")
-
-# the shortest wait for a deadline: one a rounding error away is waited for,
-# not spun on (simulated and real time add up their seconds separately)
-SOONEST = 0.001
 
 
 def render(simulation: Simulation, language: str = ENGLISH) -> str:
@@ -123,19 +120,6 @@ def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[Text]]:
                     )
                 notes.append(note)
     return ["".join(row) for row in reversed(cells)], notes
-
-
-class Typed(Protocol):
-    """Where the prompt's lines come from."""
-
-    def get(self, timeout: float | None) -> str | None:
-        """The next line (``""`` at the end of input), or ``None`` when
-        ``timeout`` seconds pass first or :meth:`wake` is called."""
-        ...
-
-    def wake(self) -> None:
-        """End a :meth:`get` that is waiting, from any thread."""
-        ...
 
 
 class Lines:
@@ -218,7 +202,7 @@ def interact(
             side.on_arrival = None
 
 
-class _Prompt:
+class _Prompt(RealTime):
     """The prompt's loop: a line, or the daemon's next deadline, whichever
     comes first."""
 
@@ -231,9 +215,8 @@ class _Prompt:
         language: str,
         clock: Callable[[], float],
     ) -> None:
-        self.simulation, self.lines, self.stdout = simulation, lines, stdout
-        self.writing, self.language, self.clock = writing, language, clock
-        self.synced = clock()  # the real time simulated time has caught up with
+        super().__init__(simulation, lines, clock)
+        self.stdout, self.writing, self.language = stdout, writing, language
 
     def say(self, text: str) -> None:
         with self.writing:
@@ -243,44 +226,18 @@ class _Prompt:
     def run(self) -> int:
         while True:
             self.say("> ")
-            line = self._next_line()
+            line = self.next_line()
             if not line or line.strip().lower() in ("q", "quit", "exit"):
                 self.say("\n")
                 return 0
             self._take(line)
 
-    def _next_line(self) -> str:
-        """The next typed line; until it comes, simulated time keeps up
-        with the real clock, one deadline at a time."""
-        while True:
-            with self.simulation.lock:
-                due = self.simulation.daemon.next_deadline()
-                now = self.simulation.clock()
-            timeout = None if due is None else max(due - now, SOONEST)
-            started = self.clock()
-            line = self.lines.get(timeout)
-            waited = self.clock() - started
-            # a wait that ran its full length has reached its deadline (to
-            # within the rounding of the two clocks' sums)
-            full = timeout is not None and waited >= timeout - SOONEST
-            reached = due if line is None and full else None
-            with self.simulation.lock:
-                shown = self.simulation.display()
-                self.catch_up(reached)
-                changed = self.simulation.display() != shown
-                picture = render(self.simulation, self.language) if changed else None
-            if line is not None:
-                return line
-            if picture is not None:
-                self.say(f"\n{picture}\n> ")
-
-    def catch_up(self, reached: float | None) -> None:
-        """Let the real time since the last catch-up pass on the simulated
-        grid, up to ``reached`` (simulated) at least. The simulation is locked."""
-        now = self.clock()
-        until = self.simulation.clock() + max(0.0, now - self.synced)
-        self.simulation.advance_to(until if reached is None else max(until, reached))
-        self.synced = now
+    def passed(self, reached: float | None, typed: bool) -> None:
+        """The picture drawn again if it changed while nobody typed."""
+        shown = self.simulation.display()
+        self.catch_up(reached)
+        if not typed and self.simulation.display() != shown:
+            self.say(f"\n{render(self.simulation, self.language)}\n> ")
 
     def _take(self, line: str) -> None:
         """One typed line: help, a mistake to explain, or an action."""
