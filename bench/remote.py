@@ -92,12 +92,18 @@ new MutationObserver(() => {
 """
 
 
-def raw_round_trips(broker: Mosquitto, samples: int) -> list[float]:
-    """Publish-to-receive times of the broker alone, the same paho setup."""
+def raw_round_trips(
+    broker: Mosquitto, samples: int, paths: tuple[str, str] | None = None
+) -> list[float]:
+    """Publish-to-receive times of the broker alone, the same paho setup;
+    ``paths``: the sender's and the receiver's broker URLs where they do not
+    reach ``broker`` directly (each through a proxy of its own, say)."""
     taken: queue.Queue[float] = queue.Queue()
-    address = broker_address(broker.url)
-    receiver = Connection(address, "bench-raw-in", lambda topic, payload: taken.put(0.0))
-    sender = Connection(address, "bench-raw-out", lambda topic, payload: None)
+    sending, receiving = paths or (broker.url, broker.url)
+    receiver = Connection(
+        broker_address(receiving), "bench-raw-in", lambda topic, payload: taken.put(0.0)
+    )
+    sender = Connection(broker_address(sending), "bench-raw-out", lambda topic, payload: None)
     receiver.subscribe(["bench/raw"])
     receiver.start()
     sender.start()

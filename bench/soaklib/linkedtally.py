@@ -10,6 +10,7 @@ False
 from __future__ import annotations
 
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ class LinkedTally(Tally):
     ended: int = 0  # games played to their result (the rest stopped at MOST_PLIES)
     unplayed: int = 0  # moves the harness's own people could not make (not popref's fault)
     moves_compared: int = 0
+    # by event: seconds from the fault's end to both grids linked again
+    heals: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     @property
     def clean(self) -> bool:
@@ -43,6 +46,11 @@ class LinkedTally(Tally):
                 f"{self.moves_compared}",
                 f"  games whose two sides differ {self.journal_divergences} (must be 0)",
                 f"  manual steps {self.manual} (must be 0)",
+                "  longest heal after the fault ended: "
+                + (
+                    ", ".join(f"{e} {max(t):.1f} s" for e, t in sorted(self.heals.items()))
+                    or "none"
+                ),
                 f"  games played to their result {self.ended}",
                 f"  games cut short: a move the harness's people could not make {self.unplayed}",
             ]
