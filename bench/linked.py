@@ -146,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         if times:
             report(f"{measured}, {name} network, against the raw", times, raw)
             report(f"{measured}, {name} network, against the proxied raw", times, proxied)
+    for noisy, times in latency.lights.items():
+        if times:
+            name = "noisy" if noisy else "quiet"
+            what = f"A's light (its JSON object) -> B's light, {name} network"
+            report(f"{what}, against the proxied raw", times, proxied)
     return 0 if tally.clean else 1
 
 

@@ -46,6 +46,7 @@ class GridProcess:
         )
         self.seen: list[Seen] = []
         self.written = 0.0  # when the last line was written
+        self.answered = 0.0  # when the object of the last action acted on arrived
         self.links: list[str] = []  # the lines that are no JSON: an inviting grid's link
         self.ended = False
         self._arrived = threading.Condition()
@@ -90,7 +91,10 @@ class GridProcess:
         # an earlier ``wait 0`` may still be answered first
         echoed = " ".join(line.split())
         seen = self.first(lambda state: state["action"] == echoed, since, timeout, ask=False)
-        return None if seen is None else seen.state
+        if seen is None:
+            return None
+        self.answered = seen.at
+        return seen.state
 
     def link(self, timeout: float) -> str | None:
         """The first line that is no JSON (an inviting grid's link)."""

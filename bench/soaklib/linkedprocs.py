@@ -122,6 +122,7 @@ class LinkedProcesses(LinkedSides):
             )
         if owner == 0:
             self.latency.add(lit.at - made.written)
+            self.latency.add_lights(lit.at - made.answered)
         if self.rng.random() < MISTAKE:
             self._wrong_copy(copier, move, ply)
         copy = self._make(copier, move)

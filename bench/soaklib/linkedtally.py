@@ -66,6 +66,10 @@ class Latency:
     quiet: list[float] = field(default_factory=list)
     noisy_times: list[float] = field(default_factory=list)
     noisy: bool = False
+    # --processes: from A's own object for the move (A's lights showing it)
+    # to B's, by network; the simulated grid's work to make a disc fall
+    # (milliseconds of Python on mock pins, no part of a real drop) is before it
+    lights: dict[bool, list[float]] = field(default_factory=lambda: {False: [], True: []})
     _journalled: dict[int, float] = field(default_factory=dict)
 
     def watch(self, sim: Simulation) -> None:
@@ -94,3 +98,7 @@ class Latency:
     def add(self, seconds: float) -> None:
         """One move's latency, in this game's kind of network."""
         (self.noisy_times if self.noisy else self.quiet).append(seconds)
+
+    def add_lights(self, seconds: float) -> None:
+        """One move's time from A's lights to B's, in this game's kind of network."""
+        self.lights[self.noisy].append(seconds)
