@@ -11,16 +11,19 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
 from bench.soaklib.mqttproxy import Mix, MqttProxy
 from controller.daemon.config import parse_config
-from controller.remote.client import RemoteClient
+from controller.remote.client import RESEND, RemoteClient
+from controller.remote.connection import QUEUED
 from controller.remote.link import parse_link
 from controller.remote.message import REMOTE, Message, body, seal
 from controller.simulator.simulation import Simulation
 from engine.colour import Colour
+from hardware.clock import FakeClock
 from tests.broker import Mosquitto
 from tests.test_remote_seat import act, pump
 
@@ -135,3 +138,37 @@ def test_a_request_overtaken_by_the_friends_next_hello_is_still_taken(
 def seen(friend: RemoteClient) -> dict[str, Any]:
     """The board's state as the friend saw it last (nothing yet: empty)."""
     return friend.state or {}
+
+
+def test_a_long_cut_does_not_crowd_out_the_presence_said_on_connecting_again(
+    mosquitto: Mosquitto, proxy: MqttProxy, tmp_path: Path
+) -> None:
+    """A grid that announces itself (a linked grid's side), cut off for far
+    longer than a second a copy while a request of its waits: the board
+    hears its ``up`` at once when the path comes back. Copies were queued
+    while the broker was away, one a second, until the connection's queue
+    was full; the presence and hello said on connecting again were dropped,
+    and the board showed the link down for as long as it had no other word
+    (bench/linked.py: over a minute after a 2-minute cut)."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    ours, theirs = (quote(url, safe="") for url in (mosquitto.url, proxy.url))
+    clock = FakeClock()  # the friend's own: its copies come due by it, not by real time
+    link = parse_link(sim.links[-1].replace(ours, theirs))
+    friend = RemoteClient(link, name="friend", clock=clock, announce=True)
+    friend.start()
+    try:
+        act(sim, "drop 4")
+        assert pump(sim, friend, lambda: seen(friend).get("ply") == 1)
+        assert pump(sim, friend, lambda: sim.daemon.state()["link"] == "up")
+        friend.request("5", 2)  # not Yellow's position: it stays unanswered
+        proxy.cut()  # the broker leaves the friend's will: the board shows the link down
+        assert pump(sim, friend, lambda: sim.daemon.state()["link"] == "down")
+        for _ in range(2 * QUEUED):  # two minutes of copies due, in an instant
+            clock.advance(RESEND)
+            friend.resend()
+        proxy.heal()
+        assert pump(sim, friend, lambda: sim.daemon.state()["link"] == "up")
+    finally:
+        friend.close()
+        sim.close()

@@ -143,7 +143,14 @@ class RemoteClient:
         return bool(self._unanswered)
 
     def resend(self) -> None:
-        """Send again each request unanswered for :data:`RESEND` seconds."""
+        """Send again each request unanswered for :data:`RESEND` seconds,
+        while the broker is there: copies made while it is away would only
+        wait in the connection's queue, and a long outage filled it (a copy
+        a second), so that the presence and hello this side says as it
+        connects again were dropped and the link stayed down. The first
+        call after a reconnection sends every one of them."""
+        if not self.connection.connected.is_set():
+            return
         now = self._clock()
         for seq, (sealed, sent, ply) in list(self._unanswered.items()):
             if self.answered(seq):

@@ -278,8 +278,8 @@ class LinkedGuest:
         unasked = not word.agree and _question(state).get("asked") is not True
         if beyond or unasked or self._heard_mine(state):
             self._word = None
-        elif now - self._word_sent >= RESEND:
-            self._word_sent = now
+        elif now - self._word_sent >= RESEND and self.client.connection.connected.is_set():
+            self._word_sent = now  # not while the broker is away: see RemoteClient.resend
             self._say(word)
 
     def _their_word(self, referee: Referee) -> TakebackHeard | None:
