@@ -37,9 +37,10 @@ _INPUT = b"\0"  # any other byte is a signal's number, from set_wakeup_fd
 # How long a woken thread waits for the interpreter lock while another holds
 # it: CPython's default is 5 ms. Every path of the daemon is a hand-over
 # between threads (paho's network thread, the loop, the web server's, the
-# computer's search), and bench/remote.py measured that wait as most of what
-# the board adds to the broker's own round trip: a move took p50 3.5 ms from
-# the journal to the friend, the broker alone 0.4 ms.
+# computer's search), and paho's thread makes several system calls to send
+# one message, waiting again after each while the loop draws the lights:
+# bench/remote.py's p95 from the journal to the friend fell from 14-17 ms
+# to 5.6-7.1 ms with this (docs/remote.md, "Figures").
 HANDOFF = 0.0005
 
 
