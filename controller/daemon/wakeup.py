@@ -39,7 +39,7 @@ _INPUT = b"\0"  # any other byte is a signal's number, from set_wakeup_fd
 # between threads (paho's network thread, the loop, the web server's, the
 # computer's search), and paho's thread makes several system calls to send
 # one message, waiting again after each while the loop draws the lights:
-# bench/remote.py's p95 from the journal to the friend fell from 14-17 ms
+# bench/remote.py's p95 from the journal to the friend (tmpfs) fell from 14-17 ms
 # to 5.6-7.1 ms with this (docs/remote.md, "Figures").
 HANDOFF = 0.0005
 
