@@ -141,16 +141,16 @@ def main(argv: list[str] | None = None) -> int:
     print(tally.table())
     report("raw: the broker's own publish -> receive", raw, raw)
     report("raw through the two grids' quiet proxies", proxied, proxied)
-    measured = LATENCY[args.processes]
-    for name, times in (("quiet", latency.quiet), ("noisy", latency.noisy_times)):
+    measured, lights = LATENCY[args.processes], "A's light (its JSON object) -> B's light"
+    for what, name, times in (
+        (measured, "quiet", latency.quiet),
+        (measured, "noisy", latency.noisy_times),
+        (lights, "quiet", latency.lights_quiet),
+        (lights, "noisy", latency.lights_noisy),
+    ):
         if times:
-            report(f"{measured}, {name} network, against the raw", times, raw)
-            report(f"{measured}, {name} network, against the proxied raw", times, proxied)
-    for noisy, times in latency.lights.items():
-        if times:
-            name = "noisy" if noisy else "quiet"
-            what = f"A's light (its JSON object) -> B's light, {name} network"
-            report(f"{what}, against the proxied raw", times, proxied)
+            report(f"{what}, {name} network, against the raw", times, raw)
+            report(f"{what}, {name} network, against the proxied raw", times, proxied)
     return 0 if tally.clean else 1
 
 

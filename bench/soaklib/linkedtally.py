@@ -69,7 +69,8 @@ class Latency:
     # --processes: from A's own object for the move (A's lights showing it)
     # to B's, by network; the simulated grid's work to make a disc fall
     # (milliseconds of Python on mock pins, no part of a real drop) is before it
-    lights: dict[bool, list[float]] = field(default_factory=lambda: {False: [], True: []})
+    lights_quiet: list[float] = field(default_factory=list)
+    lights_noisy: list[float] = field(default_factory=list)
     _journalled: dict[int, float] = field(default_factory=dict)
 
     def watch(self, sim: Simulation) -> None:
@@ -101,4 +102,4 @@ class Latency:
 
     def add_lights(self, seconds: float) -> None:
         """One move's time from A's lights to B's, in this game's kind of network."""
-        self.lights[self.noisy].append(seconds)
+        (self.lights_noisy if self.noisy else self.lights_quiet).append(seconds)
