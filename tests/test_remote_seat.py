@@ -150,6 +150,28 @@ def test_each_accepted_move_is_published_after_it_is_journalled(
     assert order.index("journal drop") < moved < order.index("publish state", moved)
 
 
+def test_a_request_is_lit_on_the_grid_before_the_friend_is_answered(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    # the person at the grid waits for the light; the reply only confirms it
+    red_drops_first(table, friend)
+    lit_when_answered: list[str] = []
+    connection = table.daemon.remote.connection  # type: ignore[union-attr]
+    publish = connection.publish
+
+    def published(topic: str, payload: bytes, retain: bool = False) -> None:
+        if json.loads(payload)["kind"] == "reply":
+            assert table.daemon.shown is not None
+            lit_when_answered.append(table.daemon.shown.columns[4].lamp.value)
+        publish(topic, payload, retain)
+
+    connection.publish = published  # type: ignore[method-assign]
+    seq = friend.request("5", 1)
+    assert pump(table, friend, lambda: seq in friend.replies)
+    assert friend.replies[seq]["ok"]
+    assert lit_when_answered == ["computer-drop"]
+
+
 def test_a_request_not_taken_is_answered_with_the_engines_reason(
     table: Simulation, friend: RemoteClient
 ) -> None:

@@ -30,7 +30,13 @@ from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
 from controller.i18n.text import Text, _n, _t, sentences
 from controller.i18n.words import rules_title
-from controller.referee.commands import Command, Input, PairingEnded, RemoteChosen
+from controller.referee.commands import (
+    Command,
+    Input,
+    PairingEnded,
+    RemoteChosen,
+    RemoteCommand,
+)
 from controller.referee.core import Referee, Table
 from controller.referee.state import state_of
 from controller.referee.verdict import Verdict
@@ -377,15 +383,23 @@ class Daemon:
             polled = [(event, None) for event in backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
-        verdicts += self._take_remote(now)
+        answers = self._take_remote(now)
+        verdicts += [verdict for _, _, verdict in answers]
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
         link, self._link = self._link, self.link_state()
-        if verdicts or thought or retried or link != self._link or self.shown is None:
+        changed = verdicts or thought or retried or link != self._link or self.shown is None
+        if changed:
             # only an event or the link going down or up can change what the
             # board shows (blinking is the backend's own business), so idle
             # steps cost no display work
             self._show()
+        # The lights first: the person at the grid waits for them, while the
+        # remote's reply only confirms what its own state message shows too
+        # (bench/remote.py, request -> light). Both are journalled already.
+        for side, command, verdict in answers:
+            side.answered(command, verdict)
+        if changed:
             self.publish()
         return verdicts
 
@@ -406,16 +420,16 @@ class Daemon:
             log.info("%s", sentence)  # a single press, now that it cannot be a double
         return verdicts
 
-    def _take_remote(self, now: float) -> list[Verdict]:
+    def _take_remote(self, now: float) -> list[tuple[Side, RemoteCommand, Verdict]]:
         """The remote player's requests (checked by the host), an invitation
-        due, one expired: fed like the page's commands, then answered."""
-        verdicts = []
+        due, one expired: fed like the page's commands, each with its side
+        and verdict for the answer the step gives once the lights show them."""
+        answers = []
         for side in self.sides():
             for command in side.inputs(self.referee, now):
                 verdict = self.feed(dataclasses.replace(command, at=now))
-                side.answered(command, verdict)
-                verdicts.append(verdict)
-        return verdicts
+                answers.append((side, command, verdict))
+        return answers
 
     def sides(self) -> list[Side]:
         """The broker's sides: the board's that invites, a grid's that joined."""
