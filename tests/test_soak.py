@@ -307,8 +307,8 @@ def test_a_kill_mid_game_resumes_the_same_game(tmp_path: Path) -> None:
 
 
 def _fresh_seed() -> int:
-    """The seed tests/conftest.py drew for this run, or the one given in
-    ``POPREF_SOAK_SEED`` to repeat a failure."""
+    """The seed tests/conftest.py drew from the code under test, or the one
+    given in ``POPREF_SOAK_SEED`` (to repeat a failure, or to explore)."""
     text = os.environ.get(SOAK_SEED, "")
     try:
         return int(text)
@@ -326,8 +326,9 @@ FRESH_SEED = _fresh_seed()
 def test_bounded_soak_on_a_fresh_seed(
     seed: int, tmp_path: Path, record_property: Callable[[str, object], None]
 ) -> None:
-    """A new seed on every run (printed at the end of a run that ran it):
-    issue 14 was a divergence that seed 11 never met."""
+    """A new seed with every change of the code, the same for the same code
+    (printed at the end of a run that ran it): issue 14 was a divergence
+    that seed 11 never met."""
     record_property(SOAK_SEED, seed)  # tests/conftest.py prints it at the end
     tally = run_soak(SoakPlan(games=1, seed=seed, kills=1), tmp_path)
     report = f"POPREF_SOAK_SEED={seed}\n{tally.table()}"
