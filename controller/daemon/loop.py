@@ -113,6 +113,10 @@ class Daemon:
         self.journal = Journal(self.state_dir / "journal")
         self.archive = GameArchive(self.state_dir / "games")
         self.referee = Referee(self.table, self.rules, self.computer)
+        # what the backend can do, asked once (a runtime Protocol check costs
+        # more than an idle step): None where it cannot
+        self._counting = self.backend if isinstance(self.backend, Counting) else None
+        self._seeing = self.backend if isinstance(self.backend, Seeing) else None
         self.shown: Display | None = None
         self._wakeup = Wakeup()
         self._status = ""
@@ -257,8 +261,8 @@ class Daemon:
 
     def open(self) -> None:
         quick_handoffs()  # process-wide: paho's, the web server's and the search's threads too
-        if self.board_mark is not None and isinstance(self.backend, Counting):
-            self.backend.resume(self.board_mark)
+        if self.board_mark is not None and self._counting is not None:
+            self._counting.resume(self.board_mark)
         self.backend.open(self._wakeup.set)
         for side in self.sides():
             side.open(self._wakeup.set, self.referee)
@@ -376,11 +380,10 @@ class Daemon:
 
     def step(self, now: float) -> list[Verdict]:
         """Run everything due at ``now``: the backend, then the display."""
-        backend = self.backend
-        if isinstance(backend, Counting):
-            polled = backend.poll_marked(now)
+        if self._counting is not None:
+            polled = self._counting.poll_marked(now)
         else:
-            polled = [(event, None) for event in backend.poll(now)]
+            polled = [(event, None) for event in self.backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
         answers = self._take_remote(now)
@@ -456,7 +459,7 @@ class Daemon:
     def state(self) -> dict[str, Any]:
         """The table's state, as ``popref simulate --json`` prints it."""
         # what the grid holds where the board sees it, else the referee's belief
-        grid = self.backend.contents() if isinstance(self.backend, Seeing) else None
+        grid = self._seeing.contents() if self._seeing is not None else None
         shown = self.display()
         state = state_of(self.referee, shown, grid)
         # the hint the board is lighting, if any

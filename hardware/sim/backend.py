@@ -64,6 +64,9 @@ class SimulatedBackend:
         on_close: Callable[[], object] | None = None,
     ) -> None:
         self.inner = inner
+        # asked once: a runtime Protocol check costs more than a poll of the
+        # wires, and the loop polls many times a simulated drop
+        self._counting = inner if isinstance(inner, Counting) else None
         self.timeline = timeline
         self.grid = grid
         self._on_close = on_close
@@ -88,14 +91,14 @@ class SimulatedBackend:
 
     def poll_marked(self, now: float) -> list[Marked]:
         self.timeline.run_until(now)
-        if isinstance(self.inner, Counting):
-            return self.inner.poll_marked(now)
+        if self._counting is not None:
+            return self._counting.poll_marked(now)
         return [(event, None) for event in self.inner.poll(now)]
 
     def resume(self, mark: Mark) -> None:
         # a mark from the sensor board means nothing to a GPIO board
-        if isinstance(self.inner, Counting):
-            self.inner.resume(mark)
+        if self._counting is not None:
+            self._counting.resume(mark)
 
     def next_deadline(self) -> float | None:
         times = (self.inner.next_deadline(), self.timeline.next_time())

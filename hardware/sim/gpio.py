@@ -26,6 +26,7 @@ from hardware import looks
 from hardware.clock import Clock
 from hardware.outputs import on_off
 from hardware.pinmap import PinMap
+from hardware.sim.mockpins import PinsByName
 from hardware.sim.seam import Beam, ShownLights
 
 BLINK_WINDOW = 1.2  # a light that changed twice within this many seconds blinks
@@ -41,7 +42,7 @@ class MockWires:
 
     def __init__(self, pins: PinMap, factory: Any) -> None:
         self.pins = pins
-        self._factory = factory
+        self._by_name = PinsByName(factory)
         self.cut: set[str] = set()  # input names ("entry 3") whose wire is cut
 
     def _drive(
@@ -50,7 +51,7 @@ class MockWires:
         if name in self.cut:
             return
         high = active == (active_level == "high")
-        mock = self._factory.pin(pin)
+        mock = self._by_name[pin]
         if silent:
             # a missed edge: the level changes but no edge is reported. This
             # is MockPin's own state change minus its edge callback.
@@ -97,12 +98,12 @@ class PinLightReader:
         self, pins: PinMap, factory: Any, clock: Clock, dead: Collection[str] = ()
     ) -> None:
         self.pins = pins
-        self._factory = factory
+        self._by_name = PinsByName(factory)
         self._clock = clock
         self.dead = set(dead)
 
     def _pin(self, name: str) -> Any:
-        return self._factory.pin(name)
+        return self._by_name[name]
 
     def _history(self, name: str) -> list[tuple[float, float]]:
         pin = self._pin(name)

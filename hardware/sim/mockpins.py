@@ -52,3 +52,32 @@ def clocked_mock_factory(clock: Clock, revision: int = HEADER_40_REVISION) -> An
     factory = MockFactory(revision=f"{revision:x}", pin_class=ClockedMockPin)
     factory.clock = clock
     return factory
+
+
+class PinsByName:
+    """A mock factory's pins by name, as ``factory.pin(name)`` gives them,
+    without gpiozero's search of the board's headers on every look (each
+    search walks every header's every pin: a tenth of a simulated drop's
+    time went there). The pin is still the factory's own: one that
+    ``reset()`` dropped is looked up again.
+
+    >>> from hardware.clock import FakeClock
+    >>> factory = clocked_mock_factory(FakeClock())
+    >>> pins = PinsByName(factory)
+    >>> pins["GPIO17"] is factory.pin("GPIO17") is pins["GPIO17"]
+    True
+    >>> factory.reset(); pins["GPIO17"] is factory.pin("GPIO17")
+    True
+    """
+
+    def __init__(self, factory: Any) -> None:
+        self._factory = factory
+        self._info: dict[str, Any] = {}  # by name: the pin's entry in the factory's pins
+
+    def __getitem__(self, name: str) -> Any:
+        info = self._info.get(name)
+        pin = self._factory.pins.get(info) if info is not None else None
+        if pin is None:
+            pin = self._factory.pin(name)
+            self._info[name] = pin.info
+        return pin
