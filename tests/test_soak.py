@@ -35,7 +35,7 @@ from hardware.pinmap import PinMap
 from hardware.sim.mockpins import clocked_mock_factory
 from hardware.sim.seam import Beam
 from tests.broker import MISSING, MOSQUITTO, Mosquitto
-from tests.conftest import SOAK_SEED
+from tests.conftest import SEEDED_BY, SOAK_SEED, code_seed
 
 R, Y = Colour.RED, Colour.YELLOW
 
@@ -319,6 +319,18 @@ def _fresh_seed() -> int:
 
 
 FRESH_SEED = _fresh_seed()
+
+
+def test_the_soak_seed_is_the_codes_own(tmp_path: Path) -> None:
+    for folder in SEEDED_BY:
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "a.py").write_text("x = 1\n")
+    seed = code_seed(tmp_path)
+    assert code_seed(tmp_path) == seed  # the same tree, the same soak
+    (tmp_path / "bench" / "notes.txt").write_text("not code")
+    assert code_seed(tmp_path) == seed
+    (tmp_path / "engine" / "a.py").write_text("x = 2\n")
+    assert code_seed(tmp_path) != seed  # a change explores another
 
 
 @pytest.mark.slow

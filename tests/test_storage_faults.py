@@ -20,7 +20,7 @@ import pytest
 
 from bench.soaklib.diskfull import full_disk
 from controller.daemon.config import parse_config
-from controller.daemon.loop import STORAGE_RETRY
+from controller.daemon.saving import STORAGE_RETRY
 from controller.simulator.script import parse_script
 from controller.simulator.simulation import Simulation
 from controller.store.journal import Journal

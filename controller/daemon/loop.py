@@ -9,14 +9,13 @@ replays the journal through the same pure referee.
 from __future__ import annotations
 
 import dataclasses
-import errno
 import hashlib
 import logging
 import queue
 import secrets
 import signal
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +25,7 @@ from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
 from controller.daemon.config import OpponentConfig
+from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
 from controller.i18n.text import Text, _n, _t, sentences
@@ -42,7 +42,7 @@ from controller.referee.state import state_of
 from controller.referee.verdict import Verdict
 from controller.referee.view import display as view
 from controller.referee.view import with_hint
-from controller.store.archive import ArchiveError, GameArchive
+from controller.store.archive import GameArchive
 from controller.store.entries import (
     Archived,
     ComputerMove,
@@ -69,7 +69,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("popref")
 
 THINK_SECONDS = OpponentConfig().think  # the computer's budget: [opponent] think_ms's default
-STORAGE_RETRY = 10.0  # seconds between attempts to write again after a storage fault
 Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
 
 
@@ -120,8 +119,7 @@ class Daemon:
         self.shown: Display | None = None
         self._wakeup = Wakeup()
         self._status = ""
-        self.storage_fault: Text | None = None
-        self._retry_at: float | None = None
+        self.saving = Saving(self.state_dir, self.clock)  # a write that failed, shown and retried
         self._unarchived: list[Unarchived] = []
         # names this journal's games for the archive; a new one with each fresh journal
         self.journal_id = ""
@@ -174,9 +172,9 @@ class Daemon:
                 # the clock starts again after a restart: replay must forget
                 # the old time base at this same point
                 self.referee.restarted()
-                with self._storing(fatal=(PermissionError,)):
+                with self.saving.guard(fatal=(PermissionError,)):
                     self._archive_unarchived()
-                    if self.storage_fault is None:
+                    if self.saving.fault is None:
                         self.journal.append({"resumed": True})
                 moves = len(self.referee.game.moves)
                 log.info(
@@ -189,7 +187,7 @@ class Daemon:
                 )
                 return
         self.journal_id = secrets.token_hex(8)
-        with self._storing(fatal=(PermissionError,)):
+        with self.saving.guard(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
         log.info("%s", _t("New game: {title}.", title=rules_title(self.referee.game.rules)))
 
@@ -219,7 +217,7 @@ class Daemon:
         for sentence in verdict.log:
             log.info("%s", sentence)
         if verdict.changed:
-            with self._storing():
+            with self.saving.guard():
                 self._write_whole_state()
         return verdict.changed
 
@@ -302,7 +300,7 @@ class Daemon:
             self.dispatcher.hint_asked(self.referee)
         if verdict.finished is not None:
             self._finished(verdict.finished)
-        with self._storing():
+        with self.saving.guard():
             self._record(event, verdict, mark)
         for side in self.sides():
             side.fed(verdict, self.referee)  # journalled: it may be published
@@ -313,7 +311,7 @@ class Daemon:
         the whole state again, so a full disk that is emptied loses nothing."""
         if not (verdict.changed or verdict.new_game or mark is not None):
             return
-        if verdict.new_game or self.storage_fault is not None:
+        if verdict.new_game or self.saving.fault is not None:
             self._write_whole_state()
             return
         record = encode(event)
@@ -329,54 +327,16 @@ class Daemon:
         journal: a new game, or catching up after a failed write."""
         self._archive_unarchived()
         self.journal.replace([self._snapshot()])
-        if self.storage_fault is not None:
-            self.storage_fault = None
-            self._retry_at = None
-            log.info("%s", _t("The game is being saved again."))
-
-    @contextmanager
-    def _storing(self, fatal: tuple[type[OSError], ...] = ()) -> Iterator[None]:
-        """Turn a failed write (journal or archive) into a storage fault: shown
-        on the board, logged once, retried every ``STORAGE_RETRY`` seconds.
-        Errors of the ``fatal`` kinds are raised instead (at start-up, a
-        state directory popref may not write to is a mistake to fix first)."""
-        try:
-            yield
-        except fatal:
-            raise
-        except (OSError, ArchiveError) as error:
-            if isinstance(error, OSError):
-                reason = error.strerror or errno.errorcode.get(error.errno or 0, str(error))
-            else:
-                reason = error.reason
-            full = error.errno in (errno.ENOSPC, errno.EDQUOT)
-            if self.storage_fault is None:
-                log.error("Cannot save the game in %s: %s.", self.state_dir, reason)
-            place = str(self.state_dir)
-            if full:
-                self.storage_fault = _t(
-                    "Cannot save the game ({reason}); play on, but free space in {place} "
-                    "so a restart does not lose it.",
-                    reason=reason,
-                    place=place,
-                )
-            else:
-                self.storage_fault = _t(
-                    "Cannot save the game ({reason}); play on, but let popref write to {place} "
-                    "so a restart does not lose it.",
-                    reason=reason,
-                    place=place,
-                )
-            self._retry_at = self.clock() + STORAGE_RETRY
+        self.saving.cleared()
 
     def _retry_storage(self, now: float) -> bool:
         """After a storage fault, try the whole state again when it is due;
         True if the fault has cleared."""
-        if self.storage_fault is None or self._retry_at is None or now < self._retry_at:
+        if not self.saving.due(now):
             return False
-        with self._storing():
+        with self.saving.guard():
             self._write_whole_state()
-        return self.storage_fault is None
+        return self.saving.fault is None
 
     def step(self, now: float) -> list[Verdict]:
         """Run everything due at ``now``: the backend, then the display."""
@@ -450,8 +410,7 @@ class Daemon:
             self.referee.pairing.deadline(),
             self.referee.controls.deadline(),
         ]
-        if self.storage_fault is not None:
-            times.append(self._retry_at)
+        times.append(self.saving.deadline())
         times += [side.deadline(self.clock()) for side in self.sides()]
         known = [t for t in times if t is not None]
         return min(known) if known else None
@@ -530,8 +489,8 @@ class Daemon:
         verdict = self.referee.computer_chose(move)
         for sentence in verdict.log:
             log.info("%s", sentence)
-        with self._storing():
-            if self.storage_fault is not None:
+        with self.saving.guard():
+            if self.saving.fault is not None:
                 self._write_whole_state()  # catching up includes the choice
             else:
                 self.journal.append({"computer": str(move)})
@@ -545,13 +504,13 @@ class Daemon:
             shown = with_hint(self.referee, shown, hint.move, hint.proven)
         searching = self.dispatcher.notice()
         cut = self._link_cut()
-        if self.storage_fault is None and searching is None and cut is None:
+        if self.saving.fault is None and searching is None and cut is None:
             return shown
         # a storage fault needs the owner at once, and so does a link that is
         # down (the other side's moves cannot come); a search that fell back plays on
-        needs_owner = self.storage_fault is not None or cut is not None
+        needs_owner = self.saving.fault is not None or cut is not None
         alert = Alert.ERROR if needs_owner else shown.alert
-        fault = sentences(self.storage_fault, cut, searching, shown.fault)
+        fault = sentences(self.saving.fault, cut, searching, shown.fault)
         return dataclasses.replace(shown, alert=alert, fault=fault)
 
     def _link_cut(self) -> Text | None:
