@@ -9,7 +9,6 @@ replays the journal through the same pure referee.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import queue
 import secrets
@@ -17,13 +16,13 @@ import signal
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
+from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
 from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
@@ -55,7 +54,7 @@ from controller.store.eventcodec import encode
 from controller.store.journal import Journal, JournalDamaged, move_aside
 from controller.store.persist import BoardChanged, restore, snapshot
 from controller.store.statelock import StateLock
-from engine import Game, Move, write_record
+from engine import Game, Move
 from engine.colour import Colour
 from hardware.backend import Backend, Counting, Seeing
 from hardware.clock import Clock
@@ -70,16 +69,6 @@ log = logging.getLogger("popref")
 
 THINK_SECONDS = OpponentConfig().think  # the computer's budget: [opponent] think_ms's default
 Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
-
-
-@dataclass(frozen=True)
-class Unarchived:
-    """A finished game not yet in the archive. ``key`` names it for the
-    archive, so saving it again after a crash does not save it twice."""
-
-    game: Game
-    finished: datetime
-    key: str
 
 
 @dataclass
@@ -111,6 +100,7 @@ class Daemon:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(self.state_dir / "journal")
         self.archive = GameArchive(self.state_dir / "games")
+        self.unarchived = ArchiveQueue(self.archive)  # finished games the archive has not taken
         self.referee = Referee(self.table, self.rules, self.computer)
         # what the backend can do, asked once (a runtime Protocol check costs
         # more than an idle step): None where it cannot
@@ -120,7 +110,6 @@ class Daemon:
         self._wakeup = Wakeup()
         self._status = ""
         self.saving = Saving(self.state_dir, self.clock)  # a write that failed, shown and retried
-        self._unarchived: list[Unarchived] = []
         # names this journal's games for the archive; a new one with each fresh journal
         self.journal_id = ""
         # the sensor board's counters consumed so far (see hardware.backend.Counting)
@@ -173,7 +162,7 @@ class Daemon:
                 # the old time base at this same point
                 self.referee.restarted()
                 with self.saving.guard(fatal=(PermissionError,)):
-                    self._archive_unarchived()
+                    self.unarchived.save_all()
                     if self.saving.fault is None:
                         self.journal.append({"resumed": True})
                 moves = len(self.referee.game.moves)
@@ -251,7 +240,7 @@ class Daemon:
             if verdict.finished is not None:
                 self._finished(verdict.finished)
         elif isinstance(entry, Archived):
-            self._unarchived.clear()
+            self.unarchived.forget()
         elif isinstance(entry, Resumed):
             self.referee.restarted()
         elif isinstance(entry, ComputerMove):
@@ -318,14 +307,14 @@ class Daemon:
         if mark is not None:
             record["board"] = mark
         self.journal.append(record)
-        self._archive_unarchived()
+        self.unarchived.save_all()
         if verdict.finished is not None:
             self.journal.append({"archived": self.referee.game_number})
 
     def _write_whole_state(self) -> None:
         """Archive what is waiting, then make the referee's whole state the
         journal: a new game, or catching up after a failed write."""
-        self._archive_unarchived()
+        self.unarchived.save_all()
         self.journal.replace([self._snapshot()])
         self.saving.cleared()
 
@@ -541,25 +530,6 @@ class Daemon:
         return record
 
     def _finished(self, game: Game) -> None:
-        """Queue a game that just ended for the archive. Its key is the same
-        when the journal is replayed after a crash, so it is archived once."""
-        text = write_record(game)
-        name = f"{self.journal_id}\n{self.referee.game_number}\n{text}"
-        key = hashlib.sha256(name.encode()).hexdigest()[:32]
-        self._unarchived.append(Unarchived(game.copy(), datetime.now(UTC), key))
-
-    def _archive_unarchived(self) -> None:
-        """Save every finished game still waiting, oldest first."""
-        while self._unarchived:
-            waiting = self._unarchived[0]
-            game = waiting.game
-            saved = self.archive.save(
-                write_record(game),
-                rules=game.rules.name,
-                result="*" if game.result is None else str(game.result),
-                finished=waiting.finished,
-                moves=len(game.moves),
-                key=waiting.key,
-            )
-            self._unarchived.pop(0)
-            log.info("%s", _t("Saved the game as {name}.", name=saved.path.name))
+        """Queue a game that just ended for the archive (named by this
+        journal and its number, so a replay after a crash saves it once)."""
+        self.unarchived.finished(game, self.journal_id, self.referee.game_number)
