@@ -25,7 +25,7 @@ Move.drop(4)
 from __future__ import annotations
 
 import dataclasses
-from typing import assert_never
+from typing import Any, assert_never
 
 from controller.i18n import words
 from controller.i18n.text import Text, _t
@@ -96,6 +96,9 @@ class Referee:
         self.takebacks = 0
         # a browser's pending pairing request (controller.referee.pairing_window)
         self.pairing = PairingWindow()
+        # model_grid's last answer, by the rules object and the position: the
+        # loop asks whether the grid is in step at every step, many a drop
+        self._model: tuple[Rules, Any, list[tuple[Colour, ...]]] | None = None
         self.game = self.fresh_game(rules)
 
     # -- rules and geometry -------------------------------------------------
@@ -130,7 +133,11 @@ class Referee:
 
     def model_grid(self) -> list[tuple[Colour, ...]]:
         """What the game says each physical column holds, bottom up."""
-        return [self.game.column(c + self.offset) for c in range(1, self.table.columns + 1)]
+        rules, key = self.game.rules, self.game.position_key()
+        if self._model is None or self._model[0] is not rules or self._model[1] != key:
+            columns = range(1, self.table.columns + 1)
+            self._model = (rules, key, [self.game.column(c + self.offset) for c in columns])
+        return list(self._model[2])  # the caller's own list
 
     def in_step(self) -> bool:
         """Whether the physical grid is exactly what the game needs."""
