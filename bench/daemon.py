@@ -165,15 +165,10 @@ class GpioLatency:
             self.web.close()
         self.daemon.close()
 
-    def _histories(self) -> dict[str, int]:
-        return {pin: len(self.factory.pin(pin).history) for pin in self._watched}
-
-    def _first_change_since(self, before: dict[str, int]) -> float | None:
-        times = [
-            self.factory.pin(pin).history[n][0]
-            for pin, n in before.items()
-            if len(self.factory.pin(pin).history) > n
-        ]
+    def _first_change_since(self, since: float) -> float | None:
+        """When a watched light first changed at or after ``since`` (the
+        pins' clock: monotonic), if one did."""
+        times = [t for pin in self._watched for t, _ in self.factory.pin(pin).history if t >= since]
         return min(times) if times else None
 
     def _switch(self, setter: str, active: bool) -> None:
@@ -199,7 +194,7 @@ class GpioLatency:
             self._shown.clear()
             self.wires.beam(Beam.ENTRY, column, True)
             time.sleep(BEAM_BLOCKED)  # the disc is in the beam
-            before = self._histories()
+            before = monotonic()
             cleared = monotonic()
             self.wires.beam(Beam.ENTRY, column, False)
             # generous: on a loaded machine a GIL-sharing search can hold the loop up

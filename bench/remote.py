@@ -239,7 +239,7 @@ class RemoteLatency(GpioLatency):
     def _ask(self, friend: RemoteClient, column: int, ply: int) -> float:
         """The friend asks for ``column`` at ``ply``: the time to its light."""
         friend.wait(lambda: (friend.state or {}).get("ply") == ply, WAIT)
-        before = self._histories()
+        before = monotonic()
         self._shown.clear()
         asked = monotonic()
         seq = friend.request(str(column), ply)

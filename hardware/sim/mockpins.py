@@ -15,10 +15,17 @@ the devices drive it exactly as they drive any mock pin.
 >>> clock.advance(1.5); pin.state = 1
 >>> pin.history[-1]
 (1.5, 1.0)
+>>> for _ in range(2500):  # a blink, for 40 minutes
+...     clock.advance(1.0); pin.state = 1 - pin.state
+>>> len(pin.history) <= 2 * HISTORY_SECONDS + 1, pin.history[-1][0]
+(True, 2501.5)
+>>> len(pin.states) <= 2 * STATES_KEPT
+True
 """
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -26,10 +33,18 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware.clock import Clock, monotonic
 from hardware.pinmap import HEADER_40_REVISION
 
+# How far back a pin's history reaches: readers look back a blink window
+# (1.2 s, hardware/sim/gpio.py) or to a moment they noted, never minutes. A
+# blinking light changes a few times a second for as long as the simulator
+# runs, and both lists grew without end (a 1,600-action script: 21 MB).
+HISTORY_SECONDS = 60.0
+STATES_KEPT = 1_000  # of gpiozero's own ``states``, by count: it dates them by another clock
+
 
 class ClockedMockPin(MockPWMPin):  # type: ignore[misc]
     """A ``MockPWMPin`` whose ``history`` lists ``(clock time, state)`` for
-    its initial state and every change since."""
+    its changes over the last :data:`HISTORY_SECONDS` (and the one before,
+    the state the pin had then)."""
 
     def __init__(self, factory: Any, info: Any) -> None:
         self.history: list[tuple[float, float]] = []
@@ -43,8 +58,20 @@ class ClockedMockPin(MockPWMPin):  # type: ignore[misc]
     def _change_state(self, value: Any) -> bool:
         changed: bool = super()._change_state(value)
         if changed:
-            self.history.append((self._now(), float(value)))
+            now = self._now()
+            self.history.append((now, float(value)))
+            self._forget(now)
         return changed
+
+    def _forget(self, now: float) -> None:
+        """Drop what no reader looks at any more; at most once a horizon, so
+        a change costs no more than it did."""
+        history = self.history
+        if history[0][0] < now - 2 * HISTORY_SECONDS:
+            first_kept = bisect.bisect_left(history, now - HISTORY_SECONDS, key=lambda e: e[0])
+            del history[: first_kept - 1]
+        if len(self.states) > 2 * STATES_KEPT:
+            del self.states[:-STATES_KEPT]
 
 
 def clocked_mock_factory(clock: Clock, revision: int = HEADER_40_REVISION) -> Any:
