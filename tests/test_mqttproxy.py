@@ -46,10 +46,17 @@ class Peer:
         self.client.on_connect = self._connect
         self.client.on_disconnect = self._disconnect
         self.client.on_message = lambda _c, _u, message: self.messages.put(message)
+        # the broker has the subscription: a message published after this
+        # reaches the peer (a sender on the broker itself could otherwise
+        # overtake a SUBSCRIBE still crossing the proxy, and the message was lost)
+        self.subscribed = threading.Event()
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.topic = topic
         self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
         assert self.connected.wait(WAIT)
+        if topic is not None:
+            assert self.subscribed.wait(WAIT)
 
     def _connect(self, client: mqtt.Client, *_: object) -> None:
         self.connections += 1
