@@ -314,9 +314,12 @@ class ClassicSolver:
 
         One null-window test per child, in the core's own move order (the
         moves that do not hand over a win at once, those making the most
-        threats first): first for a child that does not win for the opponent
-        (a safe move, known early should the search be stopped), then, among
-        the children not proven lost, for one the opponent loses. It costs
+        threats first): whether the first child wins (it often does, and a
+        win proven at once spares proving it safe first: 12% fewer positions
+        on 47 Begin-Hard positions, fewer on 22, more on 7), then for a child
+        that does not win for the opponent (a safe move, known early should
+        the search be stopped), then, among the children not proven lost,
+        for one the opponent loses. It costs
         about one outcome solve, where :meth:`best_move_for_outcome` (whose
         centre-first choice the book needs) may solve several children more.
         Every finished test is kept in ``proofs`` (a stopped search loses only
@@ -338,6 +341,8 @@ class ClassicSolver:
         for column in legal:
             if column not in candidates:  # hands over a win at once
                 proofs.prove(column, high=-1)
+        if candidates and self._keeps(position, candidates[0], 1, proofs, should_stop):
+            return candidates[0], 1
         safe = next(
             (c for c in candidates if self._keeps(position, c, 0, proofs, should_stop)), None
         )
