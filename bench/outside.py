@@ -274,6 +274,14 @@ def main() -> None:
     for player in players:
         player.close()
         report(player.name, verdicts[player.name], args.movetime, args.prove_time)
+    if len(players) > 1:  # a faster build's reference proves more: (a) on the same positions too
+        common = {v.case.moves for vs in verdicts.values() for v in vs if v.reference.proven}
+        print(f"(a) where any build's {args.prove_time} ms proves a result-keeping move "
+              f"({len(common)} positions):")  # fmt: skip
+        for name, found in verdicts.items():
+            changed = [v.case.moves for v in found if v.case.moves in common and v.changed]
+            listed = f" ({', '.join(changed)})" if changed else ""
+            print(f"  {name}: {len(changed)} changed{listed}")
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"load average at the end {load}")
 

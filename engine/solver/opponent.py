@@ -39,8 +39,9 @@ from engine.solver.search import WIN, GameSearch, SearchResult
 
 MIN_LEVEL = 1  # a child can beat it
 MAX_LEVEL = 10  # full strength: the one statement of the level range (config, page, CLI read it)
-# Classic outside the book, in positions of the compiled cores (about 8 million
-# a second here, 2-3 million on a Pi 4, whose 1 s budget is about 2.5 million):
+# Classic outside the book, in positions of the compiled cores (about 22 million
+# a second here; a Pi 4 did 2-3 million, a 1 s budget about 2.5 million, before
+# issue 24's core, which searches the same positions about twice as fast here):
 SOLVE_FIRST = 400_000  # the exact solver's first share: it finishes most positions within it
 FALLBACK_NODES = 100_000  # then the fast search's, for a move should the solver not finish
 FALLBACK_SLOTS = 1 << 16  # its table: 1.5 MB, ample for that share
