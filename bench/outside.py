@@ -2,20 +2,33 @@
 
 Positions a person sets up, hints and ``popref bestmove`` are rarely in the
 book, so the move comes from what the solver finishes within the budget. This
-plays full strength (a fresh opponent a position, as after a restart) at
-``--movetime`` ms on ``--positions`` positions sampled (seeded) from the
-Connect Four test sets, and on the random openings of issue 24 (``2 1``,
-``6 7``, ``3 7``: wins for the mover; ``5 4``: a draw), then scores each move
-with the solver without limits: it *changes the result* when the position's
-outcome (win, draw, loss) is lost, and is *short* when its exact score is
-below the position's (the test set's). An opening is checked for its outcome
-only (its exact scores would cost hours). The unlimited solves are kept in
-``--cache`` (outside the repository) so a rerun costs only the new moves.
-Run from the repository root; ``--clock cpu`` gives each move its budget in
-CPU time, as on an idle core::
+plays full strength (a fresh opponent a position, as after a restart) on
+``--positions`` positions sampled (seeded) from the Connect Four test sets,
+and on the random openings of issue 24 (``2 1``, ``6 7``, ``3 7``: wins for
+the mover; ``5 4``: a draw), twice: at ``--movetime`` ms and at
+``--prove-time`` ms, the reference. Each move at ``--movetime`` is scored
+with the solver without limits. The two figures of issue 24:
 
-    .venv/bin/python bench/outside.py [--movetime 250] [--positions 120] [--seed 1]
-                                      [--clock cpu|wall] [--sets DIR] [--cache FILE]
+(a) moves at ``--movetime`` that *change the result* (the position's outcome,
+    win, draw or loss, is lost) among the positions where the reference
+    proves a move that keeps the result; the positions it does not prove do
+    not count against (a) and are listed;
+(b) the share of moves *short of the best score* (the test set's exact score)
+    at ``--movetime``. An opening is checked for its outcome only (its exact
+    scores would cost hours).
+
+``--against CHECKOUT`` runs another checkout's full strength beside this one
+on the same positions, in turn, each build in a process of its own
+(``bench/outsideplayer.py``), so one run compares them under one load.
+Make the old checkout with ``git archive REV | tar -x -C DIR`` and copy
+the compiled cores (``engine/solver/*.so``) of that revision into it.
+The unlimited solves are kept in ``--cache`` (outside the repository) so a
+rerun costs only the new moves. Run from the repository root; ``--clock
+cpu`` gives each move its budget in CPU time, as on an idle core::
+
+    nice .venv/bin/python bench/outside.py [--movetime 250] [--prove-time 1000]
+        [--positions 60] [--seed 1] [--clock cpu|wall] [--sets DIR] [--cache FILE]
+        [--against CHECKOUT] [--each]
 """
 
 from __future__ import annotations
@@ -24,8 +37,8 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,11 +46,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.matches import CLOCKS, past
-from engine import Game, new_game, rules_named
 from engine.solver.classic import COMPILED, ClassicSolver, Position
-from engine.solver.limits import Limits, search_seconds
-from engine.solver.opponent import Opponent
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OPENINGS = ["21", "67", "37", "54"]  # issue 24: full strength lost each at 250 ms and 1 s
 SETS = ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3", "Test_L2_R1", "Test_L2_R2", "Test_L3_R1"]
@@ -56,17 +67,68 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """Full strength's move in one case and what it is worth."""
+class Played:
+    """One build's move in one position at one budget, as its process answered."""
 
-    case: Case
     column: int
     source: str
+    proven: bool  # the build says the move keeps the position's outcome
     exact: bool
     depth: int
+    cpu: float  # seconds
+
+    @classmethod
+    def parse(cls, answer: str) -> Played:
+        column, source, proven, exact, depth, cpu = answer.split()
+        return cls(int(column), source, proven == "1", exact == "1", int(depth), float(cpu) / 1e3)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One build's moves in one case and what the quick one is worth."""
+
+    case: Case
+    quick: Played  # at --movetime
+    reference: Played  # at --prove-time
     outcome: int  # the position's, for the mover: 1, 0, -1
-    after: int  # the move's outcome
-    short: bool  # below the position's exact score
+    after: int  # the quick move's outcome
+    short: bool  # the quick move is below the position's exact score
+
+    @property
+    def changed(self) -> bool:
+        return self.after < self.outcome
+
+
+class Player:
+    """Full strength of one checkout in its own process (``bench/outsideplayer.py``)."""
+
+    def __init__(self, checkout: Path, clock: str) -> None:
+        script = Path(__file__).resolve().parent / "outsideplayer.py"
+        self.name = str(checkout)
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), str(checkout), clock],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self._read()  # "ok": imported, so no import time is counted in a move
+
+    def _read(self) -> str:
+        assert self.process.stdout is not None
+        answer = self.process.stdout.readline().strip()
+        if not answer:
+            raise SystemExit(f"outside.py: {self.name}: no answer (see above)")
+        return answer
+
+    def play(self, moves: str, ms: int) -> Played:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{ms} {moves}\n")
+        self.process.stdin.flush()
+        return Played.parse(self._read())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+        self.process.wait()
 
 
 class Scores:
@@ -140,64 +202,88 @@ def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def play(case: Case, movetime: float, clock_name: str) -> tuple[int, str, bool, int, float]:
-    """Full strength's move, from a fresh opponent; its source, exactness, depth, CPU time."""
-    rules = rules_named("classic")
-    game: Game = new_game(rules)
-    for digit in case.moves:
-        game.play(digit)
-    opponent = Opponent(rules)
-    clock = CLOCKS[clock_name]
-    cpu = time.process_time()
-    stop = past(clock() + search_seconds(movetime), clock)
-    choice = opponent.choose(game, Limits(should_stop=stop))
-    return choice.move.column, choice.source, choice.exact, choice.depth, time.process_time() - cpu
-
-
-def report(verdicts: list[Verdict], movetime: int) -> None:
-    changed = [v for v in verdicts if v.after < v.outcome]
+def report(name: str, verdicts: list[Verdict], movetime: int, prove_time: int) -> None:
+    """The two figures of issue 24 for one build, and what lies behind them."""
+    proven = [v for v in verdicts if v.reference.proven]
+    unproven = [v for v in verdicts if not v.reference.proven]
+    changed = [v for v in proven if v.changed]
     scored = [v for v in verdicts if v.case.score is not None]
     short = [v for v in scored if v.short]
-    sources = Counter(v.source for v in verdicts)
-    print(f"{len(verdicts)} positions at {movetime} ms: moves from "
+    sources = Counter(v.quick.source for v in verdicts)
+    print(f"{name}: {len(verdicts)} positions at {movetime} ms, moves from "
           + ", ".join(f"{k} {n}" for k, n in sorted(sources.items())))  # fmt: skip
-    print(f"  changed the result: {len(changed)}; short of the best score: {len(short)} of "
-          f"{len(scored)} ({100 * len(short) / max(1, len(scored)):.1f}%)")  # fmt: skip
+    print(f"  (a) changed the result at {movetime} ms where {prove_time} ms proves a "
+          f"result-keeping move: {len(changed)} of {len(proven)}")  # fmt: skip
+    print(f"  (b) short of the best score at {movetime} ms: {len(short)} of {len(scored)} "
+          f"({100 * len(short) / max(1, len(scored)):.1f}%)")  # fmt: skip
     by_set = Counter(v.case.origin for v in short)
     if by_set:
-        print("  short by set: " + ", ".join(f"{k} {n}" for k, n in sorted(by_set.items())))
+        print("      short by set: " + ", ".join(f"{k} {n}" for k, n in sorted(by_set.items())))
     for v in changed:
-        print(f"  CHANGED: '{v.case.moves}' ({v.case.origin}) column {v.column}: outcome "
-              f"{v.outcome} -> {v.after} (source {v.source}, depth {v.depth}, "
-              f"exact {v.exact})")  # fmt: skip
+        print(f"  CHANGED: {_describe(v)}")
+    for v in unproven:
+        print(f"  not proven at {prove_time} ms: {_describe(v)}")
+    worst = max((v.quick.cpu for v in verdicts), default=0.0)
+    print(f"  worst CPU time of a move at {movetime} ms: {worst * 1e3:.1f} ms")
+
+
+def _describe(v: Verdict) -> str:
+    return (
+        f"'{v.case.moves}' ({v.case.origin}) column {v.quick.column}: outcome {v.outcome} -> "
+        f"{v.after}{' short' if v.short else ''} (source {v.quick.source}, depth "
+        f"{v.quick.depth}); the reference plays {v.reference.column} ({v.reference.source})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--movetime", type=int, default=250, help="ms a move (the deadline)")
-    parser.add_argument("--positions", type=int, default=120, help="sampled from the test sets")
+    parser.add_argument("--prove-time", type=int, default=1000,
+                        help="ms a move of the reference search")  # fmt: skip
+    parser.add_argument("--positions", type=int, default=60, help="sampled from the test sets")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
                         help="the clock of the budget (cpu: as on an idle core)")  # fmt: skip
     default_sets = SHARED_SETS if SHARED_SETS.exists() else SAMPLE_SETS
     parser.add_argument("--sets", type=Path, default=default_sets, help="the test sets' folder")
     parser.add_argument("--cache", type=Path, default=CACHE, help="the unlimited solves")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="another checkout to run beside this one")  # fmt: skip
+    parser.add_argument("--each", action="store_true", help="a line per position and build")
     args = parser.parse_args()
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"compiled core: {COMPILED}; load average {load} on {os.cpu_count()} cores; "
-          f"sets {args.sets}")  # fmt: skip
+          f"sets {args.sets}; clock {args.clock}")  # fmt: skip
     scores = Scores(args.cache)
-    verdicts = []
-    worst = 0.0
+    players = [Player(ROOT, args.clock)]
+    if args.against is not None:
+        players.append(Player(args.against.resolve(), args.clock))
+    verdicts: dict[str, list[Verdict]] = {p.name: [] for p in players}
     for number, case in enumerate(cases(args.sets, args.positions, args.seed), 1):
-        column, source, exact, depth, cpu = play(case, args.movetime / 1000, args.clock)
-        worst = max(worst, cpu)
-        outcome, after, short = judge(case, column, scores)
-        verdicts.append(Verdict(case, column, source, exact, depth, outcome, after, short))
+        for player in players:  # in turn, so every build meets the same load
+            quick = player.play(case.moves, args.movetime)
+            reference = player.play(case.moves, args.prove_time)
+            outcome, after, short = judge(case, quick.column, scores)
+            verdict = Verdict(case, quick, reference, outcome, after, short)
+            verdicts[player.name].append(verdict)
+            if args.each:
+                print(f"  {player.name}: {_describe(verdict)}, reference proven "
+                      f"{reference.proven}", flush=True)  # fmt: skip
         if number % 20 == 0:
             print(f"... {number} positions", file=sys.stderr, flush=True)
-    report(verdicts, args.movetime)
-    print(f"  worst CPU time of a move: {worst * 1e3:.1f} ms")
+    for player in players:
+        player.close()
+        report(player.name, verdicts[player.name], args.movetime, args.prove_time)
+    if len(players) > 1:  # a faster build's reference proves more: (a) on the same positions too
+        common = {v.case.moves for vs in verdicts.values() for v in vs if v.reference.proven}
+        print(f"(a) where any build's {args.prove_time} ms proves a result-keeping move "
+              f"({len(common)} positions):")  # fmt: skip
+        for name, found in verdicts.items():
+            changed = [v.case.moves for v in found if v.case.moves in common and v.changed]
+            listed = f" ({', '.join(changed)})" if changed else ""
+            print(f"  {name}: {len(changed)} changed{listed}")
+    load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
+    print(f"load average at the end {load}")
 
 
 if __name__ == "__main__":

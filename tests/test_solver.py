@@ -15,7 +15,7 @@ from engine.solver.limits import SearchStopped
 
 DATA = Path(__file__).parent / "data" / "connect4-testsets"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
-SMALL_SLOTS = 1_000_003  # 9 MB: enough for the samples, quick to allocate
+SMALL_SLOTS = 1_000_003  # 8 MB: enough for the samples, quick to allocate
 
 
 def read_set(path: Path) -> list[tuple[str, int]]:
@@ -73,6 +73,21 @@ def test_both_cores_agree_on_random_positions(width: int, height: int) -> None:
     for p in random_positions(width * height, 6, width, height, plies):
         assert fast.move_scores(p) == pure.move_scores(p)
         assert fast.best_move_and_score(p) == pure.best_move_and_score(p)
+
+
+@pytest.mark.parametrize("slots", [1, 256, 257, 4099])
+def test_a_tiny_table_full_of_collisions_still_scores_exactly(slots: int) -> None:
+    # an entry keeps the key divided by the table size beside its slot, so
+    # positions sharing a slot never read each other's bounds (at least 256
+    # slots: the quotient must fit above the value byte, a smaller ask gets 256)
+    solver = ClassicSolver(core="compiled", slots=slots)
+    assert len(solver.core.table) == 8 * max(slots, 256)  # type: ignore[attr-defined]
+    for moves, score in read_set(DATA / "Test_L2_R1")[:8] + read_set(DATA / "Test_L1_R1")[:4]:
+        assert solver.solve(position(moves)) == score, moves
+    wide = ClassicSolver(8, 7, core="compiled", slots=slots)  # 64-bit keys: the widest quotient
+    pure = ClassicSolver(8, 7, core="python")
+    for p in random_positions(8, 3, 8, 7, 8 * 7 - 12):
+        assert wide.best_move_and_score(p) == pure.best_move_and_score(p)
 
 
 def test_raw_negamax_windows_agree() -> None:

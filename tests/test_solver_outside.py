@@ -96,6 +96,27 @@ def unproven(digits: str, proofs: Proofs) -> Move:
     return opponent._unproven(classic_position(game), proofs, found).move
 
 
+# Begin-Hard positions (Test_L1_R3) whose outcome 2 M positions leave unproven,
+# with the moves that keep it (every move solved without limits, offline); the
+# fast search's best move gave each away at every budget up to 5 M positions
+KEEPERS = {
+    "646722164": {4},  # a draw only 4 holds
+    "623774": {4, 6},
+    "1112444": {2, 4},
+    "56117276": {6, 7},
+    "1236741": {4},
+}
+
+
+@pytest.mark.skipif(not COMPILED, reason="budgets of a quarter second need the compiled cores")
+@pytest.mark.parametrize("digits", sorted(KEEPERS))
+@pytest.mark.parametrize("nodes", [500_000, 2_000_000])
+def test_unproven_the_solver_s_own_first_move_keeps_the_result(digits: str, nodes: int) -> None:
+    choice = Opponent(game_of(digits).rules).choose(game_of(digits), Limits(max_nodes=nodes))
+    assert choice.source == "search" and not choice.proven  # the fallback chose
+    assert choice.move.column in KEEPERS[digits]
+
+
 def test_a_refuted_move_is_never_chosen() -> None:
     digits = "274552224131661"
     searched = unproven(digits, Proofs())

@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the resumable record of solved positions (default: the book file + .progress)",
     )
     parser.add_argument(
-        "--slots", type=int, default=DEFAULT_SLOTS, help="transposition table slots (9 bytes each)"
+        "--slots", type=int, default=DEFAULT_SLOTS, help="transposition table slots (8 bytes each)"
     )
     parser.add_argument("--count", action="store_true", help="only count the positions per ply")
     parser.add_argument(

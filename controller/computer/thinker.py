@@ -100,7 +100,7 @@ class _Opponents:
         from engine.solver.opponent import Opponent
 
         # full strength ignores the seed: the computer's moves, its pondering
-        # and the hints share one opponent, one solver's table (38 MB)
+        # and the hints share one opponent, one solver's table (34 MB)
         key = (job.game.rules, job.level, job.seed if job.level < MAX_LEVEL else 0)
         with self._lock:
             opponent = self._cache.get(key)

@@ -12,9 +12,15 @@
  * `mask` every disc. current + mask is a unique key of the position.
  *
  * The transposition table is a Python bytearray owned by the caller (so its
- * lifetime and size are Python's business): `slots` 8-byte keys followed by
- * `slots` one-byte values; 0 is empty, 1..RANGE an upper bound,
- * RANGE+1..2*RANGE a lower bound.
+ * lifetime and size are Python's business): `slots` 8-byte entries, at least
+ * 256. A position's slot is key % slots; its entry holds key / slots (which
+ * with the slot gives back the key, and fits in 56 bits) above an 8-bit
+ * value: 0 is empty, 1..RANGE an upper bound, RANGE+1..2*RANGE a lower bound.
+ * One word an entry, so a probe costs one cache miss, not two (a key array
+ * beside a value array cost both); the search waits on those misses most
+ * of its time, so it also asks for each child's entry while it orders the
+ * moves, before it descends (about 1.7 times the positions a second here,
+ * the same positions searched).
  *
  * The search runs without the GIL. Every `check_every` nodes it takes the
  * GIL back to call `should_stop()`; a true answer unwinds the search, which
@@ -35,8 +41,7 @@ typedef struct {
     int order[64];      /* columns, centre first */
     board col_mask[64]; /* one column's playable cells */
     int score_min, score_range;
-    uint64_t *keys;
-    uint8_t *values;
+    uint64_t *entries;
     uint64_t slots;
     uint64_t nodes;
     Poll poll;
@@ -74,9 +79,7 @@ static board non_losing_moves(const Search *s, board current, board mask) {
 }
 
 static void store(Search *s, board key, int value) {
-    uint64_t slot = key % s->slots;
-    s->keys[slot] = key;
-    s->values[slot] = (uint8_t)value;
+    s->entries[key % s->slots] = (key / s->slots) << 8 | (uint64_t)value;
 }
 
 static int negamax(Search *s, board current, board mask, int moves, int alpha, int beta) {
@@ -102,9 +105,9 @@ static int negamax(Search *s, board current, board mask, int moves, int alpha, i
             return beta;
     }
     board key = current + mask;
-    uint64_t slot = key % s->slots;
-    if (s->keys[slot] == key && s->values[slot]) {
-        int v = s->values[slot];
+    uint64_t entry = s->entries[key % s->slots];
+    if (entry >> 8 == key / s->slots && (entry & 0xff)) {
+        int v = (int)(entry & 0xff);
         if (v <= s->score_range) {
             int upper = v - 1 + s->score_min;
             if (beta > upper) {
@@ -129,6 +132,8 @@ static int negamax(Search *s, board current, board mask, int moves, int alpha, i
         if (!move)
             continue;
         int r = popcount64(winning_cells(s, current | move, mask | move));
+        /* the child's entry, on its way while the rest is ordered */
+        __builtin_prefetch(&s->entries[((current ^ mask) + (mask | move)) % s->slots]);
         int j = n++;
         while (j > 0 && rank[j - 1] < r) { /* stable: ties keep centre first */
             order[j] = order[j - 1];
@@ -162,7 +167,7 @@ static PyObject *core_negamax(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "w*iiKKiiiOK", &table, &width, &height, &current, &mask, &moves,
                           &alpha, &beta, &should_stop, &check_every))
         return NULL;
-    if (width < 1 || height < 1 || width * (height + 1) > 64 || table.len < 9) {
+    if (width < 1 || height < 1 || width * (height + 1) > 64 || table.len < 8 * 256) {
         PyBuffer_Release(&table);
         PyErr_SetString(PyExc_ValueError, "the board or the table does not fit the core");
         return NULL;
@@ -181,9 +186,8 @@ static PyObject *core_negamax(PyObject *module, PyObject *args) {
     }
     s.score_min = -(s.cells / 2) - 1;
     s.score_range = (s.cells + 1) / 2 + 1 - s.score_min + 1;
-    s.slots = (uint64_t)table.len / 9;
-    s.keys = (uint64_t *)table.buf;
-    s.values = (uint8_t *)table.buf + 8 * s.slots;
+    s.slots = (uint64_t)table.len / 8;
+    s.entries = (uint64_t *)table.buf;
     poll_start(&s.poll, should_stop, check_every, 0);
     int value = negamax(&s, (board)current, (board)mask, moves, alpha, beta);
     poll_end(&s.poll);

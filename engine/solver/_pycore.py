@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-MAX_ENTRIES = 1 << 20  # a dict entry costs far more than the core's 9 bytes
+MAX_ENTRIES = 1 << 20  # a dict entry costs far more than the core's 8 bytes
 
 
 @dataclass

