@@ -320,6 +320,16 @@ def test_the_book_holds_every_position_the_computer_meets_early() -> None:
     assert seen > 300
 
 
+def test_the_book_holds_every_opening_of_two_moves() -> None:
+    # hints between two people meet any opening; a fresh solve of one takes
+    # tens of seconds, and within a move's time full strength lost 2 1 and 6 7
+    book = packaged()
+    for first in range(1, 8):
+        for second in range(1, 8):
+            position = Position.empty(7, 6).play(first).play(second)
+            assert book.lookup(position) is not None, f"{first} {second}"
+
+
 @needs_compiled
 def test_beyond_its_depth_the_solver_answers_what_the_book_leaves_out() -> None:
     book, plan = packaged(), Plan()

@@ -58,6 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="build no plies from PLY on (default: to the end)",
     )  # fmt: skip
     parser.add_argument(
+        "--every", type=int, default=default.every, metavar="PLY",
+        help="before PLY, every position however reached, for hints between people "
+        f"(default {default.every})",
+    )  # fmt: skip
+    parser.add_argument(
         "--output",
         metavar="FILE",
         help="the book file (default: engine/solver/book-WxH.bin under the current directory)",
@@ -89,11 +94,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: a {width}x{height} book of depth {args.depth} is not possible: "
               "the board must fit 64 bits and the depth its cells", file=sys.stderr)  # fmt: skip
         return 2
-    if min(args.exact, args.nodes, args.until) < 0:
-        print(f"{PROG}: --exact, --nodes and --until take a number of 0 or more",
+    if min(args.exact, args.nodes, args.until, args.every) < 0:
+        print(f"{PROG}: --exact, --nodes, --until and --every take a number of 0 or more",
               file=sys.stderr)  # fmt: skip
         return 2
-    plan = Plan(args.depth, args.exact, args.nodes, until=args.until)
+    plan = Plan(args.depth, args.exact, args.nodes, until=args.until, every=args.every)
     output = Path(args.output or f"engine/solver/book-{width}x{height}.bin")
     progress = Path(args.progress or f"{output}.progress")
     if args.stamp:

@@ -9,6 +9,13 @@ than ``nodes`` positions, since the solver answers the others within the
 thinking budget. Only a position in the book leads further: the book plays
 its move and every answer is a candidate two plies on.
 
+Hints in a game between two people, and ``popref bestmove``, meet any
+opening, not only the computer's: before ply ``every`` the book holds every
+position however it was reached (after two moves, 28 once per mirror pair,
+where the computer meets 4). A fresh solve of one of those takes tens of
+seconds, and in the time of a move the solver's fallback lost won openings
+(issue 24: ``2 1`` and ``6 7``). They lead no further than the others.
+
 Before ply ``exact`` a position gets the best move by exact score (fastest
 win, slowest loss); later, a won position gets the first move, centre
 first, that keeps the win (one outcome solve per move, far cheaper), a
@@ -21,21 +28,26 @@ gives the same book and a build resumes from any prefix.
 
 >>> from engine.solver.classic import ClassicSolver
 >>> records = {}
->>> plan = Plan(depth=3, exact=3, until=3)
+>>> plan = Plan(depth=3, exact=3, until=3, every=0)
 >>> build(ClassicSolver(4, 4, core="python"), 4, 4, plan, records, lambda *entry: None)
 3
 >>> len(records), records[0]  # the empty board's key is 0: a draw, play column 3
 (7, Record(score=0, column=3, exact=True, ply=0, nodes=-1))
->>> plan = Plan(depth=3, exact=3, nodes=1000)  # beyond ply 3, only the long solves
+>>> plan = Plan(depth=3, exact=3, nodes=1000, every=0)  # beyond ply 3, only the long solves
 >>> build(ClassicSolver(4, 4, core="python"), 4, 4, plan, records, lambda *entry: None)
 8
 >>> len(records), len(book_entries(plan, records))
 (44, 11)
+>>> plan = Plan(depth=3, exact=3, nodes=1000, every=3)  # and every opening of two moves
+>>> build(ClassicSolver(4, 4, core="python"), 4, 4, plan, records, lambda *entry: None)
+8
+>>> len(records), len(book_entries(plan, records))
+(48, 15)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -71,6 +83,7 @@ class Plan:
     nodes: int = 1_000_000  # 125 ms here on one core when set (45 ms now), under 0.5 s on a Pi 4
     slots: int = DEFAULT_SLOTS  # the table the computer's solver uses
     until: int = 42  # build no plies from this one on
+    every: int = 3  # before this ply, every position however reached (hints between people)
 
     def holds(self, record: Record) -> bool:
         """Whether the book holds a solved position."""
@@ -112,6 +125,7 @@ def plies(
     """
     levels: dict[int, list[Position]] = {}
     empty = Position.empty(width, height)
+    everything = [empty]  # every position of this ply, however reached
     for ply in range(min(plan.until, width * height)):
         if ply == 0:
             found = [empty]
@@ -126,11 +140,20 @@ def plies(
                 after = position.play(record.column)
                 if after.moves < width * height:
                     found.extend(_answers(after))
-        unique = {p.key(): p for p in map(_canonical_position, found)}
+        unique = _unique(found)
         levels[ply] = [unique[key] for key in sorted(unique)]
         if not levels[ply] and (ply == 0 or not levels[ply - 1]):
             return
-        yield ply, levels[ply]
+        if ply < plan.every:
+            if ply > 0:
+                everything = list(_unique(a for p in everything for a in _answers(p)).values())
+            unique |= _unique(everything)
+        yield ply, [unique[key] for key in sorted(unique)]
+
+
+def _unique(positions: Iterable[Position]) -> dict[int, Position]:
+    """Each position once per mirror pair, by its key."""
+    return {p.key(): p for p in map(_canonical_position, positions)}
 
 
 class _Solve:
