@@ -148,3 +148,14 @@ def check_position(
     assert found.move is not None
     assert outcome_of_move(game, found.move, values) == truth
     assert abs(found.value) >= WON or found.value == 0
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled search core is not installed")
+def test_the_tests_last_ply_is_played_not_searched() -> None:
+    # Pop Out 7x6 from the start: the tests' last ply once cost a full node
+    # a move, with a threat extension behind each (11 plies took 5.4 million
+    # positions); the move that ends the game is all the edge of the window
+    # asks for (13 plies in 2.1 million)
+    game = new_game(rules_named("popout"))
+    found = prove(FastSearch(game.rules), game, Limits(max_nodes=2_500_000))
+    assert found.value is None and found.depth >= 13

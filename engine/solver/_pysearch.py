@@ -302,6 +302,22 @@ class _Search:
         moves[:] = [move for _v, _i, move in first + sorted(judged)]
         return False
 
+    def last_ply(self, s: State, alpha: int, beta: int, ply: int) -> int:
+        """The last ply of a window the judgement cannot reach, the children
+        played, not searched (``last_ply`` in ``_search.c`` says why)."""
+        me, best = s[2], -INF
+        for move in self.m.moves(s):
+            _child, result = self.m.play(s, move)
+            if result != ONGOING:
+                value = 0 if result == DRAW else WIN - ply - 1 if result == me else ply + 1 - WIN
+            else:
+                self.horizon = True
+                value = alpha if alpha >= EVAL_CAP else beta
+            best = max(best, value)
+            if best >= beta:
+                break
+        return best
+
     def negamax(self, s: State, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         if self.nodes >= self.max_nodes:
@@ -320,6 +336,8 @@ class _Search:
             if beta <= -EVAL_CAP:
                 return beta
             return m.judge(s)
+        if depth == 1 and (alpha >= EVAL_CAP or beta <= -EVAL_CAP):
+            return self.last_ply(s, alpha, beta, ply)
         extra = key_extra(s)
         slot = self.slot(s[0], s[1], extra)
         table = self.table

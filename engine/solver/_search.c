@@ -539,6 +539,33 @@ static int threat_order(Search *s, const State *st, int *moves, int n, int keep_
     return 0;
 }
 
+/* the last ply of a window the judgement cannot reach (the outcome search's
+ * tests), played without searching the children: only a move that ends the
+ * game can leave the window's edge, so the first one past it answers, and
+ * otherwise the edge, a true bound, is the value. The children are neither
+ * counted, nor looked up, nor extended (an extension there would only ask
+ * whether the reply to a threat wins at once, which the next test asks).
+ * One ply fewer of full nodes is most of a test's positions and time. */
+static int last_ply(Search *s, const State *st, int alpha, int beta, int ply) {
+    int moves[MAX_MOVES];
+    int n = gen_moves(s->m, st, moves), me = st->side, best = -INF;
+    for (int i = 0; i < n; i++) {
+        State child = *st;
+        int result = play(s->m, &child, moves[i]), value;
+        if (result != ONGOING)
+            value = terminal(result, me, ply + 1);
+        else {
+            s->horizon = 1; /* a circle's draw is within the edge too: no need to look */
+            value = alpha >= EVAL_CAP ? alpha : beta;
+        }
+        if (value > best)
+            best = value;
+        if (best >= beta)
+            break;
+    }
+    return best;
+}
+
 static int negamax(Search *s, const State *st, int depth, int alpha, int beta, int ply) {
     s->nodes++;
     if (s->nodes >= s->max_nodes) {
@@ -557,6 +584,8 @@ static int negamax(Search *s, const State *st, int depth, int alpha, int beta, i
             return beta;
         return evaluate(s->m, st);
     }
+    if (depth == 1 && (alpha >= EVAL_CAP || beta <= -EVAL_CAP))
+        return last_ply(s, st, alpha, beta, ply);
     uint64_t extra = key_extra(st);
     uint64_t slot = slot_of(s, st->b[0], st->b[1], extra);
     board *entry = s->table + 3 * slot;
