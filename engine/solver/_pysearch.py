@@ -276,8 +276,11 @@ class _Search:
                 return value
         return self.child_value(s, move, depth, alpha, beta, ply)
 
-    def threat_order(self, s: State, moves: list[int], keep_first: bool) -> bool:
-        """Order ``moves`` best-looking first; True: one of them wins at once."""
+    def threat_order(self, s: State, moves: list[int], keep_first: bool, proving: bool) -> bool:
+        """Order ``moves`` best-looking first; True: one of them wins at once.
+
+        ``proving``: by the threats a move leaves its player, not the
+        judgement (``threat_order`` in ``_search.c`` says why)."""
         m = self.m
         me = s[2]
         self.nodes += len(moves)
@@ -289,14 +292,18 @@ class _Search:
             if result != ONGOING:
                 value = 0 if result == DRAW else -WIN
             else:
-                value = m.judge(child)
-                if child[2] != me:
-                    value = -value
-                    if not m.pop10:
-                        occupied = child[0] | child[1]
-                        theirs = child[1] if child[2] else child[0]
-                        if m.winning_cells(theirs, occupied) & m.drop_cells(occupied):
-                            value -= THREAT_PENALTY
+                occupied = child[0] | child[1]
+                if proving and not m.pop10:
+                    value = m.winning_cells(child[1] if me else child[0], occupied).bit_count()
+                else:
+                    value = m.judge(child) if child[2] == me else -m.judge(child)
+                theirs = child[1] if child[2] else child[0]
+                if (
+                    child[2] != me
+                    and not m.pop10
+                    and m.winning_cells(theirs, occupied) & m.drop_cells(occupied)
+                ):
+                    value -= THREAT_PENALTY
             judged.append((-value, index, move))
         first = [judged.pop(0)] if keep_first else []
         moves[:] = [move for _v, _i, move in first + sorted(judged)]
@@ -369,7 +376,8 @@ class _Search:
         if keep_first:
             moves.remove(table_move)
             moves.insert(0, table_move)
-        if depth >= 2 and len(moves) > 1 and self.threat_order(s, moves, keep_first):
+        proving = alpha >= EVAL_CAP or beta <= -EVAL_CAP
+        if depth >= 2 and len(moves) > 1 and self.threat_order(s, moves, keep_first, proving):
             return WIN - ply - 1
         horizon_before, reach_before = self.horizon, self.reach
         self.horizon, self.reach = False, NO_REACH
