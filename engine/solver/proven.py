@@ -5,6 +5,8 @@ and the anytime search (:class:`~engine.solver.fastsearch.FastSearch`)
 side by side, an iteration of each in turn (whichever has searched fewer
 positions goes next), in the same table, and then:
 
+- in Pop Out 7x6's first plies, Red plays the opening table's proven win
+  (:mod:`engine.solver.openings`) without searching;
 - a proven win is played: the fastest proven, from this search, an
   earlier one or pondering (kept per position until a faster one is
   proven, so a win is never thrown away);
@@ -36,8 +38,9 @@ from engine.game import Game
 from engine.move import Move, MoveKind
 from engine.solver.fastsearch import FastSearch, State, state_of
 from engine.solver.limits import Limits
+from engine.solver.openings import opening_move
 from engine.solver.outcome import WON, Outcome, outcomes
-from engine.solver.search import SearchResult
+from engine.solver.search import WIN, SearchResult
 
 KEPT = 10_000  # proven wins kept (about 3 MB at most); a game meets far fewer positions
 # the outcome search's share of the positions: one in OUTCOME_SHARE. Once a
@@ -60,8 +63,12 @@ class ProvenPlay:
     def choose(self, game: Game, limits: Limits) -> SearchResult:
         """The move for ``game``: as the module says; ``exact`` when its
         score is proven (a win, a loss, or the anytime search's own)."""
-        outcome, result = self._both(game, limits)
         state = state_of(game)
+        opening = opening_move(game.rules, state)
+        if opening is not None:  # proven when the table was built: no search needed
+            move, plies = opening
+            return SearchResult(move, {move: WIN - plies}, 0, True, 0)
+        outcome, result = self._both(game, limits)
         if outcome.value is not None and outcome.value >= WON:
             self.keep(state, outcome.move, outcome.value)
         if result.scores[result.move] >= WON and result.exact:
