@@ -168,3 +168,17 @@ def test_the_tests_try_the_moves_that_leave_most_threats_first() -> None:
     game = new_game(rules_named("popout"))
     found = prove(FastSearch(game.rules), game, Limits(max_nodes=6_500_000))
     assert found.value is None and found.depth >= 16
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_proven_win_does_not_go_back_where_the_game_has_been(core: str) -> None:
+    # here 2 won in 5 by giving back the position after "3 1 2 3 3 3 p3 p1":
+    # true, but two such wins can lead to each other's position for ever
+    rules = BOARDS["4x4 lines of 3"]
+    game = seeded_game(rules, 184, 12)
+    assert " ".join(str(move) for move in game.moves) == "3 1 2 3 3 3 p3 p1 2 4 p2 p4"
+    found = prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
+    assert found.move is not None and found.value is not None and found.value >= WON
+    after = game.copy()
+    after.play(found.move)
+    assert after.position_key() not in game.past_positions()

@@ -69,3 +69,17 @@ def test_a_move_proven_lost_is_not_chosen_while_another_is_not() -> None:
     assert search_alone.move == Move.drop(4)  # what full strength played before
     choice = Opponent(RULES).choose(game, Limits(max_nodes=40_000))
     assert choice.move not in lost
+
+
+def test_a_kept_win_that_leads_back_where_the_game_has_been_is_not_played() -> None:
+    # after 1 2 3 4 p3, Yellow's p4 gives back the position after 1 2: a win
+    # kept from an earlier visit that goes back can be one of two that lead
+    # to each other's position for ever (a game against Four the Win! went
+    # round 6 p6 to the 300-ply cap from a proven win)
+    game = game_of("1 2 3 4 p3")
+    play = ProvenPlay(FastSearch(RULES, slots=1 << 12))
+    play.keep(state_of(game), Move.pop(4), WIN - 1)  # as fast as any: kept whatever is found
+    assert play.choose(game, Limits(max_nodes=2000)).move != Move.pop(4)
+    other = ProvenPlay(FastSearch(RULES, slots=1 << 12))
+    other.keep(state_of(game), Move.drop(6), WIN - 1)  # the same, but 6 is not back
+    assert other.choose(game, Limits(max_nodes=2000)).move == Move.drop(6)

@@ -9,7 +9,8 @@ positions goes next), in the same table, and then:
   (:mod:`engine.solver.openings`) without searching;
 - a proven win is played: the fastest proven, from this search, an
   earlier one or pondering (kept per position until a faster one is
-  proven, so a win is never thrown away);
+  proven, so a win is never thrown away), unless it leads back to a
+  position of the game's past (then this search's own win);
 - a move proven lost is never chosen while another is not: the anytime
   search leaves them out of its next iterations;
 - otherwise the anytime search's choice among the moves left.
@@ -74,6 +75,13 @@ class ProvenPlay:
         if result.scores[result.move] >= WON and result.exact:
             self.keep(state, result.move, result.scores[result.move])
         kept = self.wins.get(state)
+        if kept is not None and goes_back(game, kept[0]):
+            # kept from an earlier visit: now it leads where the game has been,
+            # and two such moves can go round for ever; this search's win cannot
+            # (the outcome search judges the game's past a draw)
+            kept = None
+            if outcome.move is not None and outcome.value is not None and outcome.value >= WON:
+                kept = (outcome.move, outcome.value)
         if kept is not None:
             move, value = kept
             return SearchResult(move, {**result.scores, move: value}, result.depth, True,
@@ -150,6 +158,13 @@ class ProvenPlay:
             else:
                 result = step(1, deepening) or result
         return outcome, result
+
+
+def goes_back(game: Game, move: Move) -> bool:
+    """Whether ``move`` leads to a position ``game`` has met before."""
+    after = game.copy()
+    after.play(move)
+    return after.position_key() in game.past_positions()
 
 
 def code(move: Move) -> int:
