@@ -27,17 +27,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Colour, new_game, rules_named
+from engine import Colour, rules_named
 from engine.solver.fastsearch import FastSearch, state_of
 from engine.solver.limits import Limits
-from engine.solver.openings import canonical, in_table_form
+from engine.solver.openings import canonical, in_table_form, roots
 from engine.solver.outcome import WON, prove
 from engine.solver.proven import code
 from engine.solver.search import WIN
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "solver" / "openings_data.py"
 SLOTS = 1 << 22  # 96 MB: the start's proof takes about 2 billion positions
-MOST = 20_000_000_000  # positions a proof may take before the build gives up
 HEADER = '''"""Pop Out 7x6's proven opening moves for Red (engine/solver/openings.py).
 
 Written by bench/popout_openings.py {args}; do not edit.
@@ -49,13 +48,19 @@ OPENINGS: tuple[tuple[int, int, int, int], ...] = (
 '''
 
 
-def build(plies: int, enough: int) -> tuple[dict[tuple[int, int], tuple[int, int]], list[str]]:
-    """The table, and the lines past ``plies`` that were still dear."""
+def build(
+    plies: int, enough: int, most: int, root_most: int
+) -> tuple[dict[tuple[int, int], tuple[int, int]], list[str], list[str]]:
+    """The table, the lines past ``plies`` that were still dear, and the
+    roots after two plies where Red's win was not proven within
+    ``root_most`` positions (elsewhere ``most``)."""
     rules = rules_named("popout")
     table: dict[tuple[int, int], tuple[int, int]] = {}
     seen: set[tuple[int, int]] = set()
     edge: list[str] = []
-    waiting = [new_game(rules)]
+    unproven: list[str] = []
+    waiting = roots()
+    root_lines = {" ".join(str(m) for m in game.moves) for game in waiting}
     while waiting:
         game = in_table_form(waiting.pop(0))
         red, yellow, _flipped = canonical(*state_of(game)[:2])
@@ -74,10 +79,14 @@ def build(plies: int, enough: int) -> tuple[dict[tuple[int, int], tuple[int, int
             edge.append(line)
             continue
         search = FastSearch(rules, slots=SLOTS)
-        found = prove(search, game, Limits(max_nodes=MOST))
+        budget = root_most if line in root_lines and game.moves else most
+        found = prove(search, game, Limits(max_nodes=budget))
         print(f"{line:28} {found.describe():16} {found.move!s:4} {search.nodes:>14,} positions "
               f"{time.process_time() - start:8.1f} s", flush=True)  # fmt: skip
         if found.move is None or found.value is None or found.value < WON:
+            if line in root_lines:
+                unproven.append(f"{line}: {found.describe()}")  # a random opening's loss
+                continue
             raise SystemExit(f"{line}: Red's win not proven ({found.describe()})")
         table[(red, yellow)] = (code(found.move), WIN - found.value)
         after = game.copy()
@@ -89,7 +98,7 @@ def build(plies: int, enough: int) -> tuple[dict[tuple[int, int], tuple[int, int
                 waiting.append(next_game)
             elif next_game.result is not Colour.RED:
                 raise SystemExit(f"{line} {found.move} {reply}: not Red's win ({next_game.result})")
-    return table, edge
+    return table, edge, unproven
 
 
 def write(table: dict[tuple[int, int], tuple[int, int]], args: str) -> None:
@@ -102,11 +111,18 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=14, help="entries for positions up to here")
     parser.add_argument("--enough", type=int, default=500_000,
                         help="a proof within this many positions needs no entry")  # fmt: skip
+    parser.add_argument("--most", type=int, default=4_000_000_000,
+                        help="positions a proof may take")  # fmt: skip
+    parser.add_argument("--root-most", type=int, default=300_000_000,
+                        help="the same after two plies: else the root is left out")  # fmt: skip
     args = parser.parse_args()
-    table, edge = build(args.plies, args.enough)
-    write(table, f"--plies {args.plies} --enough {args.enough}")
+    table, edge, unproven = build(args.plies, args.enough, args.most, args.root_most)
+    write(table, f"--plies {args.plies} --enough {args.enough} --root-most {args.root_most}")
     print(f"{len(table)} entries in {OUT}; past ply {args.plies} still dearer: {len(edge)}")
     for line in edge:
+        print(f"  {line}")
+    print(f"roots left out, Red's win not proven: {len(unproven)}")
+    for line in unproven:
         print(f"  {line}")
 
 

@@ -2,13 +2,14 @@
 
 Pop Out on the standard grid is a first player's win, but the win is too
 deep for the outcome search (:mod:`engine.solver.outcome`) in a move's time
-until a few plies are played: from the start it takes about 2 billion
+until a few plies are played: from the start it takes about a billion
 positions. ``bench/popout_openings.py`` builds this table once: from the
-start, Red's move that the outcome search proves wins, then every reply of
-Yellow's, and so on while a position's proof takes more positions than
-full strength searches in a move; each entry's move is proven to win
-within its ``plies``. Positions are kept in one of their two mirror images
-(the smaller), so a lookup tries both.
+start and from every position after two plies (:func:`roots`), Red's move
+that the outcome search proves wins, then every reply of Yellow's, and so
+on while a position's proof takes more positions than full strength
+searches in a move; each entry's move is proven to win within its
+``plies``. Positions are kept in one of their two mirror images (the
+smaller), so a lookup tries both.
 
 Only for the rules it was proven under: Pop Out 7x6, lines of four, the
 popper winning a pop that completes lines for both, no repetition rule (a
@@ -87,6 +88,23 @@ def in_table_form(game: Game) -> Game:
     return image
 
 
+def roots() -> list[Game]:
+    """Where the table begins: the start and every position after two
+    plies (Red's first move may be anywhere: a person's, or a bench's
+    random opening)."""
+    start = new_game(rules_named("popout"))
+    found = [start]
+    for first in start.legal_moves():
+        after = start.copy()
+        after.play(first)
+        for second in after.legal_moves():
+            game = after.copy()
+            game.play(second)
+            if game.result is None:
+                found.append(game)
+    return found
+
+
 @cache
 def _table() -> dict[tuple[int, int], tuple[int, int]]:
     return {(red, yellow): (code, plies) for red, yellow, code, plies in OPENINGS}
@@ -106,4 +124,12 @@ def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
     return (mirrored(move) if flipped else move), plies
 
 
-__all__ = ["applies", "canonical", "in_table_form", "mirror", "mirrored", "opening_move"]
+__all__ = [
+    "applies",
+    "canonical",
+    "in_table_form",
+    "mirror",
+    "mirrored",
+    "opening_move",
+    "roots",
+]
