@@ -28,6 +28,8 @@ from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits, search_seconds
 from engine.solver.outcome import prove
 
+FALLBACK_NODES = 1_000_000
+
 
 def depths(games: list[Game], movetime: float) -> None:
     """The depth each position's search completes in ``movetime`` CPU seconds."""
@@ -59,7 +61,10 @@ def proofs(budgets: list[float], plies: int) -> None:
                 f"  {line:24} {budget:6.2f} s: {found.describe():28} "
                 f"{search.nodes:>13,} positions, {spent:7.2f} s"
             )
-        game.play(found.move or FastSearch(game.rules).search(game).move)
+        # unproven: the anytime search's move, within a budget (without one
+        # it would deepen until it solved the game)
+        fallback = FastSearch(game.rules).search(game, Limits(max_nodes=FALLBACK_NODES))
+        game.play(found.move or fallback.move)
         if game.is_over():
             break
 

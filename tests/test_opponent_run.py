@@ -52,8 +52,10 @@ def _ended(pid: int, timeout: float) -> bool:
 
 
 def write_config(path: Path, think_ms: int) -> Path:
+    # with the repetition rule, so that Red's first move is searched: Pop
+    # Out's own opening table (engine/solver/openings.py) answers at once
     path.write_text(
-        '[game]\nrules = "popout"\n'
+        '[game]\nrules = "popout"\nrepetition = 3\n'
         f'[opponent]\nplays = "red"\nlevel = 10\nthink_ms = {think_ms}\nseed = 5\n'
     )
     return path

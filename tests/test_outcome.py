@@ -148,3 +148,37 @@ def check_position(
     assert found.move is not None
     assert outcome_of_move(game, found.move, values) == truth
     assert abs(found.value) >= WON or found.value == 0
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled search core is not installed")
+def test_the_tests_last_ply_is_played_not_searched() -> None:
+    # Pop Out 7x6 from the start: the tests' last ply once cost a full node
+    # a move, with a threat extension behind each (11 plies took 5.4 million
+    # positions); the move that ends the game is all the edge of the window
+    # asks for (13 plies in 2.1 million)
+    game = new_game(rules_named("popout"))
+    found = prove(FastSearch(game.rules), game, Limits(max_nodes=2_500_000))
+    assert found.value is None and found.depth >= 13
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled search core is not installed")
+def test_the_tests_try_the_moves_that_leave_most_threats_first() -> None:
+    # ordered by the judgement, 15 plies from the start took 11.3 million
+    # positions; by the threats each move leaves, 5.7 million
+    game = new_game(rules_named("popout"))
+    found = prove(FastSearch(game.rules), game, Limits(max_nodes=6_500_000))
+    assert found.value is None and found.depth >= 16
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_proven_win_does_not_go_back_where_the_game_has_been(core: str) -> None:
+    # here 2 won in 5 by giving back the position after "3 1 2 3 3 3 p3 p1":
+    # true, but two such wins can lead to each other's position for ever
+    rules = BOARDS["4x4 lines of 3"]
+    game = seeded_game(rules, 184, 12)
+    assert " ".join(str(move) for move in game.moves) == "3 1 2 3 3 3 p3 p1 2 4 p2 p4"
+    found = prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
+    assert found.move is not None and found.value is not None and found.value >= WON
+    after = game.copy()
+    after.play(found.move)
+    assert after.position_key() not in game.past_positions()

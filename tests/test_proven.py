@@ -2,8 +2,8 @@
 (engine/solver/proven.py): node budgets, so every run is the same.
 
 The positions come from seeded random Pop Out games where a short search
-chooses differently from the proof: in ``WON_POSITION`` a search of a ply
-or two plays 6 where 4 wins in at most 11 plies; in ``LOSING_CHOICE`` the anytime
+does not see the win: in ``WON_POSITION`` 5 wins in 7 plies (and 4 in at
+most 11), which a search of a ply or two cannot prove; in ``LOSING_CHOICE`` the anytime
 search alone plays 4, which loses.
 """
 
@@ -33,11 +33,11 @@ def test_a_proven_win_is_kept_when_the_next_search_is_too_short_to_see_it() -> N
     game = game_of(WON_POSITION)
     opponent = Opponent(RULES)
     first = opponent.choose(game, Limits(max_nodes=600_000))
-    assert str(first.move) == "4" and first.scores[first.move] >= WON
+    assert str(first.move) in ("4", "5") and first.scores[first.move] >= WON
     again = opponent.choose(game, Limits(max_nodes=50))
-    assert again.move == first.move and again.scores[again.move] >= WON
+    assert again.move == first.move and again.scores[again.move] == first.scores[first.move]
     short = Opponent(RULES).choose(game, Limits(max_nodes=50))  # without the proof
-    assert short.move != first.move
+    assert short.scores[short.move] < WON
 
 
 def test_a_kept_win_gives_way_only_to_a_faster_one() -> None:
@@ -69,3 +69,17 @@ def test_a_move_proven_lost_is_not_chosen_while_another_is_not() -> None:
     assert search_alone.move == Move.drop(4)  # what full strength played before
     choice = Opponent(RULES).choose(game, Limits(max_nodes=40_000))
     assert choice.move not in lost
+
+
+def test_a_kept_win_that_leads_back_where_the_game_has_been_is_not_played() -> None:
+    # after 1 2 3 4 p3, Yellow's p4 gives back the position after 1 2: a win
+    # kept from an earlier visit that goes back can be one of two that lead
+    # to each other's position for ever (a game against Four the Win! went
+    # round 6 p6 to the 300-ply cap from a proven win)
+    game = game_of("1 2 3 4 p3")
+    play = ProvenPlay(FastSearch(RULES, slots=1 << 12))
+    play.keep(state_of(game), Move.pop(4), WIN - 1)  # as fast as any: kept whatever is found
+    assert play.choose(game, Limits(max_nodes=2000)).move != Move.pop(4)
+    other = ProvenPlay(FastSearch(RULES, slots=1 << 12))
+    other.keep(state_of(game), Move.drop(6), WIN - 1)  # the same, but 6 is not back
+    assert other.choose(game, Limits(max_nodes=2000)).move == Move.drop(6)

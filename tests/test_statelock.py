@@ -29,9 +29,12 @@ def holder(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path]]:
     sock.bind(str(tmp_path / "notify"))
     sock.settimeout(60)
     config = tmp_path / "config.toml"
-    # the computer thinks for ten minutes: nothing is written meanwhile
+    # the computer thinks for ten minutes: nothing is written meanwhile (with
+    # the repetition rule, so that Red's first move is searched: Pop Out's own
+    # opening table, engine/solver/openings.py, answers at once)
     config.write_text(
-        '[game]\nrules = "popout"\n[opponent]\nplays = "red"\nlevel = 10\nthink_ms = 600000\n'
+        '[game]\nrules = "popout"\nrepetition = 3\n'
+        '[opponent]\nplays = "red"\nlevel = 10\nthink_ms = 600000\n'
     )
     process = subprocess.Popen(
         [*COMMAND, "--config", str(config), "--state-dir", str(state)],

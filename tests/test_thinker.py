@@ -89,7 +89,9 @@ def test_the_search_process_keeps_the_budget_on_the_daemons_clock() -> None:
     thinker = ProcessThinker(clock, budget=5.0)
     done = threading.Event()
     try:
-        long = Job("computer", (1,), new_game("popout"), level=10, seed=0)
+        opened = new_game("popout")
+        opened.play("4")  # Yellow's move is searched (Red's first, Pop Out's opening table answers)
+        long = Job("computer", (1,), opened, level=10, seed=0)
         thinker.start(long, done.set)
         # the search stops early enough for its move to be ready within the budget
         assert thinker.next_deadline() == search_seconds(5.0) == 4.94

@@ -276,8 +276,11 @@ class _Search:
                 return value
         return self.child_value(s, move, depth, alpha, beta, ply)
 
-    def threat_order(self, s: State, moves: list[int], keep_first: bool) -> bool:
-        """Order ``moves`` best-looking first; True: one of them wins at once."""
+    def threat_order(self, s: State, moves: list[int], keep_first: bool, proving: bool) -> bool:
+        """Order ``moves`` best-looking first; True: one of them wins at once.
+
+        ``proving``: by the threats a move leaves its player, not the
+        judgement (``threat_order`` in ``_search.c`` says why)."""
         m = self.m
         me = s[2]
         self.nodes += len(moves)
@@ -289,18 +292,38 @@ class _Search:
             if result != ONGOING:
                 value = 0 if result == DRAW else -WIN
             else:
-                value = m.judge(child)
-                if child[2] != me:
-                    value = -value
-                    if not m.pop10:
-                        occupied = child[0] | child[1]
-                        theirs = child[1] if child[2] else child[0]
-                        if m.winning_cells(theirs, occupied) & m.drop_cells(occupied):
-                            value -= THREAT_PENALTY
+                occupied = child[0] | child[1]
+                if proving and not m.pop10:
+                    value = m.winning_cells(child[1] if me else child[0], occupied).bit_count()
+                else:
+                    value = m.judge(child) if child[2] == me else -m.judge(child)
+                theirs = child[1] if child[2] else child[0]
+                if (
+                    child[2] != me
+                    and not m.pop10
+                    and m.winning_cells(theirs, occupied) & m.drop_cells(occupied)
+                ):
+                    value -= THREAT_PENALTY
             judged.append((-value, index, move))
         first = [judged.pop(0)] if keep_first else []
         moves[:] = [move for _v, _i, move in first + sorted(judged)]
         return False
+
+    def last_ply(self, s: State, alpha: int, beta: int, ply: int) -> int:
+        """The last ply of a window the judgement cannot reach, the children
+        played, not searched (``last_ply`` in ``_search.c`` says why)."""
+        me, best = s[2], -INF
+        for move in self.m.moves(s):
+            _child, result = self.m.play(s, move)
+            if result != ONGOING:
+                value = 0 if result == DRAW else WIN - ply - 1 if result == me else ply + 1 - WIN
+            else:
+                self.horizon = True
+                value = alpha if alpha >= EVAL_CAP else beta
+            best = max(best, value)
+            if best >= beta:
+                break
+        return best
 
     def negamax(self, s: State, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -320,6 +343,8 @@ class _Search:
             if beta <= -EVAL_CAP:
                 return beta
             return m.judge(s)
+        if depth == 1 and (alpha >= EVAL_CAP or beta <= -EVAL_CAP):
+            return self.last_ply(s, alpha, beta, ply)
         extra = key_extra(s)
         slot = self.slot(s[0], s[1], extra)
         table = self.table
@@ -351,7 +376,8 @@ class _Search:
         if keep_first:
             moves.remove(table_move)
             moves.insert(0, table_move)
-        if depth >= 2 and len(moves) > 1 and self.threat_order(s, moves, keep_first):
+        proving = alpha >= EVAL_CAP or beta <= -EVAL_CAP
+        if depth >= 2 and len(moves) > 1 and self.threat_order(s, moves, keep_first, proving):
             return WIN - ply - 1
         horizon_before, reach_before = self.horizon, self.reach
         self.horizon, self.reach = False, NO_REACH

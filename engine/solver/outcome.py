@@ -13,9 +13,13 @@ Sound under the full-grid and repetition rules (the core's ``repeats``
 says why in detail): a circle on the search path counts as a draw, which
 never hides a win (a forced win has a strategy that never repeats a
 position) and never makes one; a value that depends on the path above a
-position is not reused from the table as its own; without the repetition
-rule the game's earlier positions do not count (infinite play is neither
-side's win), with it they do, and the table starts empty.
+position is not reused from the table as its own; with the repetition
+rule the game's earlier positions count, and the table starts empty.
+Without it a move back to one of them is judged a draw too, never exact:
+so a proven win never goes back to where the game has been (two
+winning moves that each led back to the other's position once made a game
+go round for ever), and a proven win or loss stays true (the draw only
+takes chances away from the side it would have helped).
 
 >>> from engine import new_game
 >>> from engine.solver.fastsearch import FastSearch
@@ -127,10 +131,9 @@ def prove(search: FastSearch, game: Game, limits: Limits | None = None) -> Outco
 
 
 def _past(search: FastSearch, game: Game, state: State) -> list[tuple[int, int, int, int]]:
-    """The positions that count as met before: without the repetition rule
-    only the position itself (a circle back to it is a draw), with it the
-    game's past."""
-    if search.spec.repetition or not search.spec.cycles:
+    """The positions that count as met before: the game's past with pops or
+    the repetition rule (the module says why), else only the position itself."""
+    if search.spec.repetition or search.spec.cycles:
         return search.past(game)
     return [(state[0], state[1], key_extra(state), 1)]
 

@@ -5,9 +5,12 @@ and the anytime search (:class:`~engine.solver.fastsearch.FastSearch`)
 side by side, an iteration of each in turn (whichever has searched fewer
 positions goes next), in the same table, and then:
 
+- in Pop Out 7x6's first plies, Red plays the opening table's proven win
+  (:mod:`engine.solver.openings`) without searching;
 - a proven win is played: the fastest proven, from this search, an
   earlier one or pondering (kept per position until a faster one is
-  proven, so a win is never thrown away);
+  proven, so a win is never thrown away), unless it leads back to a
+  position of the game's past (then this search's own win);
 - a move proven lost is never chosen while another is not: the anytime
   search leaves them out of its next iterations;
 - otherwise the anytime search's choice among the moves left.
@@ -36,15 +39,19 @@ from engine.game import Game
 from engine.move import Move, MoveKind
 from engine.solver.fastsearch import FastSearch, State, state_of
 from engine.solver.limits import Limits
+from engine.solver.openings import opening_move
 from engine.solver.outcome import WON, Outcome, outcomes
-from engine.solver.search import SearchResult
+from engine.solver.search import WIN, SearchResult
 
 KEPT = 10_000  # proven wins kept (about 3 MB at most); a game meets far fewer positions
-# the outcome search's share of the positions: one in OUTCOME_SHARE. With half
-# (2) the anytime search lost two plies and Pop Out lost games to Four the
-# Win! it won before (bench/matches.py --peer, 250 ms: as Red 5 won -> 1);
-# a small share still proves the short wins and losses, which are cheap
-OUTCOME_SHARE = 8
+# the outcome search's share of the positions: one in OUTCOME_SHARE. Once a
+# share of 8 (a half cost the anytime search two plies when the outcome
+# search was slow); since its tests play their last ply without searching
+# it and order by threats (ten times as deep for the time), half proves the
+# wins that the anytime search's evaluation misses: against Four the Win!
+# at 250 ms (bench/matches.py --peer, --opening 2, 10 games) as Red 4 won,
+# 5 lost with 8 -> 9 won, none lost with 2
+OUTCOME_SHARE = 2
 
 
 @dataclass
@@ -57,13 +64,24 @@ class ProvenPlay:
     def choose(self, game: Game, limits: Limits) -> SearchResult:
         """The move for ``game``: as the module says; ``exact`` when its
         score is proven (a win, a loss, or the anytime search's own)."""
-        outcome, result = self._both(game, limits)
         state = state_of(game)
+        opening = opening_move(game.rules, state)
+        if opening is not None:  # proven when the table was built: no search needed
+            move, plies = opening
+            return SearchResult(move, {move: WIN - plies}, 0, True, 0)
+        outcome, result = self._both(game, limits)
         if outcome.value is not None and outcome.value >= WON:
             self.keep(state, outcome.move, outcome.value)
         if result.scores[result.move] >= WON and result.exact:
             self.keep(state, result.move, result.scores[result.move])
         kept = self.wins.get(state)
+        if kept is not None and goes_back(game, kept[0]):
+            # kept from an earlier visit: now it leads where the game has been,
+            # and two such moves can go round for ever; this search's win cannot
+            # (the outcome search judges the game's past a draw)
+            kept = None
+            if outcome.move is not None and outcome.value is not None and outcome.value >= WON:
+                kept = (outcome.move, outcome.value)
         if kept is not None:
             move, value = kept
             return SearchResult(move, {**result.scores, move: value}, result.depth, True,
@@ -140,6 +158,13 @@ class ProvenPlay:
             else:
                 result = step(1, deepening) or result
         return outcome, result
+
+
+def goes_back(game: Game, move: Move) -> bool:
+    """Whether ``move`` leads to a position ``game`` has met before."""
+    after = game.copy()
+    after.play(move)
+    return after.position_key() in game.past_positions()
 
 
 def code(move: Move) -> int:

@@ -1,0 +1,135 @@
+"""Pop Out 7x6's opening: a proven winning move for Red's first plies.
+
+Pop Out on the standard grid is a first player's win, but the win is too
+deep for the outcome search (:mod:`engine.solver.outcome`) in a move's time
+until a few plies are played: from the start it takes about a billion
+positions. ``bench/popout_openings.py`` builds this table once: from the
+start and from every position after two plies (:func:`roots`), Red's move
+that the outcome search proves wins, then every reply of Yellow's, and so
+on while a position's proof takes more positions than full strength
+searches in a move; each entry's move is proven to win within its
+``plies``. Positions are kept in one of their two mirror images (the
+smaller), so a lookup tries both.
+
+Only for the rules it was proven under: Pop Out 7x6, lines of four, the
+popper winning a pop that completes lines for both, no repetition rule (a
+circle is a draw: the wins never need one).
+
+>>> from engine import new_game
+>>> from engine.solver.fastsearch import state_of
+>>> game = new_game("popout")
+>>> move, plies = opening_move(game.rules, state_of(game))
+>>> str(move), plies <= 63
+('4', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+from engine.game import Game
+from engine.move import Move, MoveKind
+from engine.rules import Rules, rules_named
+from engine.solver.fastsearch import State, state_of, to_move
+from engine.solver.openings_data import OPENINGS
+from engine.start import new_game
+
+WIDTH, HEIGHT = 7, 6
+STRIDE = HEIGHT + 1
+COLUMN = (1 << HEIGHT) - 1
+
+
+def applies(rules: Rules) -> bool:
+    """Whether the table holds for a game under ``rules``."""
+    return dataclasses.replace(rules, name="popout") == rules_named("popout")
+
+
+def mirror(board: int) -> int:
+    """A bitboard of the 7x6 grid seen in a mirror (column 1 <-> 7).
+
+    >>> mirror(1) == 1 << (6 * STRIDE)
+    True
+    """
+    seen = 0
+    for column in range(WIDTH):
+        cells = board >> (column * STRIDE) & COLUMN
+        seen |= cells << ((WIDTH - 1 - column) * STRIDE)
+    return seen
+
+
+def canonical(red: int, yellow: int) -> tuple[int, int, bool]:
+    """The discs in the table's form, and whether that is the mirror image."""
+    flipped = (mirror(red), mirror(yellow))
+    if flipped < (red, yellow):
+        return flipped[0], flipped[1], True
+    return red, yellow, False
+
+
+def mirrored(move: Move) -> Move:
+    """``move`` in the mirror image of the grid.
+
+    >>> str(mirrored(Move.pop(2)))
+    'p6'
+    """
+    column = WIDTH + 1 - move.column
+    return Move.drop(column) if move.kind is MoveKind.DROP else Move.pop(column)
+
+
+def in_table_form(game: Game) -> Game:
+    """``game`` itself, or its mirror image where that is the table's form
+    (the positions the table was proven on: a search is not symmetric)."""
+    state = state_of(game)
+    if not canonical(state[0], state[1])[2]:
+        return game
+    image = new_game(game.rules)
+    for move in game.moves:
+        image.play(mirrored(move))
+    return image
+
+
+def roots() -> list[Game]:
+    """Where the table begins: the start and every position after two
+    plies (Red's first move may be anywhere: a person's, or a bench's
+    random opening)."""
+    start = new_game(rules_named("popout"))
+    found = [start]
+    for first in start.legal_moves():
+        after = start.copy()
+        after.play(first)
+        for second in after.legal_moves():
+            game = after.copy()
+            game.play(second)
+            if game.result is None:
+                found.append(game)
+    return found
+
+
+@cache
+def _table() -> dict[tuple[int, int], tuple[int, int]]:
+    return {(red, yellow): (code, plies) for red, yellow, code, plies in OPENINGS}
+
+
+def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
+    """Red's proven winning move in ``state`` and the plies it wins within,
+    if the table has the position (Red to move, the play phase)."""
+    if not applies(rules) or state[2] != 0 or state[3] != 0:
+        return None
+    red, yellow, flipped = canonical(state[0], state[1])
+    found = _table().get((red, yellow))
+    if found is None:
+        return None
+    code, plies = found
+    move = to_move(code)
+    return (mirrored(move) if flipped else move), plies
+
+
+__all__ = [
+    "applies",
+    "canonical",
+    "in_table_form",
+    "mirror",
+    "mirrored",
+    "opening_move",
+    "roots",
+]

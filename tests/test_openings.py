@@ -1,0 +1,105 @@
+"""Pop Out 7x6's opening table (engine/solver/openings.py), checked against
+the outcome search: node budgets, so every run is the same."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine import Colour, Game, new_game, rules_named
+from engine.solver.fastsearch import COMPILED, FastSearch, state_of
+from engine.solver.limits import Limits
+from engine.solver.openings import (
+    canonical,
+    in_table_form,
+    mirror,
+    mirrored,
+    opening_move,
+    roots,
+)
+from engine.solver.openings_data import OPENINGS
+from engine.solver.outcome import WON, prove
+from engine.solver.proven import ProvenPlay
+from engine.solver.search import WIN
+
+RULES = rules_named("popout")
+ENOUGH = 500_000  # bench/popout_openings.py's default: what the table leaves to the search
+
+
+def game_of(moves: str) -> Game:
+    game = new_game(RULES)
+    for move in moves.split():
+        game.play(move)
+    return game
+
+
+def test_the_table_opens_with_a_move_for_the_start() -> None:
+    found = opening_move(RULES, state_of(new_game(RULES)))
+    assert found is not None and found[0] in new_game(RULES).legal_moves()
+
+
+def test_the_table_holds_only_under_the_rules_it_was_proven_for() -> None:
+    start = state_of(new_game(RULES))
+    assert opening_move(dataclasses.replace(RULES, name="custom"), start) is not None
+    for other in (
+        dataclasses.replace(RULES, both_lines="opponent"),
+        dataclasses.replace(RULES, repetition=3),
+        rules_named("classic"),
+    ):
+        assert opening_move(other, start) is None
+
+
+def test_a_mirrored_position_gets_the_mirrored_move() -> None:
+    left, right = game_of("4 1"), game_of("4 7")
+    assert canonical(*state_of(left)[:2])[:2] == canonical(*state_of(right)[:2])[:2]
+    found, seen = opening_move(RULES, state_of(left)), opening_move(RULES, state_of(right))
+    assert found is not None and seen is not None
+    assert seen == (mirrored(found[0]), found[1])
+    red, yellow = state_of(left)[:2]
+    assert mirror(mirror(red)) == red and mirror(yellow) == state_of(right)[1]
+
+
+def test_full_strength_plays_the_table_at_any_budget() -> None:
+    play = ProvenPlay(FastSearch(RULES, slots=1 << 10))
+    chosen = play.choose(new_game(RULES), Limits(max_nodes=1))
+    found = opening_move(RULES, state_of(new_game(RULES)))
+    assert found is not None
+    assert chosen.move == found[0] and chosen.exact and chosen.scores[chosen.move] >= WON
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not COMPILED, reason="the compiled search core is not installed")
+def test_every_entry_wins_against_every_reply() -> None:
+    # From the start and each position after two plies, Red's table move,
+    # then each of Yellow's replies: a position the table has again, or one
+    # the outcome search proves Red wins within ENOUGH positions. So, from
+    # the leaves back, every entry is a win; and every entry is met on the
+    # way (none is dead weight).
+    met: set[tuple[int, int]] = set()
+    # a root the table has no move for is one where Red's win was not proven
+    waiting = [game for game in roots() if opening_move(RULES, state_of(game)) is not None]
+    while waiting:
+        game = in_table_form(waiting.pop())  # the image the table was proven on
+        state = state_of(game)
+        red, yellow, _flipped = canonical(state[0], state[1])
+        found = opening_move(RULES, state)
+        if found is None:
+            proof = prove(FastSearch(RULES), game, Limits(max_nodes=ENOUGH))
+            line = " ".join(str(m) for m in game.moves)
+            assert proof.value is not None and proof.value >= WON, line
+            continue
+        if (red, yellow) in met:
+            continue
+        met.add((red, yellow))
+        move, plies = found
+        assert move in game.legal_moves() and 0 < plies < WIN - WON
+        after = game.copy()
+        after.play(move)
+        for reply in after.legal_moves():
+            next_game = after.copy()
+            next_game.play(reply)
+            assert next_game.result in (None, Colour.RED)
+            if next_game.result is None:
+                waiting.append(next_game)
+    assert met == {(red, yellow) for red, yellow, _code, _plies in OPENINGS}
