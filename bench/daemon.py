@@ -194,13 +194,12 @@ class GpioLatency:
             self._shown.clear()
             self.wires.beam(Beam.ENTRY, column, True)
             time.sleep(BEAM_BLOCKED)  # the disc is in the beam
-            before = monotonic()
             cleared = monotonic()
             self.wires.beam(Beam.ENTRY, column, False)
             # generous: on a loaded machine a GIL-sharing search can hold the loop up
             if not self._shown.wait(SHOWN_WAIT):
                 raise RuntimeError(f"the drop into column {column} never reached the lights")
-            changed = self._first_change_since(before)
+            changed = self._first_change_since(cleared)
             if changed is not None:
                 latencies.append(changed - (cleared + settle))
             time.sleep(rng.uniform(0.02, 0.06))  # players take a moment between discs
