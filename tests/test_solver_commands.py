@@ -297,3 +297,14 @@ def test_book_command_refuses_a_broken_progress_file(
     Path(f"{out}.progress").write_text("garbage here\n1 2 3 4\n")
     assert main(["book", "--size", "5x4", "--output", str(out)]) == 2
     assert "line 1 is not 'key score column ply exact nodes'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--exact", "--nodes", "--until", "--every"])
+def test_book_command_refuses_a_negative_number_in_one_line(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "b.bin"
+    assert main(["book", "--size", "5x4", "--output", str(out), option, "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--every take a number of 0 or more" in err
+    assert not out.exists()
