@@ -33,6 +33,12 @@
 
 #include "_poll.h"
 
+/* Where more cells than this are empty, a node first looks in the table for a
+ * child that already proves it (an enhanced transposition cutoff): 18% fewer
+ * positions on 40 Begin-Hard outcome solves, and 17% less time. Nearer the
+ * end the lookups cost more than the searches they spare (with every node
+ * looking: 30% fewer positions, twice the time). _pycore.ETC_LEFT is the same. */
+#define ETC_LEFT 14
 typedef uint64_t board;
 
 typedef struct {
@@ -78,12 +84,14 @@ static board non_losing_moves(const Search *s, board current, board mask) {
     return possible & ~(threats >> 1); /* never play under their winning cell */
 }
 
-static void store(Search *s, board key, int value) {
-    s->entries[key % s->slots] = (key / s->slots) << 8 | (uint64_t)value;
+static void store(Search *s, uint64_t at, uint64_t quotient, int value) {
+    s->entries[at] = quotient << 8 | (uint64_t)value;
 }
 
-static int negamax(Search *s, board current, board mask, int moves, int alpha, int beta) {
-    /* the player to move cannot win at once (the caller made sure) */
+static int negamax(Search *s, board current, board mask, int moves, int alpha, int beta,
+                   uint64_t at, uint64_t quotient_of_key) {
+    /* the player to move cannot win at once, and `at` and `quotient_of_key`
+     * are its key's slot and the quotient its entry holds (the caller made sure) */
     s->nodes++;
     if (s->nodes >= s->poll.next_check && poll_stop(&s->poll, s->nodes))
         return 0;
@@ -104,9 +112,8 @@ static int negamax(Search *s, board current, board mask, int moves, int alpha, i
         if (alpha >= beta)
             return beta;
     }
-    board key = current + mask;
-    uint64_t entry = s->entries[key % s->slots];
-    if (entry >> 8 == key / s->slots && (entry & 0xff)) {
+    uint64_t entry = s->entries[at];
+    if (entry >> 8 == quotient_of_key && (entry & 0xff)) {
         int v = (int)(entry & 0xff);
         if (v <= s->score_range) {
             int upper = v - 1 + s->score_min;
@@ -126,36 +133,57 @@ static int negamax(Search *s, board current, board mask, int moves, int alpha, i
     }
     board order[64];
     int rank[64];
+    uint64_t slot[64], quotient[64]; /* each child's entry: where, and what it must hold */
     int n = 0;
     for (int i = 0; i < s->width; i++) {
         board move = next & s->col_mask[s->order[i]];
         if (!move)
             continue;
         int r = popcount64(winning_cells(s, current | move, mask | move));
+        board child_key = (current ^ mask) + (mask | move);
+        uint64_t child_q = child_key / s->slots, child_at = child_key - child_q * s->slots;
         /* the child's entry, on its way while the rest is ordered */
-        __builtin_prefetch(&s->entries[((current ^ mask) + (mask | move)) % s->slots]);
+        __builtin_prefetch(&s->entries[child_at]);
         int j = n++;
         while (j > 0 && rank[j - 1] < r) { /* stable: ties keep centre first */
             order[j] = order[j - 1];
             rank[j] = rank[j - 1];
+            slot[j] = slot[j - 1];
+            quotient[j] = quotient[j - 1];
             j--;
         }
         order[j] = move;
         rank[j] = r;
+        slot[j] = child_at;
+        quotient[j] = child_q;
+    }
+    /* a child whose stored upper bound already lifts this node to beta ends it
+     * before any search (its entry was asked for while ordering) */
+    for (int i = 0; s->cells - moves > ETC_LEFT && i < n; i++) {
+        uint64_t child = s->entries[slot[i]];
+        int v = (int)(child & 0xff);
+        if (v && v <= s->score_range && child >> 8 == quotient[i]) {
+            int value = -(v - 1 + s->score_min);
+            if (value >= beta) {
+                store(s, at, quotient_of_key, value - s->score_min + 1 + s->score_range);
+                return value;
+            }
+        }
     }
     for (int i = 0; i < n; i++) {
         board child_mask = mask | order[i];
-        int value = -negamax(s, current ^ mask, child_mask, moves + 1, -beta, -alpha);
+        int value = -negamax(s, current ^ mask, child_mask, moves + 1, -beta, -alpha, slot[i],
+                             quotient[i]);
         if (s->poll.stopped)
             return 0;
         if (value >= beta) {
-            store(s, key, value - s->score_min + 1 + s->score_range);
+            store(s, at, quotient_of_key, value - s->score_min + 1 + s->score_range);
             return value;
         }
         if (value > alpha)
             alpha = value;
     }
-    store(s, key, alpha - s->score_min + 1);
+    store(s, at, quotient_of_key, alpha - s->score_min + 1);
     return alpha;
 }
 
@@ -189,7 +217,9 @@ static PyObject *core_negamax(PyObject *module, PyObject *args) {
     s.slots = (uint64_t)table.len / 8;
     s.entries = (uint64_t *)table.buf;
     poll_start(&s.poll, should_stop, check_every, 0);
-    int value = negamax(&s, (board)current, (board)mask, moves, alpha, beta);
+    board key = (board)current + (board)mask;
+    int value = negamax(&s, (board)current, (board)mask, moves, alpha, beta, key % s.slots,
+                        key / s.slots);
     poll_end(&s.poll);
     PyBuffer_Release(&table);
     if (s.poll.stopped == 2)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 MAX_ENTRIES = 1 << 20  # a dict entry costs far more than the core's 8 bytes
+ETC_LEFT = 14  # _core.c's: where more cells are empty, a child's bound may end a node first
 
 
 @dataclass
@@ -131,6 +132,13 @@ def negamax(
                 ranked.append((-rank, len(ranked), move))
         ranked.sort()
         opponent = current ^ mask
+        if cells - moves > ETC_LEFT:  # a child already stored low enough ends it
+            for _rank, _index, move in ranked:
+                bound = table.get(opponent + (mask | move))
+                if bound is not None and bound >= 0 and -(bound + score_min) >= beta:
+                    value = -(bound + score_min)
+                    _store(table, key, ~(value - score_min))
+                    return value
         for _rank, _index, move in ranked:
             value = -search(opponent, mask | move, moves + 1, -beta, -alpha)
             if value >= beta:
