@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Colour, Game, new_game, rules_named
+from engine import Colour, Game, Move, new_game, rules_named
 from engine.solver.classic import ClassicSolver
 from engine.solver.limits import Limits
 from engine.solver.opponent import MAX_LEVEL, Opponent, classic_position
@@ -202,7 +202,29 @@ def test_pondering_leaves_the_next_move_cheaper() -> None:
     assert warm.solver is not None and cold.solver is not None
     before = warm.solver.nodes
     assert warm.choose(reply, Limits(max_nodes=10**9)).move == cold.choose(reply).move
-    assert warm.solver.nodes - before < cold.solver.nodes / 4
+    assert warm.solver.nodes == before  # pondering proved it: kept, not searched again
+
+
+def test_a_studied_position_gets_a_proven_hint_at_any_budget() -> None:
+    game = play("classic", "5 3 7 4 3 7")  # Begin-Hard, a win: 20 M positions to solve
+    cold = Opponent(game.rules, level=10)
+    assert not cold.choose(game, Limits(max_nodes=200_000)).proven
+    warm = Opponent(game.rules, level=10)
+    warm.study(game, Limits(max_nodes=10**9))  # on the time of the person to move
+    assert warm.solver is not None
+    before = warm.solver.nodes
+    hint = warm.choose(game, Limits(max_nodes=1))
+    assert (hint.move, hint.source, hint.exact) == (Move.drop(3), "solver", True)
+    assert warm.solver.nodes == before
+
+
+def test_a_proven_move_is_not_thrown_away_for_a_later_guess() -> None:
+    game = play("classic", "5 3 7 4 3 7")
+    opponent = Opponent(game.rules, level=10)
+    proven = opponent.choose(game, Limits(max_nodes=10**9))
+    assert proven.exact
+    again = opponent.choose(game, Limits(should_stop=lambda: True))  # no time at all
+    assert again == proven
 
 
 def test_lower_levels_and_finished_games_do_not_ponder() -> None:

@@ -453,6 +453,50 @@ def test_a_hint_comes_before_pondering(tmp_path: Path) -> None:
         assert state["hint"] is not None and state["status"].startswith("Hint for Yellow")
 
 
+def test_once_a_hint_is_asked_full_strength_studies_each_later_position(
+    tmp_path: Path,
+) -> None:
+    # two people: no thinking until someone asks for a hint; from then on, each
+    # position they may ask about is studied on their time, as pondering is
+    with gated_simulation(tmp_path, "none", 5, ponder=True) as (simulation, gate, thinker):
+        simulation.advance(1.0)
+        assert gate.jobs.empty()
+        act(simulation, "drop 4")
+        act(simulation, "double")  # Yellow asks for a hint
+        hint = gate.jobs.get(timeout=WAIT)
+        assert (hint.purpose, hint.budget) == ("hint", None)
+        gate.release.set()
+        assert thinker.wait(WAIT)
+        gate.release.clear()
+        simulation.advance(0.01)
+        assert simulation.state("hint")["hint"] is not None
+        study = gate.jobs.get(timeout=WAIT)  # the same position, till proven or its time is up
+        assert (study.purpose, study.budget, study.level) == ("study", PONDER_SECONDS, 10)
+        assert [str(m) for m in study.game.moves] == ["4"]
+        act(simulation, "drop 3")
+        assert gate.stopped.get(timeout=WAIT) is study
+        study = gate.jobs.get(timeout=WAIT)  # Red's position now
+        assert (study.purpose, [str(m) for m in study.game.moves]) == ("study", ["4", "3"])
+        simulation.advance(PONDER_SECONDS)  # its time runs out: once a position
+        assert gate.stopped.get(timeout=WAIT) is study
+        assert thinker.wait(WAIT)
+        simulation.advance(1.0)
+        assert gate.jobs.empty()
+
+
+def test_without_pondering_nothing_is_studied(tmp_path: Path) -> None:
+    with gated_simulation(tmp_path, "none", 5, ponder=False) as (simulation, gate, thinker):
+        act(simulation, "drop 4")
+        act(simulation, "double")  # a hint: on an empty grid the button seats the computer
+        assert gate.jobs.get(timeout=WAIT).purpose == "hint"
+        gate.release.set()
+        assert thinker.wait(WAIT)
+        simulation.advance(0.01)
+        act(simulation, "drop 3")
+        simulation.advance(1.0)
+        assert gate.jobs.empty()
+
+
 @pytest.mark.parametrize("level", [1, 9])
 def test_lower_levels_do_not_ponder(tmp_path: Path, level: int) -> None:
     with gated_simulation(tmp_path, "yellow", level, ponder=True) as (simulation, gate, _):

@@ -67,7 +67,12 @@ class Dispatcher:
     a position and for at most :data:`PONDER_SECONDS`: its tables are then
     warm when its turn comes. That search is cancelled by the player's move,
     a hint asked for or anything else the computer must do, and its answer
-    is never played.
+    is never played. With ``ponder``, once a hint has been asked for in a
+    game, full strength also studies each later position of that game a
+    person may ask a hint for, on their time and on the same terms
+    (:meth:`engine.solver.Opponent.study`): a hint asked then is proven where a
+    cold one, within a move's budget, often is not. A game nobody asks hints
+    in costs no thinking.
     """
 
     def __init__(
@@ -84,11 +89,13 @@ class Dispatcher:
         self._job: tuple[Any, ...] | None = None  # what the thinker is searching for
         self._hint_key: tuple[Any, ...] | None = None  # the position a hint was asked for
         self._pondered: tuple[Any, ...] | None = None  # the last position pondered to its end
+        self._hints_in: int | None = None  # the game a hint was last asked for in
         self.hint: Hint | None = None
 
     def hint_asked(self, referee: Referee) -> None:
         """The player to move asked for a hint (a verdict's ``hint``)."""
         self._hint_key = position(referee)
+        self._hints_in = referee.game_number
 
     def _wanted(self, referee: Referee) -> tuple[Any, ...] | None:
         """What the thinker should be searching for now, if anything."""
@@ -100,11 +107,16 @@ class Dispatcher:
             return None
         if self._hint_key == position(referee):
             return ("hint", position(referee), MAX_LEVEL, 0)
+        if not self._ponder:
+            return None
         seat = referee.computer
-        if self._ponder and seat is not None and seat.level == MAX_LEVEL:
+        if seat is not None and seat.level == MAX_LEVEL:
             wanted = ("ponder", position(referee), seat.level, seat.seed)
-            return wanted if wanted != self._pondered else None
-        return None
+        elif self._hints_in == referee.game_number and referee.no_hint() is None:
+            wanted = ("study", position(referee), MAX_LEVEL, 0)
+        else:
+            return None
+        return wanted if wanted != self._pondered else None
 
     def step(self, referee: Referee, now: float) -> bool:
         """Take the thinker's answers and start or cancel its search; whether
@@ -125,7 +137,7 @@ class Dispatcher:
             self._job = wanted
             if wanted is not None:
                 purpose, key, level, seed = wanted
-                budget = PONDER_SECONDS if purpose == "ponder" else None
+                budget = PONDER_SECONDS if purpose in ("ponder", "study") else None
                 job = Job(purpose, key, referee.game.copy(), level, seed, budget)
                 self.thinker.start(job, self._wake)
                 changed |= self._take_answers(now)  # an inline thinker answers at once
@@ -138,7 +150,7 @@ class Dispatcher:
             if (job.purpose, job.key, job.level, job.seed) != self._job:
                 continue  # for a position the game has left
             self._job = None
-            if job.purpose == "ponder":  # done: its tables are what it was for
+            if job.purpose in ("ponder", "study"):  # done: its tables are what it was for
                 self._pondered = (job.purpose, job.key, job.level, job.seed)
                 continue
             changed = True

@@ -40,8 +40,10 @@ from hardware.clock import Clock
 log = logging.getLogger("popref")
 
 # "ponder": full strength thinking on the other player's time (its answer is
-# not used: what counts is the tables it leaves warm for the next move)
-Purpose = Literal["computer", "hint", "ponder"]
+# not used: what counts is the tables it leaves warm for the next move);
+# "study": the same on the time of a person who may ask for a hint, about
+# their own position (what it proves answers the hint)
+Purpose = Literal["computer", "hint", "ponder", "study"]
 
 
 @dataclass(frozen=True)
@@ -114,8 +116,11 @@ class _Opponents:
                     log.warning("The computer is %s.", problem)
             self._cache.move_to_end(key)
         assert isinstance(opponent, Opponent)
-        if job.purpose == "ponder":
-            opponent.ponder(job.game, limits)
+        if job.purpose in ("ponder", "study"):
+            if job.purpose == "ponder":
+                opponent.ponder(job.game, limits)
+            else:
+                opponent.study(job.game, limits)
             return Pick(job.game.legal_moves()[0])  # an answer nobody plays
         choice = opponent.choose(job.game, limits)
         return Pick(choice.move, choice.proven)

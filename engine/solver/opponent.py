@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ SOLVE_FIRST = 400_000  # the exact solver's first share: it finishes most positi
 FALLBACK_NODES = 100_000  # then the fast search's, for a move should the solver not finish
 FALLBACK_SLOTS = 1 << 16  # its table: 1.5 MB, ample for that share
 PYTHON_SLOWER = 64  # the pure-Python cores: the same shares of their budgets
+KEPT_CHOICES = 512  # Classic's proven choices kept: a game meets 42 positions, pondering 7 a move
 DEFAULT_NODES = 20_000  # full strength outside Classic when the caller sets no limits
 FAST_NODES = 1_000_000  # the same, compiled fast search: about 0.2 s here, under 1 s on a Pi
 # level: (plies looked ahead, softmax temperature in the units of the one
@@ -95,6 +97,13 @@ class Choice:
         return self.exact or self.source in ("book", "solver", "outcome")
 
 
+def _proven(column: int, value: int, exact: bool) -> Choice:
+    """The exact solver's choice: ``value`` an exact score, or (not ``exact``)
+    the outcome (1 win, -1 loss) the move keeps."""
+    move = Move.drop(column)
+    return Choice(move, {move: value}, "solver" if exact else "outcome", exact)
+
+
 def classic_fits(rules: Rules) -> bool:
     """Whether ``rules`` are Classic on a board the exact solver handles."""
     plain = rules.line == 4 and not (rules.pops or rules.pop10 or rules.strips)
@@ -138,6 +147,10 @@ class Opponent:
         # full strength in every other game: the fast search where the board fits it
         self.fast: FastSearch | None = None
         self.fallback: FastSearch | None = None  # Classic's, while the exact solve runs
+        # Classic's proven choices by position (its own moves, pondering, hints,
+        # study): a result once proven is never searched for again, nor lost
+        # to a stopped search or to the solver's table overwriting its entries
+        self._kept: OrderedDict[int, Choice] = OrderedDict()
         if level == MAX_LEVEL and not classic_fits(rules) and fast_fits(rules):
             self.fast = FastSearch(rules, core=core)
         # with pops, held to what the outcome search proves (engine/solver/proven.py)
@@ -208,6 +221,25 @@ class Opponent:
         elif self.fast is not None:
             self.fast.search(game, limits)
 
+    def study(self, game: Game, limits: Limits) -> None:
+        """Think about ``game``'s position for the player to move before they
+        ask for a hint: what :meth:`choose` would do, until it proves its move
+        or ``limits`` stop it, the answer dropped. What it proved stays in the
+        tables, so a hint asked later costs a fraction of a cold one and is
+        proven where the cold one, at a move's budget, would not be.
+
+        >>> from engine import new_game
+        >>> game = new_game("classic")
+        >>> for move in "4 7 2 6 1 2 1 3 4 7 2 4".split():  # past the book
+        ...     game.play(move)
+        >>> opponent = Opponent(game.rules, core="python", book=False)
+        >>> opponent.study(game, Limits(max_nodes=2000))
+        >>> opponent.solver is not None and opponent.solver.nodes > 0
+        True
+        """
+        if self.level == MAX_LEVEL and not game.is_over():
+            self.choose(game, limits)
+
     def _ponder_classic(self, position: Position, limits: Limits) -> None:
         """Solve, as :meth:`choose` would, the position after each reply the
         book does not answer, the likeliest replies first, until stopped."""
@@ -223,9 +255,15 @@ class Opponent:
                 continue
             if self.book is not None and self.book.lookup(after) is not None:
                 continue
+            kept = self._kept.get(after.key())
+            if kept is not None and kept.exact:
+                continue
             try:
-                _column, outcome = solver.outcome_move(after, stop)
-                solver.best_move_and_score(after, stop, outcome)
+                column, outcome = solver.outcome_move(after, stop)
+                self._keep(after, _proven(column, outcome, exact=outcome == 0))
+                if outcome != 0:
+                    column, score = solver.best_move_and_score(after, stop, outcome)
+                    self._keep(after, _proven(column, score, exact=True))
             except SearchStopped:
                 return
 
@@ -244,13 +282,25 @@ class Opponent:
 
     def _perfect(self, game: Game, limits: Limits) -> Choice:
         assert self.solver is not None
-        solver = self.solver
         position = classic_position(game)
         if self.book is not None:
             known = self.book.lookup(position)
             if known is not None:
                 move = Move.drop(known.column)
                 return Choice(move, {move: known.score}, "book", known.exact)
+        kept = self._kept.get(position.key())
+        if kept is not None and kept.exact:
+            return kept
+        choice = self._solve(game, position, limits)
+        if not choice.proven:
+            return kept or choice  # a move proven before beats a guess now
+        self._keep(position, choice)
+        return choice
+
+    def _solve(self, game: Game, position: Position, limits: Limits) -> Choice:
+        """The exact solver's move within ``limits``, else the best guess."""
+        assert self.solver is not None
+        solver = self.solver
         proofs = Proofs()
         stop = self._solver_stop(limits)
         found = None
@@ -268,12 +318,19 @@ class Opponent:
             assert found is not None
             return self._unproven(position, proofs, found)
         if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
-            return Choice(Move.drop(column), {Move.drop(column): 0}, "solver", True)
+            return _proven(column, 0, exact=True)
         try:
             column, score = solver.best_move_and_score(position, stop, outcome)
         except SearchStopped:
-            return Choice(Move.drop(column), {Move.drop(column): outcome}, "outcome", False)
-        return Choice(Move.drop(column), {Move.drop(column): score}, "solver", True)
+            return _proven(column, outcome, exact=False)
+        return _proven(column, score, exact=True)
+
+    def _keep(self, position: Position, choice: Choice) -> None:
+        """Remember a proven choice (the most recent :data:`KEPT_CHOICES`)."""
+        self._kept[position.key()] = choice
+        self._kept.move_to_end(position.key())
+        while len(self._kept) > KEPT_CHOICES:
+            self._kept.popitem(last=False)
 
     def _share(self, nodes: int) -> int:
         """``nodes`` of the compiled cores as the same share of a budget for this core."""
