@@ -259,6 +259,19 @@ def test_a_client_that_resets_mid_request_is_one_line_in_the_log(
     assert 0 < len(ended) <= 50 and all(r.levelno == logging.DEBUG for r in ended)
 
 
+def test_closing_the_server_ends_a_connection_waiting_for_its_request(tmp_path: Path) -> None:
+    # it would hold its thread until the request's time ran out, after the server
+    served = Table(tmp_path / "state")
+    sock = socket.create_connection((served.host, served.port))
+    sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127")
+    assert served.web.places.wait(open=1, sending=1, timeout=10)
+    served.close()
+    assert served.web.places.open == 0
+    sock.settimeout(10)
+    assert sock.recv(1) == b""
+    sock.close()
+
+
 def test_a_request_must_arrive_whole_within_its_time(table: Table) -> None:
     places = table.web.places
     with socket.create_connection((table.host, table.port), timeout=10) as slow:

@@ -172,6 +172,16 @@ class Connections:
             self._ending.discard(connection)
             self._changed.notify_all()
 
+    def end_all(self, timeout: float) -> bool:
+        """End every connection's reads and writes (the server is closing), and
+        wait up to ``timeout`` for their threads to let go; whether they did.
+        A client waiting to send its next request would otherwise hold its
+        thread until the request's time ran out, long after the server."""
+        with self._changed:
+            for connection in self._open:
+                connection.evict()
+            return self._changed.wait_for(lambda: not self._open, timeout)
+
     @property
     def open(self) -> int:
         with self._changed:

@@ -63,6 +63,7 @@ class WebError(RuntimeError):
 
 
 SPARE_CONNECTIONS = 16  # short requests beside the event streams
+CLOSE_SECONDS = 5.0  # what closing waits for the connections' threads to end
 BACKLOG = 128  # connections waiting to be taken: a burst waits rather than being refused
 
 
@@ -203,6 +204,8 @@ class WebServer:
         self.hub.close()
         if self._server is not None:
             self._server.shutdown()
+            if not self.places.end_all(timeout=CLOSE_SECONDS):
+                log.debug("web: connections still ending after %s s", CLOSE_SECONDS)
             self._server.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)
