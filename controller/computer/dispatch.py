@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from controller.computer.thinker import Job, Thinker
+from controller.computer.thinker import AHEAD, Job, Thinker
 from controller.i18n.text import Text, _t
 from controller.referee.computer_seat import MAX_LEVEL
 from controller.referee.core import Referee
@@ -137,7 +137,7 @@ class Dispatcher:
             self._job = wanted
             if wanted is not None:
                 purpose, key, level, seed = wanted
-                budget = PONDER_SECONDS if purpose in ("ponder", "study") else None
+                budget = PONDER_SECONDS if purpose in AHEAD else None
                 job = Job(purpose, key, referee.game.copy(), level, seed, budget)
                 self.thinker.start(job, self._wake)
                 changed |= self._take_answers(now)  # an inline thinker answers at once
@@ -150,7 +150,7 @@ class Dispatcher:
             if (job.purpose, job.key, job.level, job.seed) != self._job:
                 continue  # for a position the game has left
             self._job = None
-            if job.purpose in ("ponder", "study"):  # done: its tables are what it was for
+            if job.purpose in AHEAD:  # done: its tables are what it was for
                 self._pondered = (job.purpose, job.key, job.level, job.seed)
                 continue
             changed = True

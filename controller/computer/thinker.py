@@ -44,6 +44,7 @@ log = logging.getLogger("popref")
 # "study": the same on the time of a person who may ask for a hint, about
 # their own position (what it proves answers the hint)
 Purpose = Literal["computer", "hint", "ponder", "study"]
+AHEAD: frozenset[Purpose] = frozenset({"ponder", "study"})  # answers nobody plays
 
 
 @dataclass(frozen=True)
@@ -116,14 +117,14 @@ class _Opponents:
                     log.warning("The computer is %s.", problem)
             self._cache.move_to_end(key)
         assert isinstance(opponent, Opponent)
-        if job.purpose in ("ponder", "study"):
-            if job.purpose == "ponder":
-                opponent.ponder(job.game, limits)
-            else:
-                opponent.study(job.game, limits)
-            return Pick(job.game.legal_moves()[0])  # an answer nobody plays
-        choice = opponent.choose(job.game, limits)
-        return Pick(choice.move, choice.proven)
+        if job.purpose == "ponder":
+            opponent.ponder(job.game, limits)
+        elif job.purpose == "study":
+            opponent.study(job.game, limits)
+        else:
+            choice = opponent.choose(job.game, limits)
+            return Pick(choice.move, choice.proven)
+        return Pick(job.game.legal_moves()[0])  # an answer nobody plays
 
 
 def solver() -> Choose:
