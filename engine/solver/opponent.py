@@ -230,12 +230,13 @@ class Opponent:
 
         >>> from engine import new_game
         >>> game = new_game("classic")
-        >>> for move in "4 7 2 6 1 2 1 3 4 7 2 4".split():  # past the book
+        >>> for move in "2252576253462244111563365343671351441":  # five discs to go
         ...     game.play(move)
         >>> opponent = Opponent(game.rules, core="python", book=False)
-        >>> opponent.study(game, Limits(max_nodes=2000))
-        >>> opponent.solver is not None and opponent.solver.nodes > 0
-        True
+        >>> opponent.study(game, Limits(max_nodes=100_000))
+        >>> hint = opponent.choose(game, Limits(should_stop=lambda: True))  # no time left
+        >>> str(hint.move), hint.source, hint.exact
+        ('6', 'solver', True)
         """
         if self.level == MAX_LEVEL and not game.is_over():
             self.choose(game, limits)
