@@ -135,8 +135,10 @@ def negamax(
         if cells - moves > ETC_LEFT:  # a child already stored low enough ends it
             for _rank, _index, move in ranked:
                 bound = table.get(opponent + (mask | move))
-                if bound is not None and bound >= 0 and -(bound + score_min) >= beta:
-                    value = -(bound + score_min)
+                if bound is None or bound < 0:  # none stored, or a lower bound
+                    continue
+                value = -(bound + score_min)  # at least, for the mover
+                if value >= beta:
                     _store(table, key, ~(value - score_min))
                     return value
         for _rank, _index, move in ranked:
