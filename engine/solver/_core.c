@@ -37,7 +37,8 @@
  * child that already proves it (an enhanced transposition cutoff): 18% fewer
  * positions on 40 Begin-Hard outcome solves, and 17% less time. Nearer the
  * end the lookups cost more than the searches they spare (with every node
- * looking: 30% fewer positions, twice the time). _pycore.ETC_LEFT is the same. */
+ * looking: 30% fewer positions, but 1.2-1.5 times the time). _pycore.ETC_LEFT
+ * is the same. */
 #define ETC_LEFT 14
 typedef uint64_t board;
 
