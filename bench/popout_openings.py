@@ -10,13 +10,16 @@ proves Red's win within ``--enough``, which tests/test_openings.py checks
 again). Node budgets, not time, and fixed table sizes: the same table on
 every run and machine. Each position is proven in the smaller of its two
 mirror images (a search is not symmetric). Run from the repository root
-(about 25 minutes of CPU here, half of them on the four openings it
-leaves out)::
+(about 30 minutes of CPU here and 3 GB of memory at its peak)::
 
     .venv/bin/python bench/popout_openings.py [--plies 18] [--enough 500000]
+        [--root-most 3000000000] [--slots-log2 26] [--keep]
 
 It prints each position proven and, at the end, the positions past
-``--plies`` still dearer than ``--enough`` (the table's edge).
+``--plies`` still dearer than ``--enough`` (the table's edge). ``--keep``
+takes the current table's entries as they are (each is a proof) and
+searches only the positions it lacks: a larger ``--root-most`` then costs
+only the roots left out before.
 """
 
 from __future__ import annotations
@@ -28,19 +31,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Colour, rules_named
-from engine.solver.fastsearch import FastSearch, state_of
+from engine import Colour, Game, Move, rules_named
+from engine.solver.fastsearch import FastSearch, state_of, to_move
 from engine.solver.limits import Limits
 from engine.solver.openings import canonical, in_table_form, roots
+from engine.solver.openings_data import OPENINGS
 from engine.solver.outcome import WON, prove
 from engine.solver.proven import code
 from engine.solver.search import WIN
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "solver" / "openings_data.py"
-SLOTS = 1 << 22  # 96 MB: the start's proof takes about 2 billion positions
+# 2**26 slots (3 GB at the peak): with 2**22 the proofs of `1 2` and `1 3`
+# did not finish within 3 billion positions; with this they take 1.5-2.0
+# billion, because fewer of their results are overwritten
+SLOTS_LOG2 = 26
 HEADER = '''"""Pop Out 7x6's proven opening moves for Red (engine/solver/openings.py).
 
-Written by bench/popout_openings.py {args}; do not edit.
+Written by bench/popout_openings.py
+{args}; do not edit.
 Each entry: Red's discs, Yellow's (the smaller mirror image), Red's move
 (column - 1, plus 32 for a pop) and the plies it wins within.
 """
@@ -49,14 +57,24 @@ OPENINGS: tuple[tuple[int, int, int, int], ...] = (
 '''
 
 
+Table = dict[tuple[int, int], tuple[int, int]]  # (Red's, Yellow's) -> (move code, plies)
+
+
 def build(
-    plies: int, enough: int, most: int, root_most: int
-) -> tuple[dict[tuple[int, int], tuple[int, int]], list[str], list[str]]:
+    plies: int,
+    enough: int,
+    most: int,
+    root_most: int,
+    slots: int = 1 << SLOTS_LOG2,
+    known: Table | None = None,
+) -> tuple[Table, list[str], list[str]]:
     """The table, the lines past ``plies`` that were still dear, and the
     roots after two plies where Red's win was not proven within
-    ``root_most`` positions (elsewhere ``most``)."""
+    ``root_most`` positions (elsewhere ``most``). A position in ``known``
+    (an earlier table: each entry is a proof) keeps its entry unsearched."""
     rules = rules_named("popout")
-    table: dict[tuple[int, int], tuple[int, int]] = {}
+    table: Table = {}
+    known = known or {}
     seen: set[tuple[int, int]] = set()
     edge: list[str] = []
     unproven: list[str] = []
@@ -69,6 +87,11 @@ def build(
             continue
         seen.add((red, yellow))
         line = " ".join(str(m) for m in game.moves) or "(start)"
+        if (red, yellow) in known:
+            table[(red, yellow)] = known[(red, yellow)]
+            print(f"{line:28} kept: {to_move(known[(red, yellow)][0])}", flush=True)
+            waiting += _replies(game, to_move(known[(red, yellow)][0]), line)
+            continue
         start = time.process_time()
         # as full strength would in play: a fresh search of the usual size
         found = prove(FastSearch(rules), game, Limits(max_nodes=enough))
@@ -79,7 +102,7 @@ def build(
             print(f"{line:28} past the table's edge and dearer", flush=True)
             edge.append(line)
             continue
-        search = FastSearch(rules, slots=SLOTS)
+        search = FastSearch(rules, slots=slots)
         budget = root_most if line in root_lines and game.moves else most
         found = prove(search, game, Limits(max_nodes=budget))
         print(f"{line:28} {found.describe():16} {found.move!s:4} {search.nodes:>14,} positions "
@@ -90,19 +113,26 @@ def build(
                 continue
             raise SystemExit(f"{line}: Red's win not proven ({found.describe()})")
         table[(red, yellow)] = (code(found.move), WIN - found.value)
-        after = game.copy()
-        after.play(found.move)
-        for reply in after.legal_moves():
-            next_game = after.copy()
-            next_game.play(reply)
-            if next_game.result is None:
-                waiting.append(next_game)
-            elif next_game.result is not Colour.RED:
-                raise SystemExit(f"{line} {found.move} {reply}: not Red's win ({next_game.result})")
+        waiting += _replies(game, found.move, line)
     return table, edge, unproven
 
 
-def write(table: dict[tuple[int, int], tuple[int, int]], args: str) -> None:
+def _replies(game: Game, move: Move, line: str) -> list[Game]:
+    """The positions after Red's ``move`` and each reply that does not end the game."""
+    after = game.copy()
+    after.play(move)
+    found = []
+    for reply in after.legal_moves():
+        next_game = after.copy()
+        next_game.play(reply)
+        if next_game.result is None:
+            found.append(next_game)
+        elif next_game.result is not Colour.RED:
+            raise SystemExit(f"{line} {move} {reply}: not Red's win ({next_game.result})")
+    return found
+
+
+def write(table: Table, args: str) -> None:
     rows = [f"    (0x{r:X}, 0x{y:X}, {m}, {p}),\n" for (r, y), (m, p) in sorted(table.items())]
     OUT.write_text(HEADER.format(args=args) + "".join(rows) + ")\n")
 
@@ -116,9 +146,17 @@ def main() -> None:
                         help="positions a proof may take")  # fmt: skip
     parser.add_argument("--root-most", type=int, default=3_000_000_000,
                         help="the same after two plies: else the root is left out")  # fmt: skip
+    parser.add_argument("--slots-log2", type=int, default=SLOTS_LOG2,
+                        help="the proofs' table holds 2**this entries")  # fmt: skip
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the current table's entries: search only the rest")  # fmt: skip
     args = parser.parse_args()
-    table, edge, unproven = build(args.plies, args.enough, args.most, args.root_most)
-    write(table, f"--plies {args.plies} --enough {args.enough} --root-most {args.root_most}")
+    known = {(r, y): (m, p) for r, y, m, p in OPENINGS} if args.keep else None
+    table, edge, unproven = build(
+        args.plies, args.enough, args.most, args.root_most, 1 << args.slots_log2, known
+    )
+    write(table, f"--plies {args.plies} --enough {args.enough} --root-most {args.root_most} "
+                 f"--slots-log2 {args.slots_log2}")  # fmt: skip
     print(f"{len(table)} entries in {OUT}; past ply {args.plies} still dearer: {len(edge)}")
     for line in edge:
         print(f"  {line}")

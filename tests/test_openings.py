@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from bench.popout_openings import build
 from engine import Colour, Game, new_game, rules_named
 from engine.solver.fastsearch import COMPILED, FastSearch, state_of
 from engine.solver.limits import Limits
@@ -103,3 +104,16 @@ def test_every_entry_wins_against_every_reply() -> None:
             if next_game.result is None:
                 waiting.append(next_game)
     assert met == {(red, yellow) for red, yellow, _code, _plies in OPENINGS}
+
+
+def test_a_rebuild_keeps_the_entries_it_is_given_unsearched() -> None:
+    start = in_table_form(new_game(RULES))
+    red, yellow, _flipped = canonical(*state_of(start)[:2])
+    entry = next((m, p) for r, y, m, p in OPENINGS if (r, y) == (red, yellow))
+    # one position a budget: without the kept entry the start's proof fails
+    table, edge, unproven = build(1, 1, 1, 1, slots=1 << 10, known={(red, yellow): entry})
+    assert table == {(red, yellow): entry}
+    # every other position (after two plies) is past the table's edge at once
+    assert edge and all(len(line.split()) == 2 for line in edge) and unproven == []
+    with pytest.raises(SystemExit, match="Red's win not proven"):
+        build(1, 1, 1, 1, slots=1 << 10)
