@@ -19,7 +19,8 @@ It prints each position proven and, at the end, the positions past
 ``--plies`` still dearer than ``--enough`` (the table's edge). ``--keep``
 takes the current table's entries as they are (each is a proof) and
 searches only the positions it lacks: a larger ``--root-most`` then costs
-only the roots left out before.
+only the roots left out before. The table's header then names the run it
+kept and this one, the two runs that reproduce it.
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ def build(
         line = " ".join(str(m) for m in game.moves) or "(start)"
         if (red, yellow) in known:
             table[(red, yellow)] = known[(red, yellow)]
-            print(f"{line:28} kept: {to_move(known[(red, yellow)][0])}", flush=True)
-            waiting += _replies(game, to_move(known[(red, yellow)][0]), line)
+            kept = to_move(known[(red, yellow)][0])
+            print(f"{line:28} kept: {kept}", flush=True)
+            waiting += _replies(game, kept, line)
             continue
         start = time.process_time()
         # as full strength would in play: a fresh search of the usual size
@@ -132,6 +134,25 @@ def _replies(game: Game, move: Move, line: str) -> list[Game]:
     return found
 
 
+def written_with(runs: str, previous: str | None) -> str:
+    r"""The header's account of how a table was made: ``runs``, this run's
+    options, after ``previous``, the account in the table it kept (with
+    ``--keep``), since a kept table is reproduced by both runs in turn.
+
+    >>> written_with("--plies 18", None)
+    '--plies 18'
+    >>> written_with("--plies 18 --keep", "--plies 18")
+    '--plies 18,\nthen --plies 18 --keep'
+    """
+    return runs if previous is None else f"{previous},\nthen {runs}"
+
+
+def _account() -> str:
+    """The account of runs in the current table's header."""
+    before, after = HEADER.split("{args}")
+    return OUT.read_text().removeprefix(before).partition(after.split("\n")[0])[0]
+
+
 def write(table: Table, args: str) -> None:
     rows = [f"    (0x{r:X}, 0x{y:X}, {m}, {p}),\n" for (r, y), (m, p) in sorted(table.items())]
     OUT.write_text(HEADER.format(args=args) + "".join(rows) + ")\n")
@@ -155,8 +176,9 @@ def main() -> None:
     table, edge, unproven = build(
         args.plies, args.enough, args.most, args.root_most, 1 << args.slots_log2, known
     )
-    write(table, f"--plies {args.plies} --enough {args.enough} --root-most {args.root_most} "
-                 f"--slots-log2 {args.slots_log2}")  # fmt: skip
+    runs = (f"--plies {args.plies} --enough {args.enough} --root-most {args.root_most} "
+            f"--slots-log2 {args.slots_log2}" + (" --keep" if args.keep else ""))  # fmt: skip
+    write(table, written_with(runs, _account() if args.keep else None))
     print(f"{len(table)} entries in {OUT}; past ply {args.plies} still dearer: {len(edge)}")
     for line in edge:
         print(f"  {line}")

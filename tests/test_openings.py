@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from bench.popout_openings import build
+from bench.popout_openings import _account, build, written_with
 from engine import Colour, Game, new_game, rules_named
 from engine.solver.fastsearch import COMPILED, FastSearch, state_of
 from engine.solver.limits import Limits
@@ -117,3 +117,9 @@ def test_a_rebuild_keeps_the_entries_it_is_given_unsearched() -> None:
     assert edge and all(len(line.split()) == 2 for line in edge) and unproven == []
     with pytest.raises(SystemExit, match="Red's win not proven"):
         build(1, 1, 1, 1, slots=1 << 10)
+
+
+def test_a_kept_table_names_the_run_it_kept_and_its_own() -> None:
+    shipped = _account()  # the options in the shipped table's header
+    assert shipped.startswith("--plies ") and "\n" not in shipped
+    assert written_with("--keep", shipped) == f"{shipped},\nthen --keep"
