@@ -7,7 +7,9 @@ full strength's outcome search gets in a move at 250 ms of CPU) gets an
 entry and its replies are followed, up to ``--plies``; the rest are left
 to the search in play (cheap: a fresh search of the usual table size
 proves Red's win within ``--enough``, which tests/test_openings.py checks
-again). Node budgets, not time, and fixed table sizes: the same table on
+again). A position after two plies that is Red's loss (``1 4``) gives way
+to each of Red's replies: Yellow's wins, proven and followed the same way.
+Node budgets, not time, and fixed table sizes: the same table on
 every run and machine. Each position is proven in the smaller of its two
 mirror images (a search is not symmetric). Run from the repository root
 (about 30 minutes of CPU here and 3 GB of memory at its peak)::
@@ -32,10 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Colour, Game, Move, rules_named
+from engine import Game, Move, rules_named
 from engine.solver.fastsearch import FastSearch, state_of, to_move
 from engine.solver.limits import Limits
-from engine.solver.openings import canonical, in_table_form, roots
+from engine.solver.openings import Key, in_table_form, key, replies, roots
 from engine.solver.openings_data import OPENINGS
 from engine.solver.outcome import WON, prove
 from engine.solver.proven import code
@@ -46,19 +48,20 @@ OUT = Path(__file__).resolve().parent.parent / "engine" / "solver" / "openings_d
 # did not finish within 3 billion positions; with this they take 1.5-2.0
 # billion, because fewer of their results are overwritten
 SLOTS_LOG2 = 26
-HEADER = '''"""Pop Out 7x6's proven opening moves for Red (engine/solver/openings.py).
+HEADER = '''"""Pop Out 7x6's proven opening moves (engine/solver/openings.py).
 
 Written by bench/popout_openings.py
 {args}; do not edit.
-Each entry: Red's discs, Yellow's (the smaller mirror image), Red's move
-(column - 1, plus 32 for a pop) and the plies it wins within.
+Each entry: the side to move (0 Red, 1 Yellow), Red's discs, Yellow's (the
+smaller mirror image), its winning move (column - 1, plus 32 for a pop) and
+the plies it wins within.
 """
 
-OPENINGS: tuple[tuple[int, int, int, int], ...] = (
+OPENINGS: tuple[tuple[int, int, int, int, int], ...] = (
 '''
 
 
-Table = dict[tuple[int, int], tuple[int, int]]  # (Red's, Yellow's) -> (move code, plies)
+Table = dict[Key, tuple[int, int]]  # (side, Red's, Yellow's) -> (move code, plies)
 
 
 def build(
@@ -68,29 +71,33 @@ def build(
     root_most: int,
     slots: int = 1 << SLOTS_LOG2,
     known: Table | None = None,
+    starts: list[Game] | None = None,
 ) -> tuple[Table, list[str], list[str]]:
     """The table, the lines past ``plies`` that were still dear, and the
-    roots after two plies where Red's win was not proven within
-    ``root_most`` positions (elsewhere ``most``). A position in ``known``
-    (an earlier table: each entry is a proof) keeps its entry unsearched."""
+    roots where the win of the side to move was not proven within
+    ``root_most`` positions (elsewhere ``most``). A root proven lost for
+    the side to move gives way to its replies: roots of the other side's
+    win. A position in ``known`` (an earlier table: each entry is a proof)
+    keeps its entry unsearched. ``starts``: where to begin, by default the
+    start and every position after two plies (:func:`roots`)."""
     rules = rules_named("popout")
     table: Table = {}
     known = known or {}
-    seen: set[tuple[int, int]] = set()
+    seen: set[Key] = set()
     edge: list[str] = []
     unproven: list[str] = []
-    waiting = roots()
-    root_lines = {" ".join(str(m) for m in game.moves) for game in waiting}
+    waiting = roots() if starts is None else list(starts)
+    root_lines = {_line(game) for game in waiting if game.moves}
     while waiting:
         game = in_table_form(waiting.pop(0))
-        red, yellow, _flipped = canonical(*state_of(game)[:2])
-        if (red, yellow) in seen:
+        position, _flipped = key(state_of(game))
+        if position in seen:
             continue
-        seen.add((red, yellow))
-        line = " ".join(str(m) for m in game.moves) or "(start)"
-        if (red, yellow) in known:
-            table[(red, yellow)] = known[(red, yellow)]
-            kept = to_move(known[(red, yellow)][0])
+        seen.add(position)
+        line = _line(game) or "(start)"
+        if position in known:
+            table[position] = known[position]
+            kept = to_move(known[position][0])
             print(f"{line:28} kept: {kept}", flush=True)
             waiting += _replies(game, kept, line)
             continue
@@ -105,22 +112,37 @@ def build(
             edge.append(line)
             continue
         search = FastSearch(rules, slots=slots)
-        budget = root_most if line in root_lines and game.moves else most
+        budget = root_most if line in root_lines else most
         found = prove(search, game, Limits(max_nodes=budget))
         print(f"{line:28} {found.describe():16} {found.move!s:4} {search.nodes:>14,} positions "
               f"{time.process_time() - start:8.1f} s", flush=True)  # fmt: skip
-        if found.move is None or found.value is None or found.value < WON:
-            if line in root_lines:
-                unproven.append(f"{line}: {found.describe()}")  # a random opening's loss
-                continue
-            raise SystemExit(f"{line}: Red's win not proven ({found.describe()})")
-        table[(red, yellow)] = (code(found.move), WIN - found.value)
-        waiting += _replies(game, found.move, line)
+        if found.move is not None and found.value is not None and found.value >= WON:
+            table[position] = (code(found.move), WIN - found.value)
+            waiting += _replies(game, found.move, line)
+        elif line not in root_lines:
+            raise SystemExit(f"{line}: {_side(game)}'s win not proven ({found.describe()})")
+        elif found.value is not None and found.value <= -WON:  # the other side's win, then
+            after = replies(game)
+            root_lines.update(_line(reply) for reply in after)
+            waiting += after
+        else:
+            unproven.append(f"{line}: {found.describe()}")
     return table, edge, unproven
 
 
+def _line(game: Game) -> str:
+    return " ".join(str(move) for move in game.moves)
+
+
+def _side(game: Game) -> str:
+    assert game.to_move is not None
+    return game.to_move.name.title()
+
+
 def _replies(game: Game, move: Move, line: str) -> list[Game]:
-    """The positions after Red's ``move`` and each reply that does not end the game."""
+    """The positions after the winner's ``move`` and each reply that does
+    not end the game (a reply may end it only with the winner's win)."""
+    winner = game.to_move
     after = game.copy()
     after.play(move)
     found = []
@@ -129,9 +151,25 @@ def _replies(game: Game, move: Move, line: str) -> list[Game]:
         next_game.play(reply)
         if next_game.result is None:
             found.append(next_game)
-        elif next_game.result is not Colour.RED:
-            raise SystemExit(f"{line} {move} {reply}: not Red's win ({next_game.result})")
+        elif next_game.result is not winner:
+            raise SystemExit(f"{line} {move} {reply}: not {_side(game)}'s win ({next_game.result})")
     return found
+
+
+def chosen(lines: list[str]) -> list[Game]:
+    """The start and the roots after two plies named in ``lines`` (either
+    mirror image); one line that names no root is an error.
+
+    >>> [_line(game) for game in chosen(["7 4"])]
+    ['', '1 4']
+    """
+    found = {_line(game): in_table_form(game) for game in roots() if game.moves}
+    picked = []
+    for line in lines:
+        if line not in found:
+            raise SystemExit(f"--roots: {line!r} is not a position after two plies that goes on")
+        picked.append(found[line])
+    return [roots()[0], *picked]
 
 
 def written_with(runs: str, previous: str | None) -> str:
@@ -154,7 +192,10 @@ def _account() -> str:
 
 
 def write(table: Table, args: str) -> None:
-    rows = [f"    (0x{r:X}, 0x{y:X}, {m}, {p}),\n" for (r, y), (m, p) in sorted(table.items())]
+    rows = [
+        f"    ({side}, 0x{r:X}, 0x{y:X}, {m}, {p}),\n"
+        for (side, r, y), (m, p) in sorted(table.items())
+    ]
     OUT.write_text(HEADER.format(args=args) + "".join(rows) + ")\n")
 
 
@@ -171,18 +212,28 @@ def main() -> None:
                         help="the proofs' table holds 2**this entries")  # fmt: skip
     parser.add_argument("--keep", action="store_true",
                         help="keep the current table's entries: search only the rest")  # fmt: skip
+    parser.add_argument("--roots", nargs="+", metavar="LINE",
+                        help="only these positions after two plies (and the start), as "
+                             "'1 4'; with --keep, which keeps the others' entries")  # fmt: skip
     args = parser.parse_args()
-    known = {(r, y): (m, p) for r, y, m, p in OPENINGS} if args.keep else None
+    if args.roots and not args.keep:
+        parser.error("--roots needs --keep: the other roots' entries come from the current table")
+    known = {(s, r, y): (m, p) for s, r, y, m, p in OPENINGS} if args.keep else None
+    starts = None if not args.roots else chosen(args.roots)
     table, edge, unproven = build(
-        args.plies, args.enough, args.most, args.root_most, 1 << args.slots_log2, known
+        args.plies, args.enough, args.most, args.root_most, 1 << args.slots_log2, known, starts
     )
-    runs = (f"--plies {args.plies} --enough {args.enough} --root-most {args.root_most} "
-            f"--slots-log2 {args.slots_log2}" + (" --keep" if args.keep else ""))  # fmt: skip
+    if args.roots:  # the roots not searched keep their entries
+        table = {**(known or {}), **table}
+    runs = (f"--plies {args.plies} --enough {args.enough} --most {args.most} "
+            f"--root-most {args.root_most} --slots-log2 {args.slots_log2}"
+            + (" --keep" if args.keep else "")
+            + "".join(f" --roots '{line}'" for line in args.roots or ()))  # fmt: skip
     write(table, written_with(runs, _account() if args.keep else None))
     print(f"{len(table)} entries in {OUT}; past ply {args.plies} still dearer: {len(edge)}")
     for line in edge:
         print(f"  {line}")
-    print(f"roots left out, Red's win not proven: {len(unproven)}")
+    print(f"roots left out, the win not proven: {len(unproven)}")
     for line in unproven:
         print(f"  {line}")
 

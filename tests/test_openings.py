@@ -9,14 +9,17 @@ import pytest
 
 from bench.popout_openings import _account, build, written_with
 from engine import Colour, Game, new_game, rules_named
-from engine.solver.fastsearch import COMPILED, FastSearch, state_of
+from engine.solver.fastsearch import COMPILED, FastSearch, state_of, to_move
 from engine.solver.limits import Limits
 from engine.solver.openings import (
+    Key,
     canonical,
     in_table_form,
+    key,
     mirror,
     mirrored,
     opening_move,
+    replies,
     roots,
 )
 from engine.solver.openings_data import OPENINGS
@@ -72,27 +75,33 @@ def test_full_strength_plays_the_table_at_any_budget() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not COMPILED, reason="the compiled search core is not installed")
 def test_every_entry_wins_against_every_reply() -> None:
-    # From the start and each position after two plies, Red's table move,
-    # then each of Yellow's replies: a position the table has again, or one
-    # the outcome search proves Red wins within ENOUGH positions. So, from
-    # the leaves back, every entry is a win; and every entry is met on the
-    # way (none is dead weight).
-    met: set[tuple[int, int]] = set()
-    # a root the table has no move for is one where Red's win was not proven
-    waiting = [game for game in roots() if opening_move(RULES, state_of(game)) is not None]
+    # From the start and each position after two plies, the table's move for
+    # the side to move (where the table has none for Red, Yellow's after each
+    # of Red's replies, if it has those), then each of the other side's
+    # replies: a position the table has again, or one the outcome search
+    # proves the same side wins within ENOUGH positions. So, from the leaves
+    # back, every entry is a win; and every entry is met on the way (none is
+    # dead weight).
+    met: set[Key] = set()
+    waiting = []
+    for root in roots():
+        if opening_move(RULES, state_of(root)) is not None:
+            waiting.append(root)
+        else:  # left out, or Red's loss
+            waiting += [r for r in replies(root) if opening_move(RULES, state_of(r)) is not None]
     while waiting:
         game = in_table_form(waiting.pop())  # the image the table was proven on
         state = state_of(game)
-        red, yellow, _flipped = canonical(state[0], state[1])
+        position, _flipped = key(state)
         found = opening_move(RULES, state)
         if found is None:
             proof = prove(FastSearch(RULES), game, Limits(max_nodes=ENOUGH))
             line = " ".join(str(m) for m in game.moves)
             assert proof.value is not None and proof.value >= WON, line
             continue
-        if (red, yellow) in met:
+        if position in met:
             continue
-        met.add((red, yellow))
+        met.add(position)
         move, plies = found
         assert move in game.legal_moves() and 0 < plies < WIN - WON
         after = game.copy()
@@ -100,23 +109,43 @@ def test_every_entry_wins_against_every_reply() -> None:
         for reply in after.legal_moves():
             next_game = after.copy()
             next_game.play(reply)
-            assert next_game.result in (None, Colour.RED)
+            assert next_game.result in (None, game.to_move)
             if next_game.result is None:
                 waiting.append(next_game)
-    assert met == {(red, yellow) for red, yellow, _code, _plies in OPENINGS}
+    assert met == {(side, red, yellow) for side, red, yellow, _code, _plies in OPENINGS}
 
 
 def test_a_rebuild_keeps_the_entries_it_is_given_unsearched() -> None:
     start = in_table_form(new_game(RULES))
-    red, yellow, _flipped = canonical(*state_of(start)[:2])
-    entry = next((m, p) for r, y, m, p in OPENINGS if (r, y) == (red, yellow))
+    position, _flipped = key(state_of(start))
+    entry = next((m, p) for s, r, y, m, p in OPENINGS if (s, r, y) == position)
     # one position a budget: without the kept entry the start's proof fails
-    table, edge, unproven = build(1, 1, 1, 1, slots=1 << 10, known={(red, yellow): entry})
-    assert table == {(red, yellow): entry}
+    table, edge, unproven = build(1, 1, 1, 1, slots=1 << 10, known={position: entry})
+    assert table == {position: entry}
     # every other position (after two plies) is past the table's edge at once
     assert edge and all(len(line.split()) == 2 for line in edge) and unproven == []
     with pytest.raises(SystemExit, match="Red's win not proven"):
         build(1, 1, 1, 1, slots=1 << 10)
+
+
+def test_a_root_lost_for_red_gives_way_to_yellows_wins() -> None:
+    # Yellow's discs in columns 3, 4 and 5 of the bottom row: whatever Red
+    # does, 2 or 6 completes four
+    lost = game_of("1 3 1 4 7 5")
+    # enough=1: no proof is cheap, so every win Yellow has gets an entry
+    table, edge, unproven = build(18, 1, 10**6, 10**6, slots=1 << 12, starts=[lost])
+    assert edge == [] and unproven == []
+    answered = set()
+    for reply in replies(lost):
+        found = opening_move(RULES, state_of(reply))  # not the shipped table's
+        assert found is None
+        position, flipped = key(state_of(reply))
+        code, plies = table[position]
+        move = to_move(code)
+        reply.play(mirrored(move) if flipped else move)
+        assert reply.result is Colour.YELLOW and plies == 1
+        answered.add(position)
+    assert set(table) == answered and all(side == 1 for side, _r, _y in table)
 
 
 def test_a_kept_table_names_the_run_it_kept_and_its_own() -> None:

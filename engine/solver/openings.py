@@ -1,15 +1,19 @@
-"""Pop Out 7x6's opening: a proven winning move for Red's first plies.
+"""Pop Out 7x6's opening: a proven winning move for the side that wins.
 
 Pop Out on the standard grid is a first player's win, but the win is too
 deep for the outcome search (:mod:`engine.solver.outcome`) in a move's time
 until a few plies are played: from the start it takes about a billion
 positions. ``bench/popout_openings.py`` builds this table once: from the
-start and from every position after two plies (:func:`roots`), Red's move
-that the outcome search proves wins, then every reply of Yellow's, and so
-on while a position's proof takes more positions than full strength
-searches in a move; each entry's move is proven to win within its
-``plies``. Positions are kept in one of their two mirror images (the
-smaller), so a lookup tries both.
+start and from every position after two plies (:func:`roots`), the move
+that the outcome search proves wins for the side to move, then every reply
+of the other side's, and so on while a position's proof takes more
+positions than full strength searches in a move; each entry's move is
+proven to win within its ``plies``. Nearly every opening of two plies is
+Red's win; where one is Red's loss (``1 4``), the table holds Yellow's win
+from each of Red's replies instead. An entry is keyed by the side to move
+too, since with pops the discs do not say whose turn it is. Positions are
+kept in one of their two mirror images (the smaller), so a lookup tries
+both.
 
 Only for the rules it was proven under: Pop Out 7x6, lines of four, the
 popper winning a pop that completes lines for both, no repetition rule (a
@@ -93,30 +97,41 @@ def roots() -> list[Game]:
     plies (Red's first move may be anywhere: a person's, or a bench's
     random opening)."""
     start = new_game(rules_named("popout"))
-    found = [start]
-    for first in start.legal_moves():
-        after = start.copy()
-        after.play(first)
-        for second in after.legal_moves():
-            game = after.copy()
-            game.play(second)
-            if game.result is None:
-                found.append(game)
+    return [start] + [game for first in replies(start) for game in replies(first)]
+
+
+def replies(game: Game) -> list[Game]:
+    """The positions after each legal move in ``game`` that do not end it."""
+    found = []
+    for move in game.legal_moves():
+        after = game.copy()
+        after.play(move)
+        if after.result is None:
+            found.append(after)
     return found
 
 
+Key = tuple[int, int, int]  # the side to move (0 Red, 1 Yellow), Red's discs, Yellow's
+
+
+def key(state: State) -> tuple[Key, bool]:
+    """A position's key in the table, and whether it is of the mirror image."""
+    red, yellow, flipped = canonical(state[0], state[1])
+    return (state[2], red, yellow), flipped
+
+
 @cache
-def _table() -> dict[tuple[int, int], tuple[int, int]]:
-    return {(red, yellow): (code, plies) for red, yellow, code, plies in OPENINGS}
+def _table() -> dict[Key, tuple[int, int]]:
+    return {(side, red, yellow): (code, plies) for side, red, yellow, code, plies in OPENINGS}
 
 
 def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
-    """Red's proven winning move in ``state`` and the plies it wins within,
-    if the table has the position (Red to move, the play phase)."""
-    if not applies(rules) or state[2] != 0 or state[3] != 0:
+    """The proven winning move in ``state`` for the side to move and the
+    plies it wins within, if the table has the position (the play phase)."""
+    if not applies(rules) or state[3] != 0:
         return None
-    red, yellow, flipped = canonical(state[0], state[1])
-    found = _table().get((red, yellow))
+    position, flipped = key(state)
+    found = _table().get(position)
     if found is None:
         return None
     code, plies = found
@@ -128,8 +143,10 @@ __all__ = [
     "applies",
     "canonical",
     "in_table_form",
+    "key",
     "mirror",
     "mirrored",
     "opening_move",
+    "replies",
     "roots",
 ]
