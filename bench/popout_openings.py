@@ -87,7 +87,7 @@ def build(
     edge: list[str] = []
     unproven: list[str] = []
     waiting = roots() if starts is None else list(starts)
-    root_lines = {_line(game) for game in waiting if game.moves}
+    root_lines = {_line(in_table_form(game)) for game in waiting if game.moves}
     while waiting:
         game = in_table_form(waiting.pop(0))
         position, _flipped = key(state_of(game))
@@ -123,7 +123,7 @@ def build(
             raise SystemExit(f"{line}: {_side(game)}'s win not proven ({found.describe()})")
         elif found.value is not None and found.value <= -WON:  # the other side's win, then
             after = replies(game)
-            root_lines.update(_line(reply) for reply in after)
+            root_lines.update(_line(in_table_form(reply)) for reply in after)
             waiting += after
         else:
             unproven.append(f"{line}: {found.describe()}")
