@@ -15,14 +15,18 @@ mirror images (a search is not symmetric). Run from the repository root
 (about 30 minutes of CPU here and 3 GB of memory at its peak)::
 
     .venv/bin/python bench/popout_openings.py [--plies 18] [--enough 500000]
-        [--root-most 3000000000] [--slots-log2 26] [--keep]
+        [--most 4000000000] [--root-most 3000000000] [--slots-log2 26]
+        [--keep [--roots LINE ...]]
 
 It prints each position proven and, at the end, the positions past
 ``--plies`` still dearer than ``--enough`` (the table's edge). ``--keep``
 takes the current table's entries as they are (each is a proof) and
 searches only the positions it lacks: a larger ``--root-most`` then costs
-only the roots left out before. The table's header then names the run it
-kept and this one, the two runs that reproduce it.
+only the roots left out before, and ``--roots '2 4'`` only the roots
+named (the others keep their entries unwalked), so runs for different
+roots can go side by side, each in a checkout of its own. The table's
+header then names the run it kept and this one, the runs that reproduce
+it.
 """
 
 from __future__ import annotations
