@@ -146,18 +146,14 @@ def _side(game: Game) -> str:
 def _replies(game: Game, move: Move, line: str) -> list[Game]:
     """The positions after the winner's ``move`` and each reply that does
     not end the game (a reply may end it only with the winner's win)."""
-    winner = game.to_move
     after = game.copy()
     after.play(move)
-    found = []
     for reply in after.legal_moves():
-        next_game = after.copy()
-        next_game.play(reply)
-        if next_game.result is None:
-            found.append(next_game)
-        elif next_game.result is not winner:
-            raise SystemExit(f"{line} {move} {reply}: not {_side(game)}'s win ({next_game.result})")
-    return found
+        ended = after.copy()
+        ended.play(reply)
+        if ended.result not in (None, game.to_move):
+            raise SystemExit(f"{line} {move} {reply}: not {_side(game)}'s win ({ended.result})")
+    return replies(after)
 
 
 def chosen(lines: list[str]) -> list[Game]:
