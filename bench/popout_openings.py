@@ -82,7 +82,8 @@ def build(
     ``root_most`` positions (elsewhere ``most``). A root proven lost for
     the side to move gives way to its replies: roots of the other side's
     win. A position in ``known`` (an earlier table: each entry is a proof)
-    keeps its entry unsearched. ``starts``: where to begin, by default the
+    keeps its entry unsearched, and a root whose every move is the other
+    side's kept win is lost unsearched. ``starts``: where to begin, by default the
     start and every position after two plies (:func:`roots`)."""
     rules = rules_named("popout")
     table: Table = {}
@@ -104,6 +105,11 @@ def build(
             kept = to_move(known[position][0])
             print(f"{line:28} kept: {kept}", flush=True)
             waiting += _replies(game, kept, line)
+            continue
+        lost = _lost_by(game, known) if line in root_lines else None
+        if lost is not None:
+            print(f"{line:28} lost: every reply is the other side's kept win", flush=True)
+            waiting += lost
             continue
         start = time.process_time()
         # as full strength would in play: a fresh search of the usual size
@@ -132,6 +138,23 @@ def build(
         else:
             unproven.append(f"{line}: {found.describe()}")
     return table, edge, unproven
+
+
+def _lost_by(game: Game, known: Table) -> list[Game] | None:
+    """The positions after each move in ``game`` if every one is the other
+    side's win by an entry in ``known`` or at once (so ``game`` is lost
+    without a search), else None."""
+    assert game.to_move is not None
+    winner = game.to_move.other
+    after = []
+    for move in game.legal_moves():
+        reply = game.copy()
+        reply.play(move)
+        if reply.result is None and key(state_of(in_table_form(reply)))[0] in known:
+            after.append(reply)
+        elif reply.result is not winner:
+            return None
+    return after
 
 
 def _line(game: Game) -> str:

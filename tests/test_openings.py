@@ -146,6 +146,9 @@ def test_a_root_lost_for_red_gives_way_to_yellows_wins() -> None:
         assert reply.result is Colour.YELLOW and plies == 1
         answered.add(position)
     assert set(table) == answered and all(side == 1 for side, _r, _y in table)
+    # kept, those entries prove the root lost: one position a budget finds no proof
+    assert build(18, 1, 1, 1, slots=1 << 12, known=table, starts=[lost]) == (table, [], [])
+    assert build(18, 1, 1, 1, slots=1 << 12, starts=[lost])[2] != []
 
 
 def test_a_kept_table_names_the_run_it_kept_and_its_own() -> None:
