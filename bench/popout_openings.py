@@ -195,6 +195,23 @@ def chosen(lines: list[str]) -> list[Game]:
     return [roots()[0], *picked]
 
 
+def packed(options: list[str], width: int = 70) -> str:
+    """``options`` on lines of at most ``width`` characters, none split
+    (the header's lines stay short enough for the linter).
+
+    >>> print(packed(["--plies 18", "--keep", "--roots '1 4' '2 4'"], width=20))
+    --plies 18 --keep
+    --roots '1 4' '2 4'
+    """
+    lines = [options[0]]
+    for option in options[1:]:
+        if len(lines[-1]) + 1 + len(option) > width:
+            lines.append(option)
+        else:
+            lines[-1] += " " + option
+    return "\n".join(lines)
+
+
 def written_with(runs: str, previous: str | None) -> str:
     r"""The header's account of how a table was made: ``runs``, this run's
     options, after ``previous``, the account in the table it kept (with
@@ -248,11 +265,12 @@ def main() -> None:
     )
     if args.roots:  # the roots not searched keep their entries
         table = {**(known or {}), **table}
-    runs = (f"--plies {args.plies} --enough {args.enough} --most {args.most} "
-            f"--root-most {args.root_most} --slots-log2 {args.slots_log2}"
-            + (" --keep" if args.keep else "")
-            + "".join(f" --roots '{line}'" for line in args.roots or ()))  # fmt: skip
-    write(table, written_with(runs, _account() if args.keep else None))
+    options = [f"--plies {args.plies}", f"--enough {args.enough}", f"--most {args.most}",
+               f"--root-most {args.root_most}", f"--slots-log2 {args.slots_log2}",
+               *(["--keep"] if args.keep else []),
+               *([" ".join(["--roots", *(f"'{line}'" for line in args.roots)])]
+                 if args.roots else [])]  # fmt: skip
+    write(table, written_with(packed(options), _account() if args.keep else None))
     print(f"{len(table)} entries in {OUT}; past ply {args.plies} still dearer: {len(edge)}")
     for line in edge:
         print(f"  {line}")
