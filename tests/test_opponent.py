@@ -243,3 +243,11 @@ def test_no_pondering_where_the_book_answers_every_reply() -> None:
     full = Opponent(game.rules, level=10)
     full.ponder(game, Limits())
     assert full.solver is not None and full.solver.nodes == 0
+
+
+@pytest.mark.parametrize("moves", ["4", "1 4"])  # the computer Red, then Yellow after 1 4
+def test_no_pondering_where_the_pop_out_table_answers_every_reply(moves: str) -> None:
+    game = play("popout", moves)
+    full = Opponent(game.rules, level=10)
+    full.ponder(game, Limits(max_nodes=10**9))
+    assert full.fast is not None and full.fast.nodes == 0

@@ -101,12 +101,15 @@ class ProvenPlay:
     def ponder(self, game: Game, limits: Limits) -> None:
         """Prove, on the other player's time (``game`` has them to move),
         what each of their replies leaves, a test at a time round the
-        replies, and keep the wins found."""
+        replies, and keep the wins found (none where a win is kept or the
+        opening table has the move)."""
         replies: list[tuple[Game, Iterator[Outcome]]] = []
         for move in game.legal_moves():
             after = game.copy()
             after.play(move)
-            if after.result is None and state_of(after) not in self.wins:
+            state = state_of(after)
+            known = state in self.wins or opening_move(game.rules, state) is not None
+            if after.result is None and not known:
                 replies.append((after, outcomes(self.fast, after, limits)))
         while replies:
             for entry in list(replies):
