@@ -5,8 +5,8 @@ and the anytime search (:class:`~engine.solver.fastsearch.FastSearch`)
 side by side, an iteration of each in turn (whichever has searched fewer
 positions goes next), in the same table, and then:
 
-- in Pop Out 7x6's first plies, Red plays the opening table's proven win
-  (:mod:`engine.solver.openings`) without searching;
+- in Pop Out 7x6's first plies, the side that wins plays the opening
+  table's proven win (:mod:`engine.solver.openings`) without searching;
 - a proven win is played: the fastest proven, from this search, an
   earlier one or pondering (kept per position until a faster one is
   proven, so a win is never thrown away), unless it leads back to a
