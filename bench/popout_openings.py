@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Game, Move, rules_named
 from engine.solver.fastsearch import FastSearch, state_of, to_move
 from engine.solver.limits import Limits
-from engine.solver.openings import Key, in_table_form, key, replies, roots
+from engine.solver.openings import Key, after_each, in_table_form, key, replies, roots
 from engine.solver.openings_data import OPENINGS
 from engine.solver.outcome import WON, prove
 from engine.solver.proven import code
@@ -147,9 +147,7 @@ def _lost_by(game: Game, known: Table) -> list[Game] | None:
     assert game.to_move is not None
     winner = game.to_move.other
     after = []
-    for move in game.legal_moves():
-        reply = game.copy()
-        reply.play(move)
+    for _move, reply in after_each(game):
         if reply.result is None and key(state_of(in_table_form(reply)))[0] in known:
             after.append(reply)
         elif reply.result is not winner:
@@ -171,12 +169,11 @@ def _replies(game: Game, move: Move, line: str) -> list[Game]:
     not end the game (a reply may end it only with the winner's win)."""
     after = game.copy()
     after.play(move)
-    for reply in after.legal_moves():
-        ended = after.copy()
-        ended.play(reply)
-        if ended.result not in (None, game.to_move):
-            raise SystemExit(f"{line} {move} {reply}: not {_side(game)}'s win ({ended.result})")
-    return replies(after)
+    found = after_each(after)
+    for reply, next_game in found:
+        if next_game.result not in (None, game.to_move):
+            raise SystemExit(f"{line} {move} {reply}: not {_side(game)}'s win ({next_game.result})")
+    return [next_game for _reply, next_game in found if next_game.result is None]
 
 
 def chosen(lines: list[str]) -> list[Game]:
@@ -186,13 +183,14 @@ def chosen(lines: list[str]) -> list[Game]:
     >>> [_line(game) for game in chosen(["7 4"])]
     ['', '1 4']
     """
-    found = {_line(game): in_table_form(game) for game in roots() if game.moves}
+    start, *after_two = roots()
+    found = {_line(game): in_table_form(game) for game in after_two}
     picked = []
     for line in lines:
         if line not in found:
             raise SystemExit(f"--roots: {line!r} is not a position after two plies that goes on")
         picked.append(found[line])
-    return [roots()[0], *picked]
+    return [start, *picked]
 
 
 def packed(options: list[str], width: int = 70) -> str:

@@ -100,15 +100,19 @@ def roots() -> list[Game]:
     return [start] + [game for first in replies(start) for game in replies(first)]
 
 
-def replies(game: Game) -> list[Game]:
-    """The positions after each legal move in ``game`` that do not end it."""
+def after_each(game: Game) -> list[tuple[Move, Game]]:
+    """Each legal move in ``game`` and the game after it."""
     found = []
     for move in game.legal_moves():
         after = game.copy()
         after.play(move)
-        if after.result is None:
-            found.append(after)
+        found.append((move, after))
     return found
+
+
+def replies(game: Game) -> list[Game]:
+    """The positions after each legal move in ``game`` that do not end it."""
+    return [after for _move, after in after_each(game) if after.result is None]
 
 
 Key = tuple[int, int, int]  # the side to move (0 Red, 1 Yellow), Red's discs, Yellow's
@@ -140,6 +144,7 @@ def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
 
 
 __all__ = [
+    "after_each",
     "applies",
     "canonical",
     "in_table_form",

@@ -107,9 +107,10 @@ class ProvenPlay:
         for move in game.legal_moves():
             after = game.copy()
             after.play(move)
+            if after.result is not None:
+                continue
             state = state_of(after)
-            known = state in self.wins or opening_move(game.rules, state) is not None
-            if after.result is None and not known:
+            if state not in self.wins and opening_move(game.rules, state) is None:
                 replies.append((after, outcomes(self.fast, after, limits)))
         while replies:
             for entry in list(replies):
