@@ -4,6 +4,9 @@ the outcome search: node budgets, so every run is the same."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +31,7 @@ from engine.solver.proven import ProvenPlay
 from engine.solver.search import WIN
 
 RULES = rules_named("popout")
+BUILDER = Path(__file__).resolve().parent.parent / "bench" / "popout_openings.py"
 ENOUGH = 500_000  # bench/popout_openings.py's default: what the table leaves to the search
 
 
@@ -155,3 +159,20 @@ def test_a_kept_table_names_the_run_it_kept_and_its_own() -> None:
     shipped = _account()  # the options in the shipped table's header
     assert shipped.startswith("--plies ") and shipped.count(",\nthen ") == 3
     assert written_with("--keep", shipped) == f"{shipped},\nthen --keep"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "status", "error"),
+    [
+        (["--roots", "1 4"], 2, "--roots needs --keep: the other roots' entries come from"),
+        (["--keep", "--roots", "1 9"], 1, "--roots: '1 9' is not a position after two plies"),
+    ],
+)
+def test_the_builder_refuses_roots_it_cannot_use(
+    arguments: list[str], status: int, error: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BUILDER), *arguments], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == status and done.stdout == ""
+    assert error in done.stderr.splitlines()[-1] and "Traceback" not in done.stderr
