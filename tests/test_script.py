@@ -85,6 +85,10 @@ def test_decode_names_the_line_of_the_bad_byte() -> None:
         decode_utf8(b"a\nb\n\xc3(\n", "s.txt")
 
 
+# every verb a script line can become (controller/simulator/script.py's Action)
+VERBS = ("drop", "pop", "open", "close", "press", "double", "hold", "takeback", "decline", "wait")
+
+
 @settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(
     line=st.one_of(
@@ -110,5 +114,5 @@ def test_any_line_is_an_action_or_one_bounded_error(line: str, number: int) -> N
         return
     if action is not None:
         assert action.line == number
-        assert action.verb in ("drop", "pop", "open", "close", "press", "hold", "wait")
+        assert action.verb in VERBS
         assert len(action.text) < BOUND
