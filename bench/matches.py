@@ -69,16 +69,14 @@ MAX_PLIES = 300  # Pop Out and Pop 10 can go on; a capped game counts as a draw
 
 def wins_at_once(game: Game, move: Move) -> bool:
     mover = game.to_move
-    after = game.copy()
-    after.play(move)
+    after = game.after(move)
     return after.result == mover
 
 
 def lost_at_once(game: Game) -> bool:
     """Whether every move of the side to move lets the other side connect at once."""
     for move in game.legal_moves():
-        after = game.copy()
-        after.play(move)
+        after = game.after(move)
         if after.result in (None, "draw", game.to_move) and not any(
             wins_at_once(after, reply) for reply in after.legal_moves()
         ):
@@ -94,8 +92,7 @@ def simple_move(game: Game, rng: random.Random) -> Move:
             return move
     safe = []
     for move in moves:
-        after = game.copy()
-        after.play(move)
+        after = game.after(move)
         if after.is_over() or not any(wins_at_once(after, m) for m in after.legal_moves()):
             safe.append(move)
     return rng.choice(safe or moves)

@@ -167,8 +167,7 @@ def _side(game: Game) -> str:
 def _replies(game: Game, move: Move, line: str) -> list[Game]:
     """The positions after the winner's ``move`` and each reply that does
     not end the game (a reply may end it only with the winner's win)."""
-    after = game.copy()
-    after.play(move)
+    after = game.after(move)
     found = after_each(after)
     for reply, next_game in found:
         if next_game.result not in (None, game.to_move):

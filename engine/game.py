@@ -293,6 +293,19 @@ class Game:
         self._counted.append(self._count_position())
         self._refresh()
 
+    def after(self, move: Move | str) -> Game:
+        """The game after ``move``, leaving this one as it is (raising as
+        :meth:`play` does).
+
+        >>> from engine import new_game
+        >>> game = new_game("classic")
+        >>> game.after("4").moves, game.moves
+        ((Move.drop(4),), ())
+        """
+        twin = self.copy()
+        twin.play(move)
+        return twin
+
     def undo(self) -> Move:
         """Take back the last move and return it."""
         if not self._moves:

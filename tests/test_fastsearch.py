@@ -227,8 +227,7 @@ def wins_at_once(game: Game) -> bool:
     """Whether the player to move has a move that wins at once."""
     mover = game.to_move
     for move in game.legal_moves():
-        after = game.copy()
-        after.play(move)
+        after = game.after(move)
         if after.result == mover:
             return True
     return False
@@ -247,8 +246,7 @@ def test_it_blocks_a_win_and_takes_one(name: str, core: str) -> None:
             game.play(str(column))
     search = FastSearch(rules, core=core, slots=1 << 12)  # type: ignore[arg-type]
     block = search.search(game, Limits(max_nodes=5000)).move
-    after = game.copy()
-    after.play(block)
+    after = game.after(block)
     assert not wins_at_once(after)
     game.play(str(rules.playable_columns[-1]))
     result = search.search(game, Limits(max_nodes=5000))

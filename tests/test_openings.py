@@ -108,11 +108,9 @@ def test_every_entry_wins_against_every_reply() -> None:
         met.add(position)
         move, plies = found
         assert move in game.legal_moves() and 0 < plies < WIN - WON
-        after = game.copy()
-        after.play(move)
+        after = game.after(move)
         for reply in after.legal_moves():
-            next_game = after.copy()
-            next_game.play(reply)
+            next_game = after.after(reply)
             assert next_game.result in (None, game.to_move)
             if next_game.result is None:
                 waiting.append(next_game)

@@ -101,8 +101,7 @@ def test_the_search_takes_an_immediate_win(name: str, moves: str, best: str) -> 
     game = play(name, moves)
     result = GameSearch(game.rules).search(game, Limits(max_nodes=5000))
     assert result.scores[result.move] == WIN - 1
-    after = game.copy()
-    after.play(result.move)
+    after = game.after(result.move)
     assert after.result is Colour.RED
 
 
@@ -130,8 +129,7 @@ def test_pop10_search_scores_points() -> None:
 
     game = game_from_position("pop10", full, "red")
     result = GameSearch(game.rules).search(game, Limits(max_nodes=3000))
-    after = game.copy()
-    after.play(result.move)
+    after = game.after(result.move)
     assert after.scores[Colour.RED] == 1  # it pops a disc of its own line
 
 

@@ -107,8 +107,7 @@ def seeded_game(rules: Rules, seed: int, plies: int) -> Game:
 
 def outcome_of_move(game: Game, move: Move, values: dict[_pysearch.State, int]) -> int:
     """The outcome a move gives its player, from the solved positions."""
-    after = game.copy()
-    after.play(move)
+    after = game.after(move)
     if after.result is not None:
         return DRAWN if after.result == "draw" else WON_ if after.result is game.to_move else LOST
     return -values[state_of(after)]
@@ -179,6 +178,5 @@ def test_a_proven_win_does_not_go_back_where_the_game_has_been(core: str) -> Non
     assert " ".join(str(move) for move in game.moves) == "3 1 2 3 3 3 p3 p1 2 4 p2 p4"
     found = prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
     assert found.move is not None and found.value is not None and found.value >= WON
-    after = game.copy()
-    after.play(found.move)
+    after = game.after(found.move)
     assert after.position_key() not in game.past_positions()

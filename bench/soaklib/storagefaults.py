@@ -68,8 +68,7 @@ def _rounds(
 def _may_end(game: Game) -> bool:
     """Whether one of the mover's legal moves ends the game."""
     for move in game.legal_moves():
-        after = game.copy()
-        after.play(move)
+        after = game.after(move)
         if after.is_over():
             return True
     return False

@@ -384,8 +384,7 @@ class SoakTable:
         for move in self.replica.legal_moves():
             if move.kind is not MoveKind.DROP:
                 continue
-            after = self.replica.copy()
-            after.play(move)
+            after = self.replica.after(move)
             first = self.physical(move)
             room = [
                 c for c in range(1, self.setup.columns + 1) if self._room(c, 1 if c == first else 0)

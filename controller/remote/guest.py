@@ -214,8 +214,7 @@ class LinkedGuest:
             before.undo()
         if before.to_move is not self.mine:
             return  # their move: it comes from them
-        after = before.copy()
-        after.play(game.moves[ply])
+        after = before.after(game.moves[ply])
         self._requested.add((epoch, ply))
         value = {"ply": ply, "move": str(game.moves[ply]), "hash": record_hash(after)}
         self.client.send("request", {**value, "epoch": epoch})

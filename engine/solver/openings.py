@@ -102,12 +102,7 @@ def roots() -> list[Game]:
 
 def after_each(game: Game) -> list[tuple[Move, Game]]:
     """Each legal move in ``game`` and the game after it."""
-    found = []
-    for move in game.legal_moves():
-        after = game.copy()
-        after.play(move)
-        found.append((move, after))
-    return found
+    return [(move, game.after(move)) for move in game.legal_moves()]
 
 
 def replies(game: Game) -> list[Game]:

@@ -39,7 +39,7 @@ from engine.game import Game
 from engine.move import Move, MoveKind
 from engine.solver.fastsearch import FastSearch, State, state_of
 from engine.solver.limits import Limits
-from engine.solver.openings import opening_move
+from engine.solver.openings import opening_move, replies
 from engine.solver.outcome import WON, Outcome, outcomes
 from engine.solver.search import WIN, SearchResult
 
@@ -103,21 +103,17 @@ class ProvenPlay:
         what each of their replies leaves, a test at a time round the
         replies, and keep the wins found (none where a win is kept or the
         opening table has the move)."""
-        replies: list[tuple[Game, Iterator[Outcome]]] = []
-        for move in game.legal_moves():
-            after = game.copy()
-            after.play(move)
-            if after.result is not None:
-                continue
+        waiting: list[tuple[Game, Iterator[Outcome]]] = []
+        for after in replies(game):
             state = state_of(after)
             if state not in self.wins and opening_move(game.rules, state) is None:
-                replies.append((after, outcomes(self.fast, after, limits)))
-        while replies:
-            for entry in list(replies):
+                waiting.append((after, outcomes(self.fast, after, limits)))
+        while waiting:
+            for entry in list(waiting):
                 after, tests = entry
                 found = next(tests, None)
                 if found is None or found.value is not None or limits.stopped(0):
-                    replies.remove(entry)
+                    waiting.remove(entry)
                 if found is not None and found.value is not None and found.value >= WON:
                     assert found.move is not None
                     self.keep(state_of(after), found.move, found.value)
@@ -166,9 +162,7 @@ class ProvenPlay:
 
 def goes_back(game: Game, move: Move) -> bool:
     """Whether ``move`` leads to a position ``game`` has met before."""
-    after = game.copy()
-    after.play(move)
-    return after.position_key() in game.past_positions()
+    return game.after(move).position_key() in game.past_positions()
 
 
 def code(move: Move) -> int:
