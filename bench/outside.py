@@ -39,6 +39,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ from engine.solver.classic import COMPILED, ClassicSolver, Position
 
 ROOT = Path(__file__).resolve().parent.parent
 
+SPEED_POSITION = "277215132"  # Test_L1_R3: won; its outcome solve is about 4.1 M positions
 OPENINGS = ["21", "67", "37", "54"]  # issue 24: full strength lost each at 250 ms and 1 s
 SETS = ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3", "Test_L2_R1", "Test_L2_R2", "Test_L3_R1"]
 SHARED_SETS = Path("/work/shared/data/connect4-testsets")
@@ -198,6 +200,18 @@ def judge(case: Case, column: int, scores: Scores) -> tuple[int, int, bool]:
     return outcome, after, bool(scores.reaches(child, -case.score + 1))
 
 
+def solver_speed(clock: Callable[[], float]) -> float:
+    """Solver positions a second on ``clock`` (millions): the outcome of
+    one fixed Begin-Hard position (4.1 M positions) from a fresh table.
+    The figures at a fixed ``--movetime`` follow the host's speed (a miss
+    in one run is a position that needs a little more than the budget
+    bought): this says what it bought in this run, so runs compare."""
+    solver = ClassicSolver()
+    start = clock()
+    solver.outcome_move(_position(SPEED_POSITION))
+    return solver.nodes / max(clock() - start, 1e-9) / 1e6
+
+
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
@@ -254,6 +268,10 @@ def main() -> None:
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"compiled core: {COMPILED}; load average {load} on {os.cpu_count()} cores; "
           f"sets {args.sets}; clock {args.clock}")  # fmt: skip
+    speed = solver_speed(time.process_time if args.clock == "cpu" else time.perf_counter)
+    print(f"solver speed: {speed:.1f} M positions a second; {args.movetime} ms buys about "
+          f"{speed * args.movetime / 1000:.1f} M, {args.prove_time} ms "
+          f"{speed * args.prove_time / 1000:.1f} M")  # fmt: skip
     scores = Scores(args.cache)
     players = [Player(ROOT, args.clock)]
     if args.against is not None:
