@@ -39,7 +39,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.outsideplayer import clock_named
 from engine.solver.classic import COMPILED, ClassicSolver, Position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -268,7 +268,7 @@ def main() -> None:
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"compiled core: {COMPILED}; load average {load} on {os.cpu_count()} cores; "
           f"sets {args.sets}; clock {args.clock}")  # fmt: skip
-    speed = solver_speed(time.process_time if args.clock == "cpu" else time.perf_counter)
+    speed = solver_speed(clock_named(args.clock))
     print(f"solver speed: {speed:.1f} M positions a second; {args.movetime} ms buys about "
           f"{speed * args.movetime / 1000:.1f} M, {args.prove_time} ms "
           f"{speed * args.prove_time / 1000:.1f} M")  # fmt: skip
