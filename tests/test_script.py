@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main
-from controller.simulator.script import EXCERPT, ScriptError, decode_utf8, parse_line, parse_script
+from controller.simulator.script import (
+    EXCERPT,
+    VERBS,
+    ScriptError,
+    decode_utf8,
+    parse_line,
+    parse_script,
+)
 
 BOUND = 300  # no error line is longer than this, however long the script line
 
@@ -86,9 +93,6 @@ def test_decode_names_the_line_of_the_bad_byte() -> None:
 
 
 # every verb a script line can become (controller/simulator/script.py's Action)
-VERBS = ("drop", "pop", "open", "close", "press", "double", "hold", "takeback", "decline", "wait")
-
-
 @settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(
     line=st.one_of(

@@ -14,7 +14,7 @@ import pytest
 from controller.cli import main
 from controller.daemon.config import parse_config
 from controller.daemon.loop import Daemon
-from controller.simulator.script import Action
+from controller.simulator.script import parse_line
 from controller.simulator.simulation import Simulation
 from controller.store.journal import Journal
 from engine.colour import Colour
@@ -194,10 +194,9 @@ def sim(tmp_path: Path) -> Iterator[Simulation]:
 
 
 def act(sim: Simulation, text: str) -> list[str]:
-    verb, *rest = text.split()
-    column = int(rest[0]) if rest else 0
-    colour = Colour(rest[1]) if len(rest) > 1 else None
-    outcome = sim.act(Action(0, text, verb, column, colour))
+    action = parse_line(text, 1, "test")
+    assert action is not None
+    outcome = sim.act(action)
     return outcome.mistakes
 
 

@@ -46,7 +46,7 @@ from bench.soaklib.tally import Tally
 from controller.daemon.config import Config, parse_config
 from controller.referee.core import Referee
 from controller.referee.verdict import Verdict
-from controller.simulator.script import Action
+from controller.simulator.script import Action, Verb
 from controller.simulator.simulation import SETTLE, Outcome, Simulation
 from engine import Game, Move, MoveKind, new_game
 from engine.colour import Colour
@@ -136,7 +136,7 @@ class SoakTable:
 
     # -- acting and checking ------------------------------------------------
 
-    def act(self, verb: str, column: int = 0, colour: Colour | None = None) -> Outcome:
+    def act(self, verb: Verb, column: int = 0, colour: Colour | None = None) -> Outcome:
         self.tally.actions += 1
         if self.setup.rough:
             self._rough = "switch-bounce" if verb in ("open", "close", "hold") else "chatter"

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from bench.soaklib.tally import Tally
     from controller.referee.core import Referee
     from controller.referee.verdict import Verdict
+    from controller.simulator.script import Verb
     from controller.simulator.simulation import Outcome, Simulation
     from engine import Game, Move
     from engine.colour import Colour
@@ -44,7 +45,7 @@ class TableFace(Protocol):
 
     def physical(self, move: Move) -> int: ...
 
-    def act(self, verb: str, column: int = 0, colour: Colour | None = None) -> Outcome: ...
+    def act(self, verb: Verb, column: int = 0, colour: Colour | None = None) -> Outcome: ...
 
     def absorb(self, verdicts: list[Verdict], expect: Expect, what: str) -> bool: ...
 

@@ -38,6 +38,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 from controller.i18n.text import N_, Text, _t
 from engine.colour import Colour
@@ -59,11 +60,17 @@ class UnknownAction(ScriptError):
     its own words)."""
 
 
+Verb = Literal[
+    "drop", "pop", "open", "close", "press", "double", "hold", "takeback", "decline", "wait"
+]
+VERBS: tuple[Verb, ...] = get_args(Verb)
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     line: int
     text: str
-    verb: str  # drop, pop, open, close, press, double, hold, takeback, decline, wait
+    verb: Verb  # a slider line's verb is its word: open or close
     column: int = 0
     colour: Colour | None = None
     ms: int = 0
@@ -75,6 +82,10 @@ USAGE = (
 )
 EXCERPT = 40  # characters of a bad line quoted back: enough to find it, never a flood
 LONGEST_WAIT_MS = 24 * 3600 * 1000  # a day: past that a script has a typo, not a plan
+# the verbs a line names by its first word alone, with nothing after it
+_BARE: dict[str, Verb] = {
+    verb: verb for verb in VERBS if verb in ("press", "double", "hold", "takeback", "decline")
+}
 # ASCII digits only: str.isdigit() also takes '²' and '¹²', which int() refuses
 _NUMBER = re.compile(r"[0-9]{1,12}")
 
@@ -169,22 +180,23 @@ def parse_line(line: str, number: int, source: str, columns: int = 99) -> Action
             colour = Colour(args[1])
         elif len(args) != 1:
             raise fail(_t("too many words; expected one of: {usage}", usage=USAGE))
-        return Action(number, text, verb, column=column, colour=colour)
+        return Action(number, text, "pop" if verb == "pop" else "drop", column, colour)
     if verb == "slider":
         if args not in (["open"], ["close"]):
             raise fail(_t("use 'slider open' or 'slider close'"))
-        return Action(number, text, args[0])
-    if verb in ("press", "double", "hold", "takeback", "decline"):
+        return Action(number, text, "open" if args == ["open"] else "close")
+    bare = _BARE.get(verb)
+    if bare is not None:
         if args:
             raise fail(_t("{verb} takes no arguments", verb=verb))
-        return Action(number, text, verb)
+        return Action(number, text, bare)
     if verb == "wait":
         if len(args) != 1 or not _NUMBER.fullmatch(args[0]):
             raise fail(_t("wait needs milliseconds, e.g. 'wait 500'"))
         ms = int(args[0])
         if ms > LONGEST_WAIT_MS:
             raise fail(_t("wait at most {ms} ms (a day)", ms=LONGEST_WAIT_MS))
-        return Action(number, text, verb, ms=ms)
+        return Action(number, text, "wait", ms=ms)
     # the line is quoted already; a one-word line is not quoted twice
     if args:
         unknown = _t(
