@@ -36,7 +36,7 @@ from tests.webclient import Table
 
 NODES = 2_000  # far too few to solve Classic three plies in, plenty for an endgame
 UNPROVEN = "Not proven: the search ran out of time."
-# past the book (which holds every opening of four moves and most of five): the
+# past the book (which holds every opening of five moves): the
 # solve of Classic after 2 1 3 1 2 3 takes seconds (43 M positions), not 2,000 nodes
 OPENING = ("drop 2", "drop 1", "drop 3", "drop 1", "drop 2", "drop 3")
 # a test-set draw (tests/data/connect4-testsets), solved within a few hundred nodes
