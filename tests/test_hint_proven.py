@@ -36,9 +36,10 @@ from tests.webclient import Table
 
 NODES = 2_000  # far too few to solve Classic three plies in, plenty for an endgame
 UNPROVEN = "Not proven: the search ran out of time."
-# past the book (which holds every opening of five moves): the
-# solve of Classic after 2 1 3 1 2 3 takes seconds (43 M positions), not 2,000 nodes
-OPENING = ("drop 2", "drop 1", "drop 3", "drop 1", "drop 2", "drop 3")
+# past the book, which holds every opening of five moves and is growing into six
+# (seven stays out: ply 7 is about 50,000 positions): the outcome of Classic after
+# 2 1 3 1 2 3 1 takes seconds to prove (11 M positions), not 2,000 nodes
+OPENING = ("drop 2", "drop 1", "drop 3", "drop 1", "drop 2", "drop 3", "drop 1")
 # a test-set draw (tests/data/connect4-testsets), solved within a few hundred nodes
 ENDGAME = tuple(f"drop {digit}" for digit in "71324677554451437653")
 WAIT = 60.0  # seconds for the search process, which starts cold
@@ -82,7 +83,7 @@ def test_a_hint_the_search_could_not_prove_says_so(simulation: Simulation) -> No
     state = simulation.state("hint")
     move = state["hint"]
     assert move is not None and state["hint_proven"] is False
-    assert state["status"] == f"Hint for Red: drop a Red disc into column {move}. {UNPROVEN}"
+    assert state["status"] == f"Hint for Yellow: drop a Yellow disc into column {move}. {UNPROVEN}"
     # the terminal shows the status, in the reader's language
     assert UNPROVEN in render(simulation)
     assert "Siirtoa ei ole todistettu" in render(simulation, "fi")
@@ -102,7 +103,7 @@ def test_a_restart_forgets_the_hint_and_its_word(tmp_path: Path) -> None:
     again = Simulation(config, tmp_path / "state", thinker=thinker())
     try:
         state = again.state("resumed")
-        assert state["moves"] == ["2", "1", "3", "1", "2", "3"]
+        assert state["moves"] == ["2", "1", "3", "1", "2", "3", "1"]
         assert state["hint"] is None and state["hint_proven"] is None
         assert UNPROVEN not in render(again)
     finally:
@@ -160,9 +161,9 @@ def test_the_search_process_sends_whether_its_move_is_proven() -> None:
         book.play("4")
         assert _answer(process, Job("hint", (1,), book, MAX_LEVEL, 0), clock).proven
         opening = new_game("classic")
-        for move in "213123":
+        for move in "2131231":
             opening.play(move)
-        assert not _answer(process, Job("hint", (6,), opening, MAX_LEVEL, 0), clock).proven
+        assert not _answer(process, Job("hint", (7,), opening, MAX_LEVEL, 0), clock).proven
     finally:
         process.close()
 
