@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 from controller.daemon.config import WebConfig
 from controller.remote.link import page_address
 from controller.store.archive import GameArchive
-from controller.web.api import Controls, Handler, Site
+from controller.web.api import Handler
 from controller.web.connections import Connection, Connections
+from controller.web.exchange import Controls, Site
 from controller.web.hosts import Hosts
 from controller.web.hub import StateHub
 from controller.web.pairing import Pairing
