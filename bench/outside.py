@@ -28,7 +28,11 @@ cpu`` gives each move its budget in CPU time, as on an idle core::
 
     nice .venv/bin/python bench/outside.py [--movetime 250] [--prove-time 1000]
         [--positions 60] [--seed 1] [--clock cpu|wall] [--sets DIR] [--cache FILE]
-        [--against CHECKOUT] [--each]
+        [--against CHECKOUT] [--each] [--helper]
+
+``--helper`` gives this checkout's full strength its second thread
+(``engine/solver/helper.py``); with ``--against .`` the same checkout
+without it runs beside. It needs ``--clock wall`` and a core to spare.
 """
 
 from __future__ import annotations
@@ -104,11 +108,11 @@ class Verdict:
 class Player:
     """Full strength of one checkout in its own process (``bench/outsideplayer.py``)."""
 
-    def __init__(self, checkout: Path, clock: str) -> None:
+    def __init__(self, checkout: Path, clock: str, helper: bool = False) -> None:
         script = Path(__file__).resolve().parent / "outsideplayer.py"
-        self.name = str(checkout)
+        self.name = f"{checkout} with the helper" if helper else str(checkout)
         self.process = subprocess.Popen(
-            [sys.executable, str(script), str(checkout), clock],
+            [sys.executable, str(script), str(checkout), clock, *(["helper"] if helper else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         self._read()  # "ok": imported, so no import time is counted in a move
@@ -264,7 +268,11 @@ def main() -> None:
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="another checkout to run beside this one")  # fmt: skip
     parser.add_argument("--each", action="store_true", help="a line per position and build")
+    parser.add_argument("--helper", action="store_true",
+                        help="this checkout's solver with its second thread")  # fmt: skip
     args = parser.parse_args()
+    if args.helper and args.clock != "wall":
+        parser.error("--helper needs --clock wall: its second thread spends CPU time twice")
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"compiled core: {COMPILED}; load average {load} on {os.cpu_count()} cores; "
           f"sets {args.sets}; clock {args.clock}")  # fmt: skip
@@ -273,7 +281,7 @@ def main() -> None:
           f"{speed * args.movetime / 1000:.1f} M, {args.prove_time} ms "
           f"{speed * args.prove_time / 1000:.1f} M")  # fmt: skip
     scores = Scores(args.cache)
-    players = [Player(ROOT, args.clock)]
+    players = [Player(ROOT, args.clock, args.helper)]
     if args.against is not None:
         players.append(Player(args.against.resolve(), args.clock))
     verdicts: dict[str, list[Verdict]] = {p.name: [] for p in players}

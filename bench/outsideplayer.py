@@ -3,7 +3,8 @@
 What ``bench/outside.py`` asks each checkout it compares, so every build
 runs in a process of its own (its own ``engine`` imported, its compiled
 cores built in place) on that process's clock. Run as ``python
-bench/outsideplayer.py CHECKOUT CLOCK`` (CLOCK: ``cpu`` or ``wall``). Each
+bench/outsideplayer.py CHECKOUT CLOCK [helper]`` (CLOCK: ``cpu`` or
+``wall``; ``helper``: the solver's helper thread). Each
 input line is ``MS MOVES`` (MOVES: column digits, no spaces): the reply is
 ``COLUMN SOURCE PROVEN EXACT DEPTH CPU_MS`` for a fresh full-strength
 opponent (as after a restart) given MS milliseconds (less the checkout's
@@ -54,7 +55,9 @@ def main() -> None:
         game = new_game(rules)
         for digit in moves:
             game.play(digit)
-        opponent: Any = Opponent(rules)
+        # only when asked: a checkout from before the helper has no such option
+        helped: dict[str, Any] = {"helper": True} if sys.argv[3:] == ["helper"] else {}
+        opponent: Any = Opponent(rules, **helped)
         cpu = time.process_time()
         choice = opponent.choose(
             game, Limits(should_stop=past(clock, search_seconds(int(ms) / 1000)))

@@ -25,6 +25,7 @@ from controller.cli.solve import add_common, rules_from, warn_if_slow
 from controller.i18n.text import _t, from_locale
 from engine.move import Move
 from engine.solver.classic import COMPILED
+from engine.solver.helper import worth_a_helper
 from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL, Opponent
 
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: --core compiled: the compiled core is not installed", file=sys.stderr)
         return 2
     warn_if_slow(rules, args.core, PROG)
-    opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core)
+    helper = worth_a_helper(os.cpu_count())
+    opponent = Opponent(rules, level=args.level, seed=args.seed, core=args.core, helper=helper)
     if opponent.book_problem is not None:
         print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)
     try:

@@ -24,6 +24,7 @@ simulator, whose time moves only when a player acts, uses it.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -100,6 +101,7 @@ class _Opponents:
         self._told: set[str] = set()  # what the opponents had to do without, said once
 
     def __call__(self, job: Job, limits: Limits) -> Pick:
+        from engine.solver.helper import worth_a_helper
         from engine.solver.opponent import Opponent
 
         # full strength ignores the seed: the computer's moves, its pondering
@@ -108,7 +110,9 @@ class _Opponents:
         with self._lock:
             opponent = self._cache.get(key)
             if opponent is None:
-                opponent = self._cache[key] = Opponent(job.game.rules, job.level, job.seed)
+                opponent = self._cache[key] = Opponent(
+                    job.game.rules, job.level, job.seed, helper=worth_a_helper(os.cpu_count())
+                )
                 while len(self._cache) > self.KEEP:
                     self._cache.popitem(last=False)
                 problem = opponent.book_problem

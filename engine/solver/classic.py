@@ -15,6 +15,7 @@ the same, negative.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -240,6 +241,13 @@ class ClassicSolver:
         """Forget every stored bound (e.g. between benchmark positions)."""
         self.core.clear()
 
+    def sharing(self) -> ClassicSolver:
+        """A solver on this one's table with a count of its own, for another
+        thread (:mod:`engine.solver.helper`)."""
+        other = copy.copy(self)
+        other.nodes = 0
+        return other
+
     def _window(
         self, position: Position, alpha: int, beta: int, should_stop: Callable[[], bool] | None
     ) -> int:
@@ -341,19 +349,19 @@ class ClassicSolver:
         for column in legal:
             if column not in candidates:  # hands over a win at once
                 proofs.prove(column, high=-1)
-        if candidates and self._keeps(position, candidates[0], 1, proofs, should_stop):
+        if candidates and self.keeps(position, candidates[0], 1, proofs, should_stop):
             return candidates[0], 1
         safe = next(
-            (c for c in candidates if self._keeps(position, c, 0, proofs, should_stop)), None
+            (c for c in candidates if self.keeps(position, c, 0, proofs, should_stop)), None
         )
         if safe is None:  # every move loses
             return (candidates or legal)[0], -1
         for column in candidates:
-            if self._keeps(position, column, 1, proofs, should_stop):
+            if self.keeps(position, column, 1, proofs, should_stop):
                 return column, 1
         return safe, 0
 
-    def _keeps(
+    def keeps(
         self,
         position: Position,
         column: int,
@@ -363,7 +371,8 @@ class ClassicSolver:
     ) -> bool:
         """Whether dropping into ``column`` keeps at least ``outcome`` (0 or 1)
         for the mover: from ``proofs`` where they decide it, else by one
-        null-window test on the child, whose answer goes into ``proofs``."""
+        null-window test on the child, whose answer goes into ``proofs``.
+        Only where no move wins at once: a test of a finished game is wrong."""
         if proofs.at_least(column) >= outcome:
             return True
         if proofs.at_most(column) < outcome:

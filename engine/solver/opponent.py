@@ -33,6 +33,7 @@ from engine.solver.book import REBUILD, Book, BookError, packaged_book
 from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
+from engine.solver.helper import outcome_move_helped
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.proofs import Proofs
 from engine.solver.proven import ProvenPlay
@@ -124,7 +125,10 @@ class Opponent:
 
     ``book`` defaults to the book shipped for the board size (Classic only).
     A damaged shipped book is not used: the solver answers instead, and
-    ``book_problem`` says why, for the caller to tell once.
+    ``book_problem`` says why, for the caller to tell once. ``helper``: in
+    Classic, a second thread for the exact solver's outcome search where
+    the budget is time (:mod:`engine.solver.helper`): worth it only with a
+    core to spare.
     """
 
     def __init__(
@@ -134,12 +138,14 @@ class Opponent:
         seed: int = 0,
         book: Book | bool | None = True,
         core: CoreName = "auto",
+        helper: bool = False,
     ) -> None:
         if not MIN_LEVEL <= level <= MAX_LEVEL:
             raise ValueError(f"levels are {MIN_LEVEL} to {MAX_LEVEL}, not {level}")
         self.rules = rules
         self.level = level
         self.seed = seed
+        self.helper = helper
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
@@ -309,12 +315,12 @@ class Opponent:
             # most positions are solved within a first share; only then the fast search
             first = None if limits == Limits() else self._share(SOLVE_FIRST)
             try:
-                column, outcome = solver.outcome_move(
-                    position, self._solver_stop(limits, first), proofs
+                column, outcome = self._outcome_move(
+                    position, self._solver_stop(limits, first), proofs, limits
                 )
             except SearchStopped:
                 found = self._fallback(game, limits, proofs)
-                column, outcome = solver.outcome_move(position, stop, proofs)
+                column, outcome = self._outcome_move(position, stop, proofs, limits)
         except SearchStopped:
             assert found is not None
             return self._unproven(position, proofs, found)
@@ -325,6 +331,16 @@ class Opponent:
         except SearchStopped:
             return _proven(column, outcome, exact=False)
         return _proven(column, score, exact=True)
+
+    def _outcome_move(
+        self, position: Position, stop: Callable[[], bool], proofs: Proofs, limits: Limits
+    ) -> tuple[int, int]:
+        """The solver's move that keeps the outcome; with the helper where the
+        budget is time (a node budget counts one thread's positions)."""
+        assert self.solver is not None
+        if self.helper and limits.max_nodes is None:
+            return outcome_move_helped(self.solver, position, stop, proofs)
+        return self.solver.outcome_move(position, stop, proofs)
 
     def _keep(self, position: Position, choice: Choice) -> None:
         """Remember a proven choice (the most recent :data:`KEPT_CHOICES`)."""

@@ -1,0 +1,98 @@
+"""A second core for the Classic outcome search, where the budget is wall time.
+
+:meth:`ClassicSolver.outcome_move` asks its tests one at a time: the first
+child's win, then a safe move, then the other children's wins. In a won
+position whose first child only draws, the budget goes on that child's two
+tests and the winning child is asked too late (issue 24: ``537437``,
+``25435712``, ``277215132`` of the Connect Four test sets, each changing
+the result at 250 ms). A helper thread asks the other children's wins
+meanwhile, on the same table (the compiled core searches without the GIL,
+and each table entry is one word, so the two searches share what either
+finds). Every answer goes into the same :class:`Proofs`: the solver's own
+order skips what the helper has answered, and a win the helper proves ends
+the search at once.
+
+It helps only where a second core is free and the budget is wall time: on
+one core, or on a budget of positions or CPU time, the helper's positions
+are taken from the search's own. Its positions are not added to the
+solver's count, so a node budget means what it did. Measured with
+``bench/outside.py --clock wall --helper --against .`` on 2 idle cores
+(2026-12-03): on 120 test-set positions and 4 openings (seed 2), 0 moves
+changed the result at 250 ms where 1 s proves one that keeps it (2
+without), and 1 of 120 moves short of the best score (3); on seed 1's 60,
+the same as without (``537437`` needs 4.4 M positions on the helper's
+side too).
+
+>>> from engine.solver.classic import ClassicSolver, Position
+>>> solver = ClassicSolver(4, 4, core="python")
+>>> outcome_move_helped(solver, Position.from_columns(4, 4, [2, 3, 2, 3, 2]))  # Yellow must block
+(2, 0)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from engine.solver.classic import ClassicSolver, Position
+from engine.solver.limits import SearchStopped
+from engine.solver.proofs import Proofs
+
+MIN_CORES = 4  # a core each for the solver and its helper, and the rest for the board
+
+
+def worth_a_helper(cores: int | None) -> bool:
+    """Whether a machine of ``cores`` cores (``os.cpu_count()``, None if
+    unknown) gives the solver a helper: on a Pi 4 or 5 yes, and the board's
+    loop, its page and its sensors keep two cores; on two cores the helper
+    would take the loop's.
+
+    >>> worth_a_helper(4), worth_a_helper(2), worth_a_helper(None)
+    (True, False, False)
+    """
+    return cores is not None and cores >= MIN_CORES
+
+
+def outcome_move_helped(
+    solver: ClassicSolver,
+    position: Position,
+    should_stop: Callable[[], bool] | None = None,
+    proofs: Proofs | None = None,
+) -> tuple[int, int]:
+    """:meth:`ClassicSolver.outcome_move`, with a helper thread asking the
+    wins of every child but the first. ``should_stop`` is asked from both
+    threads; the helper has ended when this returns or raises."""
+    proofs = Proofs() if proofs is None else proofs
+    if any(position.can_play(c) and position.wins_with(c) for c in position.centre_first):
+        return solver.outcome_move(position, should_stop, proofs)  # at once; a test would err
+    others = solver.ordered_safe_moves(position)[1:]
+    won, done = threading.Event(), threading.Event()
+    helper = solver.sharing()
+
+    def stopped() -> bool:
+        return bool(should_stop and should_stop())
+
+    def ask_the_others() -> None:
+        try:
+            for column in others:
+                if helper.keeps(position, column, 1, proofs, lambda: done.is_set() or stopped()):
+                    won.set()
+                    return
+        except SearchStopped:
+            return
+
+    thread = threading.Thread(target=ask_the_others, name="solver helper", daemon=True)
+    thread.start()
+    try:
+        return solver.outcome_move(position, lambda: won.is_set() or stopped(), proofs)
+    except SearchStopped:
+        winning = [c for c in others if proofs.at_least(c) >= 1]
+        if won.is_set() and winning:
+            return winning[0], 1
+        raise
+    finally:
+        done.set()
+        thread.join()
+
+
+__all__ = ["MIN_CORES", "outcome_move_helped", "worth_a_helper"]
