@@ -31,7 +31,7 @@ cpu`` gives each move its budget in CPU time, as on an idle core::
         [--against CHECKOUT] [--each] [--helper]
 
 ``--helper`` gives this checkout's full strength its second thread
-(``engine/solver/helper.py``); with ``--against .`` the same checkout
+(``controller/computer/helper.py``); with ``--against .`` the same checkout
 without it runs beside. It needs ``--clock wall`` and a core to spare.
 """
 

@@ -56,7 +56,11 @@ def main() -> None:
         for digit in moves:
             game.play(digit)
         # only when asked: a checkout from before the helper has no such option
-        helped: dict[str, Any] = {"helper": True} if sys.argv[3:] == ["helper"] else {}
+        helped: dict[str, Any] = {}
+        if sys.argv[3:] == ["helper"]:
+            from controller.computer.helper import outcome_move_helped
+
+            helped["outcome_move"] = outcome_move_helped
         opponent: Any = Opponent(rules, **helped)
         cpu = time.process_time()
         choice = opponent.choose(

@@ -1,4 +1,4 @@
-"""The solver's helper thread (engine/solver/helper.py): what it proves is
+"""The solver's helper thread (controller/computer/helper.py): what it proves is
 sound, a win it proves is played, it never outlives the search, and a node
 budget leaves it out."""
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.computer.helper import NAME, outcome_move_helped
 from engine import new_game
 from engine.solver.classic import COMPILED, ClassicSolver, Position
-from engine.solver.helper import outcome_move_helped
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import Opponent
 from engine.solver.proofs import Proofs
@@ -24,7 +24,7 @@ FIRST_ONLY_DRAWS = "277215132"
 
 
 def helper_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == "solver helper"]
+    return [t for t in threading.enumerate() if t.name == NAME]
 
 
 def outcome_of(solver: ClassicSolver, position: Position, column: int) -> int:
@@ -70,36 +70,21 @@ def test_a_spent_budget_stops_both_threads() -> None:
     assert not helper_threads()
 
 
-class Watched(Proofs):
-    """Proofs that say when a thread other than the caller's proves a win."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.helper_won = threading.Event()
-
-    def prove(self, column: int, low: int = -1, high: int = 1) -> None:
-        super().prove(column, low, high)
-        if low == 1 and threading.current_thread().name == "solver helper":
-            self.helper_won.set()
-
-
 @pytest.mark.skipif(not COMPILED, reason="a solve of millions of positions needs the compiled core")
 def test_a_win_the_helper_proves_is_the_answer() -> None:
     position = Position.from_columns(7, 6, [int(c) for c in FIRST_ONLY_DRAWS])
-    proofs = Watched()
 
-    def held_until_the_helper_wins() -> bool:
+    def held_until_the_helper_ends() -> bool:
         # the solver's own thread waits at its first poll until the helper has
-        # proven 3 and ended (so its win is known): only the helper can prove 3
-        if threading.current_thread().name != "solver helper":
-            assert proofs.helper_won.wait(60.0)
+        # ended, which it does only on proving a win: only the helper can prove 3
+        if threading.current_thread().name != NAME:
             for helper in helper_threads():
                 helper.join(60.0)
         return False
 
-    solver = ClassicSolver(7, 6, core="compiled")
-    assert outcome_move_helped(solver, position, held_until_the_helper_wins, proofs) == (3, 1)
-    assert proofs.helper_won.is_set() and proofs.at_least(3) == 1
+    solver, proofs = ClassicSolver(7, 6, core="compiled"), Proofs()
+    assert outcome_move_helped(solver, position, held_until_the_helper_ends, proofs) == (3, 1)
+    assert proofs.at_least(3) == 1  # what the helper proved is the caller's too
     assert solver.nodes < 1_000_000  # the solver's own first test was cut short (1.4 M)
     assert not helper_threads()
 
@@ -111,6 +96,6 @@ def test_a_node_budget_leaves_the_helper_out() -> None:
     for digit in FIRST_ONLY_DRAWS:
         game.play(digit)
     budget = Limits(max_nodes=500_000)
-    helped = Opponent(game.rules, helper=True).choose(game.copy(), budget)
+    helped = Opponent(game.rules, outcome_move=outcome_move_helped).choose(game.copy(), budget)
     alone = Opponent(game.rules).choose(game.copy(), budget)
     assert (helped.move, helped.proven, helped.source) == (alone.move, alone.proven, alone.source)

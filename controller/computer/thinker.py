@@ -101,7 +101,7 @@ class _Opponents:
         self._told: set[str] = set()  # what the opponents had to do without, said once
 
     def __call__(self, job: Job, limits: Limits) -> Pick:
-        from engine.solver.helper import worth_a_helper
+        from controller.computer.helper import outcome_move_helped, worth_a_helper
         from engine.solver.opponent import Opponent
 
         # full strength ignores the seed: the computer's moves, its pondering
@@ -111,7 +111,11 @@ class _Opponents:
             opponent = self._cache.get(key)
             if opponent is None:
                 opponent = self._cache[key] = Opponent(
-                    job.game.rules, job.level, job.seed, helper=worth_a_helper(os.cpu_count())
+                    job.game.rules,
+                    job.level,
+                    job.seed,
+                    # a helper thread on a machine with cores to spare (a Pi 4 or 5)
+                    outcome_move=outcome_move_helped if worth_a_helper(os.cpu_count()) else None,
                 )
                 while len(self._cache) > self.KEEP:
                     self._cache.popitem(last=False)

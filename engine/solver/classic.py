@@ -243,7 +243,7 @@ class ClassicSolver:
 
     def sharing(self) -> ClassicSolver:
         """A solver on this one's table with a count of its own, for another
-        thread (:mod:`engine.solver.helper`)."""
+        thread (``controller/computer/helper.py``)."""
         other = copy.copy(self)
         other.nodes = 0
         return other

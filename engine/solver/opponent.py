@@ -33,7 +33,6 @@ from engine.solver.book import REBUILD, Book, BookError, packaged_book
 from engine.solver.classic import ClassicSolver, CoreName, Position, fits
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
-from engine.solver.helper import outcome_move_helped
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.proofs import Proofs
 from engine.solver.proven import ProvenPlay
@@ -120,15 +119,21 @@ def classic_position(game: Game) -> Position:
     return Position(game.rules.width, game.rules.height, mine, discs, discs.bit_count())
 
 
+# a way to find a move that keeps the outcome: (solver, position, should_stop,
+# proofs) -> (column, outcome), as ClassicSolver.outcome_move
+OutcomeMove = Callable[[ClassicSolver, Position, Callable[[], bool], Proofs], tuple[int, int]]
+
+
 class Opponent:
     """Chooses moves for one set of rules at one level.
 
     ``book`` defaults to the book shipped for the board size (Classic only).
     A damaged shipped book is not used: the solver answers instead, and
-    ``book_problem`` says why, for the caller to tell once. ``helper``: in
-    Classic, a second thread for the exact solver's outcome search where
-    the budget is time (:mod:`engine.solver.helper`): worth it only with a
-    core to spare.
+    ``book_problem`` says why, for the caller to tell once.
+    ``outcome_move``: in Classic, how the exact solver finds a move that
+    keeps the outcome where the budget is time (default
+    :meth:`ClassicSolver.outcome_move`; ``controller/computer/helper.py``
+    adds a thread on a second core: the engine has none of its own).
     """
 
     def __init__(
@@ -138,14 +143,14 @@ class Opponent:
         seed: int = 0,
         book: Book | bool | None = True,
         core: CoreName = "auto",
-        helper: bool = False,
+        outcome_move: OutcomeMove | None = None,
     ) -> None:
         if not MIN_LEVEL <= level <= MAX_LEVEL:
             raise ValueError(f"levels are {MIN_LEVEL} to {MAX_LEVEL}, not {level}")
         self.rules = rules
         self.level = level
         self.seed = seed
-        self.helper = helper
+        self.outcome_move = outcome_move
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
@@ -335,11 +340,11 @@ class Opponent:
     def _outcome_move(
         self, position: Position, stop: Callable[[], bool], proofs: Proofs, limits: Limits
     ) -> tuple[int, int]:
-        """The solver's move that keeps the outcome; with the helper where the
-        budget is time (a node budget counts one thread's positions)."""
+        """The solver's move that keeps the outcome: the caller's way where the
+        budget is time (a node budget counts the solver's own positions)."""
         assert self.solver is not None
-        if self.helper and limits.max_nodes is None:
-            return outcome_move_helped(self.solver, position, stop, proofs)
+        if self.outcome_move is not None and limits.max_nodes is None:
+            return self.outcome_move(self.solver, position, stop, proofs)
         return self.solver.outcome_move(position, stop, proofs)
 
     def _keep(self, position: Position, choice: Choice) -> None:

@@ -15,7 +15,6 @@ to keep at least a draw is played before any move no test has reached.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -26,15 +25,11 @@ class Proofs:
 
     low: dict[int, int] = field(default_factory=dict)
     high: dict[int, int] = field(default_factory=dict)
-    # a helper thread proves beside the solver's own (engine/solver/helper.py):
-    # two narrowings of one move must not lose either
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def prove(self, column: int, low: int = -1, high: int = 1) -> None:
         """Narrow ``column``'s outcome to ``[low, high]`` (on top of what is known)."""
-        with self._lock:
-            self.low[column] = max(low, self.low.get(column, -1))
-            self.high[column] = min(high, self.high.get(column, 1))
+        self.low[column] = max(low, self.low.get(column, -1))
+        self.high[column] = min(high, self.high.get(column, 1))
 
     def at_least(self, column: int) -> int:
         """The outcome ``column`` is proven to keep at least (-1: nothing proven)."""

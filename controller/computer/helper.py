@@ -8,20 +8,21 @@ tests and the winning child is asked too late (issue 24: ``537437``,
 the result at 250 ms). A helper thread asks the other children's wins
 meanwhile, on the same table (the compiled core searches without the GIL,
 and each table entry is one word, so the two searches share what either
-finds). Every answer goes into the same :class:`Proofs`: the solver's own
-order skips what the helper has answered, and a win the helper proves ends
-the search at once.
+finds). Each thread writes its own :class:`Proofs` and reads both: the
+solver's order skips what the helper has answered, and a win the helper
+proves ends the search at once. The engine has no threads of its own; this
+is given to :class:`Opponent` as its ``outcome_move``.
 
 It helps only where a second core is free and the budget is wall time: on
 one core, or on a budget of positions or CPU time, the helper's positions
 are taken from the search's own. Its positions are not added to the
-solver's count, so a node budget means what it did. Measured with
-``bench/outside.py --clock wall --helper --against .`` on 2 idle cores
-(2026-12-03): on 120 test-set positions and 4 openings (seed 2), 0 moves
-changed the result at 250 ms where 1 s proves one that keeps it (2
-without), and 1 of 120 moves short of the best score (3); on seed 1's 60,
-the same as without (``537437`` needs 4.4 M positions on the helper's
-side too).
+solver's count, and the opponent leaves it out where the budget is a node
+count. Measured with ``bench/outside.py --clock wall --helper --against .``
+on 2 idle cores (2026-12-03): on 120 test-set positions and 4 openings
+(seed 2), 0 moves changed the result at 250 ms where 1 s proves one that
+keeps it (2 without), and 1 of 120 moves short of the best score (3); on
+seed 1's 60, the same as without (``537437`` needs 4.4 M positions on the
+helper's side too).
 
 >>> from engine.solver.classic import ClassicSolver, Position
 >>> solver = ClassicSolver(4, 4, core="python")
@@ -39,6 +40,7 @@ from engine.solver.limits import SearchStopped
 from engine.solver.proofs import Proofs
 
 MIN_CORES = 4  # a core each for the solver and its helper, and the rest for the board
+NAME = "solver helper"  # the helper thread's name
 
 
 def worth_a_helper(cores: int | None) -> bool:
@@ -53,6 +55,22 @@ def worth_a_helper(cores: int | None) -> bool:
     return cores is not None and cores >= MIN_CORES
 
 
+class _Both(Proofs):
+    """One thread's proofs (it writes them, in ``mine``'s dictionaries),
+    read together with the other thread's: a dictionary has one writer, so
+    no narrowing is lost to a race."""
+
+    def __init__(self, mine: Proofs, theirs: Proofs) -> None:
+        super().__init__(mine.low, mine.high)
+        self.theirs = theirs
+
+    def at_least(self, column: int) -> int:
+        return max(super().at_least(column), self.theirs.at_least(column))
+
+    def at_most(self, column: int) -> int:
+        return min(super().at_most(column), self.theirs.at_most(column))
+
+
 def outcome_move_helped(
     solver: ClassicSolver,
     position: Position,
@@ -61,11 +79,13 @@ def outcome_move_helped(
 ) -> tuple[int, int]:
     """:meth:`ClassicSolver.outcome_move`, with a helper thread asking the
     wins of every child but the first. ``should_stop`` is asked from both
-    threads; the helper has ended when this returns or raises."""
+    threads; the helper has ended, and what it proved is in ``proofs``, when
+    this returns or raises."""
     proofs = Proofs() if proofs is None else proofs
     if any(position.can_play(c) and position.wins_with(c) for c in position.centre_first):
         return solver.outcome_move(position, should_stop, proofs)  # at once; a test would err
     others = solver.ordered_safe_moves(position)[1:]
+    helpers = Proofs()
     won, done = threading.Event(), threading.Event()
     helper = solver.sharing()
 
@@ -73,26 +93,30 @@ def outcome_move_helped(
         return bool(should_stop and should_stop())
 
     def ask_the_others() -> None:
+        seen = _Both(helpers, proofs)
         try:
             for column in others:
-                if helper.keeps(position, column, 1, proofs, lambda: done.is_set() or stopped()):
+                if helper.keeps(position, column, 1, seen, lambda: done.is_set() or stopped()):
                     won.set()
                     return
         except SearchStopped:
             return
 
-    thread = threading.Thread(target=ask_the_others, name="solver helper", daemon=True)
+    thread = threading.Thread(target=ask_the_others, name=NAME, daemon=True)
     thread.start()
     try:
-        return solver.outcome_move(position, lambda: won.is_set() or stopped(), proofs)
+        own = _Both(proofs, helpers)
+        return solver.outcome_move(position, lambda: won.is_set() or stopped(), own)
     except SearchStopped:
-        winning = [c for c in others if proofs.at_least(c) >= 1]
+        winning = [c for c in others if helpers.at_least(c) >= 1]
         if won.is_set() and winning:
             return winning[0], 1
         raise
     finally:
         done.set()
         thread.join()
+        for column in set(helpers.low) | set(helpers.high):
+            proofs.prove(column, helpers.at_least(column), helpers.at_most(column))
 
 
-__all__ = ["MIN_CORES", "outcome_move_helped", "worth_a_helper"]
+__all__ = ["MIN_CORES", "NAME", "outcome_move_helped", "worth_a_helper"]
