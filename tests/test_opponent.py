@@ -204,10 +204,12 @@ def test_pondering_leaves_the_next_move_cheaper() -> None:
 
 
 def test_a_studied_position_gets_a_proven_hint_at_any_budget() -> None:
-    game = play("classic", "5 3 7 4 3 7")  # Begin-Hard, a win: 20 M positions to solve
-    cold = Opponent(game.rules, level=10)
+    # Begin-Hard, a win: 20 M positions to solve (without the book, which has
+    # held it since ply 6 was begun)
+    game = play("classic", "5 3 7 4 3 7")
+    cold = Opponent(game.rules, level=10, book=False)
     assert not cold.choose(game, Limits(max_nodes=200_000)).proven
-    warm = Opponent(game.rules, level=10)
+    warm = Opponent(game.rules, level=10, book=False)
     warm.study(game, Limits(max_nodes=10**9))  # on the time of the person to move
     assert warm.solver is not None
     before = warm.solver.nodes
@@ -218,9 +220,9 @@ def test_a_studied_position_gets_a_proven_hint_at_any_budget() -> None:
 
 def test_a_proven_move_is_not_thrown_away_for_a_later_guess() -> None:
     game = play("classic", "5 3 7 4 3 7")
-    opponent = Opponent(game.rules, level=10)
+    opponent = Opponent(game.rules, level=10, book=False)  # the book holds it (ply 6)
     proven = opponent.choose(game, Limits(max_nodes=10**9))
-    assert proven.exact
+    assert proven.exact and proven.source == "solver"
     again = opponent.choose(game, Limits(should_stop=lambda: True))  # no time at all
     assert again == proven
 
