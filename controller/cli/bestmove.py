@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from controller.cli.positions import PositionInputError, lines, read_position
 from controller.cli.solve import add_common, rules_from, warn_if_slow
-from controller.computer.helper import outcome_move_helped, worth_a_helper
+from controller.computer.helper import outcome_move_here
 from controller.i18n.text import _t, from_locale
 from engine.move import Move
 from engine.solver.classic import COMPILED
@@ -71,9 +71,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: --core compiled: the compiled core is not installed", file=sys.stderr)
         return 2
     warn_if_slow(rules, args.core, PROG)
-    helped = outcome_move_helped if worth_a_helper(os.cpu_count()) else None
     opponent = Opponent(
-        rules, level=args.level, seed=args.seed, core=args.core, outcome_move=helped
+        rules, level=args.level, seed=args.seed, core=args.core, outcome_move=outcome_move_here()
     )
     if opponent.book_problem is not None:
         print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)

@@ -11,7 +11,7 @@ and each table entry is one word, so the two searches share what either
 finds). Each thread writes its own :class:`Proofs` and reads both: the
 solver's order skips what the helper has answered, and a win the helper
 proves ends the search at once. The engine has no threads of its own; this
-is given to :class:`Opponent` as its ``outcome_move``.
+is given to :class:`Opponent` as its ``outcome_move`` (:func:`outcome_move_here`).
 
 It helps only where a second core is free and the budget is wall time: on
 one core, or on a budget of positions or CPU time, the helper's positions
@@ -32,12 +32,17 @@ helper's side too).
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.solver.classic import ClassicSolver, Position
 from engine.solver.limits import SearchStopped
 from engine.solver.proofs import Proofs
+
+if TYPE_CHECKING:
+    from engine.solver.opponent import OutcomeMove
 
 MIN_CORES = 4  # a core each for the solver and its helper, and the rest for the board
 NAME = "solver helper"  # the helper thread's name
@@ -53,6 +58,12 @@ def worth_a_helper(cores: int | None) -> bool:
     (True, False, False)
     """
     return cores is not None and cores >= MIN_CORES
+
+
+def outcome_move_here() -> OutcomeMove | None:
+    """The opponent's ``outcome_move`` on this machine: the helped one where
+    :func:`worth_a_helper` says so, else None (the solver's own)."""
+    return outcome_move_helped if worth_a_helper(os.cpu_count()) else None
 
 
 class _Both(Proofs):
@@ -82,8 +93,6 @@ def outcome_move_helped(
     threads; the helper has ended, and what it proved is in ``proofs``, when
     this returns or raises."""
     proofs = Proofs() if proofs is None else proofs
-    if any(position.can_play(c) and position.wins_with(c) for c in position.centre_first):
-        return solver.outcome_move(position, should_stop, proofs)  # at once; a test would err
     others = solver.ordered_safe_moves(position)[1:]
     helpers = Proofs()
     won, done = threading.Event(), threading.Event()
@@ -119,4 +128,4 @@ def outcome_move_helped(
             proofs.prove(column, helpers.at_least(column), helpers.at_most(column))
 
 
-__all__ = ["MIN_CORES", "NAME", "outcome_move_helped", "worth_a_helper"]
+__all__ = ["MIN_CORES", "NAME", "outcome_move_helped", "outcome_move_here", "worth_a_helper"]

@@ -24,7 +24,6 @@ simulator, whose time moves only when a player acts, uses it.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -101,7 +100,7 @@ class _Opponents:
         self._told: set[str] = set()  # what the opponents had to do without, said once
 
     def __call__(self, job: Job, limits: Limits) -> Pick:
-        from controller.computer.helper import outcome_move_helped, worth_a_helper
+        from controller.computer.helper import outcome_move_here
         from engine.solver.opponent import Opponent
 
         # full strength ignores the seed: the computer's moves, its pondering
@@ -111,11 +110,7 @@ class _Opponents:
             opponent = self._cache.get(key)
             if opponent is None:
                 opponent = self._cache[key] = Opponent(
-                    job.game.rules,
-                    job.level,
-                    job.seed,
-                    # a helper thread on a machine with cores to spare (a Pi 4 or 5)
-                    outcome_move=outcome_move_helped if worth_a_helper(os.cpu_count()) else None,
+                    job.game.rules, job.level, job.seed, outcome_move=outcome_move_here()
                 )
                 while len(self._cache) > self.KEEP:
                     self._cache.popitem(last=False)

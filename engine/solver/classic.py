@@ -372,11 +372,24 @@ class ClassicSolver:
         """Whether dropping into ``column`` keeps at least ``outcome`` (0 or 1)
         for the mover: from ``proofs`` where they decide it, else by one
         null-window test on the child, whose answer goes into ``proofs``.
-        Only where no move wins at once: a test of a finished game is wrong."""
+
+        A drop that wins at once is a win, never a test (the child is a
+        finished game, which the core would search as if it went on):
+
+        >>> solver = ClassicSolver(4, 4, core="python")
+        >>> proofs = Proofs()
+        >>> solver.keeps(Position.from_columns(4, 4, [1, 2, 1, 2, 1, 2]), 1, 1, proofs, None)
+        True
+        >>> proofs.at_least(1)
+        1
+        """
         if proofs.at_least(column) >= outcome:
             return True
         if proofs.at_most(column) < outcome:
             return False
+        if position.wins_with(column):
+            proofs.prove(column, low=1)
+            return True
         child = position.play(column)
         if child.moves == _cells(child):
             proofs.prove(column, 0, 0)
