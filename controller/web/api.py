@@ -9,7 +9,6 @@ the request, and the page is served from a fixed table of names.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 from collections.abc import Callable
@@ -46,8 +45,6 @@ from controller.web.share import share_fragment
 from engine import RULES_NAMES
 from engine.colour import Colour
 from hardware import looks
-
-log = logging.getLogger("popref")
 
 GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
