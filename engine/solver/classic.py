@@ -22,7 +22,7 @@ from typing import Literal, Protocol
 
 from engine.solver import _pycore
 from engine.solver.limits import SearchStopped
-from engine.solver.proofs import Proofs
+from engine.solver.proofs import Proofs, ScoreBounds
 
 try:
     from engine.solver import _core  # type: ignore[attr-defined]
@@ -279,12 +279,7 @@ class ClassicSolver:
         """The exact score, known to lie in ``[low, high]``, by null-window tests."""
         while low < high:
             self.bounds = (low, high)
-            # probe near zero first: most positions are close to a draw
-            middle = low + (high - low) // 2
-            if middle <= 0 and low // 2 < middle:
-                middle = low // 2
-            elif middle >= 0 and high // 2 > middle:
-                middle = high // 2
+            middle = _probe(low, high)
             value = self._window(position, middle, middle + 1, should_stop)
             if value <= middle:
                 high = value
@@ -476,13 +471,12 @@ class ClassicSolver:
 
         A known ``outcome`` (1, 0, -1) spares the tests on the other side of 0.
         """
-        if outcome is None or self._immediate_win(position):
-            score = self.solve(position, should_stop)
-        else:
-            self._check(position)
-            low, high = _score_range(position)
-            low, high = (1 if outcome > 0 else low), (-1 if outcome < 0 else high)
-            score = 0 if outcome == 0 else self._narrow(position, low, high, should_stop)
+        bounds = self.score_bounds(position)
+        if outcome is not None and outcome <= 0:  # no move does better than the position
+            for column in bounds.order:
+                bounds.prove(column, high=outcome)
+        floor = None if outcome is None or outcome < 0 else outcome
+        score = self.narrow_best(position, bounds, should_stop, floor)[1]
         column = self._first_keeping(
             position,
             score,
@@ -491,6 +485,77 @@ class ClassicSolver:
             lambda child: not self.at_least(child, -score + 1, should_stop),
         )
         return column, score
+
+    def score_bounds(self, position: Position, proofs: Proofs | None = None) -> ScoreBounds:
+        """Each legal column's score before any score test: exact after a win
+        at once, a drop that fills the grid or one that hands over a win at
+        once; else the child's range, narrowed by the outcomes in ``proofs``.
+        The moves in the core's own order (the safe ones first).
+
+        >>> solver = ClassicSolver(4, 4, core="python")
+        >>> bounds = solver.score_bounds(Position.from_columns(4, 4, [2, 3, 2, 3, 2]))
+        >>> bounds.order  # 2 blocks; the others hand over a win at once
+        [2, 3, 4, 1]
+        >>> bounds.low[2], bounds.high[2], bounds.low[1], bounds.high[1]
+        (-5, 5, -5, -5)
+        """
+        self._check(position)
+        proofs = Proofs() if proofs is None else proofs
+        order = self.ordered_safe_moves(position)
+        low: dict[int, int] = {}
+        high: dict[int, int] = {}
+        for column in position.centre_first:
+            if not position.can_play(column):
+                continue
+            child = position.play(column)
+            if position.wins_with(column):
+                low[column] = high[column] = self.win_score(position)
+            elif child.moves == _cells(child):
+                low[column] = high[column] = 0
+            elif column not in order:  # the opponent wins with its next disc
+                low[column] = high[column] = -self.win_score(child)
+            else:
+                child_low, child_high = _score_range(child)
+                # an outcome bound is a score bound, except "at least a loss", "at most a win"
+                won, lost = proofs.at_least(column), proofs.at_most(column)
+                low[column] = max(-child_high, won) if won >= 0 else -child_high
+                high[column] = min(-child_low, lost) if lost <= 0 else -child_low
+        order += [c for c in low if c not in order]
+        return ScoreBounds(order, low, high)
+
+    def narrow_best(
+        self,
+        position: Position,
+        bounds: ScoreBounds,
+        should_stop: Callable[[], bool] | None = None,
+        floor: int | None = None,
+    ) -> tuple[int, int]:
+        """The best column in ``bounds`` and its exact score, narrowing them by
+        null-window tests on one child at a time (about the cost of testing
+        the position itself, which would name no move): a stop loses only
+        the test it was running, and ``bounds.best()`` is then the best
+        move proven. ``floor``: a score the position is known to reach.
+
+        >>> solver = ClassicSolver(4, 4, core="python")
+        >>> position = Position.from_columns(4, 4, [2, 3, 2, 3, 2])
+        >>> solver.narrow_best(position, solver.score_bounds(position))
+        (2, 0)
+        """
+        while True:
+            column, low = bounds.best()
+            high = bounds.ceiling()
+            if low >= high:
+                return column, low
+            known = low if floor is None else max(low, floor)
+            self.bounds = (known, high)
+            target = high if known >= high else _probe(known, high) + 1
+            for column in bounds.open(target):
+                # the mover keeps ``target`` when the child's score is at most -target
+                value = self._window(position.play(column), -target, 1 - target, should_stop)
+                if value <= -target:
+                    bounds.prove(column, low=-value)
+                    break
+                bounds.prove(column, high=-value)
 
     def _first_keeping(
         self,
@@ -528,6 +593,17 @@ class ClassicSolver:
                 f"a {position.width}x{position.height} position for a "
                 f"{self.width}x{self.height} solver"
             )
+
+
+def _probe(low: int, high: int) -> int:
+    """The score to test next, ``low <= middle < high`` ("more than
+    ``middle``?"): near zero first, as most positions are close to a draw."""
+    middle = low + (high - low) // 2
+    if middle <= 0 and low // 2 < middle:
+        return low // 2
+    if middle >= 0 and high // 2 > middle:
+        return high // 2
+    return middle
 
 
 def _cells(position: Position) -> int:

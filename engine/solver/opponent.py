@@ -270,13 +270,14 @@ class Opponent:
             kept = self._kept.get(after.key())
             if kept is not None and kept.exact:
                 continue
+            proofs = Proofs()
             try:
-                column, outcome = solver.outcome_move(after, stop)
-                self._keep(after, _proven(column, outcome, exact=outcome == 0))
-                if outcome != 0:
-                    column, score = solver.best_move_and_score(after, stop, outcome)
-                    self._keep(after, _proven(column, score, exact=True))
+                column, outcome = solver.outcome_move(after, stop, proofs)
             except SearchStopped:
+                return
+            choice = self._exact(after, column, outcome, proofs, stop)
+            self._keep(after, choice)
+            if not choice.exact:
                 return
 
     def _human_like(self, game: Game) -> Choice:
@@ -312,7 +313,6 @@ class Opponent:
     def _solve(self, game: Game, position: Position, limits: Limits) -> Choice:
         """The exact solver's move within ``limits``, else the best guess."""
         assert self.solver is not None
-        solver = self.solver
         proofs = Proofs()
         stop = self._solver_stop(limits)
         found = None
@@ -329,12 +329,27 @@ class Opponent:
         except SearchStopped:
             assert found is not None
             return self._unproven(position, proofs, found)
+        return self._exact(position, column, outcome, proofs, stop)
+
+    def _exact(
+        self,
+        position: Position,
+        column: int,
+        outcome: int,
+        proofs: Proofs,
+        stop: Callable[[], bool],
+    ) -> Choice:
+        """The move with the position's exact score, given a ``column`` the
+        outcome search proved to keep its ``outcome`` (and what else it
+        proved); when stopped, the move the finished tests proved best."""
+        assert self.solver is not None
         if outcome == 0:  # a draw's exact score is 0: that move is the exact answer too
             return _proven(column, 0, exact=True)
+        bounds = self.solver.score_bounds(position, proofs)
         try:
-            column, score = solver.best_move_and_score(position, stop, outcome)
+            column, score = self.solver.narrow_best(position, bounds, stop)
         except SearchStopped:
-            return _proven(column, outcome, exact=False)
+            return _proven(bounds.best()[0], outcome, exact=False)
         return _proven(column, score, exact=True)
 
     def _outcome_move(

@@ -46,3 +46,46 @@ class Proofs:
     def unrefuted(self, columns: Iterable[int]) -> list[int]:
         """The ``columns`` not proven lost, in their order."""
         return [c for c in columns if self.at_most(c) >= 0]
+
+
+@dataclass
+class ScoreBounds:
+    """Bounds on each move's exact score for the mover, from finished tests,
+    and so the best move proven so far: what a stopped exact-score search
+    still knows. ``order`` ranks moves whose proven scores tie.
+
+    >>> bounds = ScoreBounds([4, 3, 5], {4: 1, 3: -3, 5: -3}, {4: 9, 3: 9, 5: 9})
+    >>> bounds.prove(3, low=4)  # 3 wins by at least 4
+    >>> bounds.prove(4, high=2)  # 4 wins by at most 2
+    >>> bounds.best(), bounds.ceiling(), bounds.open(5)
+    ((3, 4), 9, [3, 5])
+    """
+
+    order: list[int]
+    low: dict[int, int]
+    high: dict[int, int]
+
+    def prove(self, column: int, low: int | None = None, high: int | None = None) -> None:
+        """Narrow ``column``'s score to at least ``low`` and at most ``high``."""
+        if low is not None:
+            self.low[column] = max(low, self.low[column])
+        if high is not None:
+            self.high[column] = min(high, self.high[column])
+
+    def best(self) -> tuple[int, int]:
+        """The move with the highest proven score, and that score."""
+        column = max(self.order, key=lambda c: (self.low[c], -self.order.index(c)))
+        return column, self.low[column]
+
+    def ceiling(self) -> int:
+        """The highest score any move may still have."""
+        return max(self.high[c] for c in self.order)
+
+    def exact(self) -> bool:
+        """Whether :meth:`best` is proven to be the best score of all."""
+        return self.best()[1] >= self.ceiling()
+
+    def open(self, score: int) -> list[int]:
+        """The moves that may still reach ``score``, the best proven first."""
+        reach = [c for c in self.order if self.high[c] >= score]
+        return sorted(reach, key=lambda c: -self.low[c])
