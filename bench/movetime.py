@@ -37,9 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.matches import CLOCKS, past, simple_move
 from engine import Game, Move, new_game, rules_named
 from engine.solver.book import packaged_book
-from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
 from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, Opponent
+from engine.solver.position import Position
 
 GOAL = 0.250  # seconds: every move of a game on this machine (issue 12)
 OPPONENTS = ["random", "simple", *(f"level {n}" for n in range(1, MAX_LEVEL))]

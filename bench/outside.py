@@ -51,7 +51,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.outsideplayer import clock_named
-from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
+from engine.solver.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 
@@ -32,7 +34,6 @@ def past(clock: Callable[[], float], seconds: float) -> Callable[[], bool]:
 def main() -> None:
     sys.path.insert(0, sys.argv[1])
     from engine import new_game, rules_named
-    from engine.solver import classic
     from engine.solver.limits import Limits
     from engine.solver.opponent import Opponent
 
@@ -43,7 +44,9 @@ def main() -> None:
         def search_seconds(budget: float) -> float:
             return budget
 
-    if not classic.COMPILED:
+    # a checkout from before the cores had a module of their own kept them in classic
+    cores = "engine.solver.cores" if find_spec("engine.solver.cores") else "engine.solver.classic"
+    if not import_module(cores).COMPILED:
         print(f"outsideplayer.py: {sys.argv[1]}: no compiled solver core", file=sys.stderr)
     clock = clock_named(sys.argv[2])
     rules = rules_named("classic")

@@ -35,11 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.matches import past
 from engine import RULES_NAMES, Game, new_game, rules_named
 from engine.solver.book import Book, packaged_book
-from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
 from engine.solver.fastsearch import COMPILED as FAST_COMPILED
 from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, Opponent
+from engine.solver.position import Position
 from engine.solver.search import GameSearch
 
 ROOT = Path(__file__).resolve().parent.parent

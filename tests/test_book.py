@@ -32,9 +32,11 @@ from engine.solver.book import (
     packaged_book,
 )
 from engine.solver.bookbuild import Plan, Record, book_entries, build, discs, plies
-from engine.solver.classic import COMPILED, ClassicSolver, CoreName, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED, CoreName
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import MAX_LEVEL, Opponent, classic_position
+from engine.solver.position import Position
 
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled solver core is missing")
 SMALL = Plan(depth=3, exact=3, nodes=300, slots=100_003)  # 5x4: a frontier at once

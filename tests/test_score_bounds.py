@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import new_game, rules_named
-from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import Opponent
+from engine.solver.position import Position
 from engine.solver.proofs import Proofs
 
 # Test_L1_R2, lost by 3 at best (5); its outcome is proven within 3.5 M

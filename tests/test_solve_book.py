@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from controller.cli import solve
 from engine.solver.book import Book, packaged_book
-from engine.solver.classic import ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.position import Position
 
 BOOK = packaged_book(7, 6)
 assert BOOK is not None

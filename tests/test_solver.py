@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.solver import classic
-from engine.solver.classic import ClassicSolver, Position
+from engine.solver import cores
+from engine.solver.classic import ClassicSolver
 from engine.solver.limits import SearchStopped
+from engine.solver.position import Position
 
 DATA = Path(__file__).parent / "data" / "connect4-testsets"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
@@ -49,7 +50,7 @@ def compiled() -> ClassicSolver:
 
 def test_the_install_built_the_compiled_core() -> None:
     # tests/run.sh installs with a compiler present: a missing core is a build bug
-    assert classic.COMPILED
+    assert cores.COMPILED
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -92,8 +93,8 @@ def test_a_tiny_table_full_of_collisions_still_scores_exactly(slots: int) -> Non
 
 def test_raw_negamax_windows_agree() -> None:
     # the cores' fail-soft values, not just the final scores, are the same
-    fast = classic.CompiledCore(SMALL_SLOTS)
-    pure = classic.PythonCore()
+    fast = cores.CompiledCore(SMALL_SLOTS)
+    pure = cores.PythonCore()
     for p in random_positions(3, 8, 7, 6, 26):
         if ClassicSolver(core="python")._immediate_win(p):
             continue

@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from controller.computer.helper import NAME, outcome_move_helped
 from engine import new_game
-from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import Opponent
+from engine.solver.position import Position
 from engine.solver.proofs import Proofs
 
 # Test_L1_R3, won: the core's first child (4) only draws, and of the others 3

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Move, new_game
-from engine.solver.classic import COMPILED, ClassicSolver, CoreName
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED, CoreName
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import Opponent, classic_position
 from engine.solver.proofs import Proofs

@@ -25,7 +25,7 @@ from controller.cli.solve import add_common, rules_from, warn_if_slow
 from controller.computer.helper import outcome_move_here
 from controller.i18n.text import _t, from_locale
 from engine.move import Move
-from engine.solver.classic import COMPILED
+from engine.solver.cores import COMPILED
 from engine.solver.limits import Limits, search_seconds
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL, Opponent
 

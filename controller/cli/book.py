@@ -22,7 +22,9 @@ from pathlib import Path
 from engine import RulesError, parse_size
 from engine.solver.book import Book, BookError
 from engine.solver.bookbuild import Plan, Record, book_entries, build, discs, plies
-from engine.solver.classic import COMPILED, ClassicSolver, fits
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
+from engine.solver.position import fits
 
 HELP = "build the Classic opening book (resumable, reproducible)"
 PROG = "popref book"

@@ -28,7 +28,8 @@ from controller.cli.positions import PositionInputError, lines, quoted, read_pos
 from controller.cli.progress import Progress
 from engine import RULES_NAMES, Game, Move, Rules, RulesError, parse_size, rules_named
 from engine.solver.book import REBUILD, Book, BookError, packaged_book
-from engine.solver.classic import COMPILED, ClassicSolver
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
 from engine.solver.fastsearch import COMPILED as FAST_COMPILED
 from engine.solver.fastsearch import FastSearch, fits
 from engine.solver.limits import Limits, SearchStopped, search_seconds

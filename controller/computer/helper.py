@@ -37,8 +37,9 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.solver.classic import ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
 from engine.solver.limits import SearchStopped
+from engine.solver.position import Position
 from engine.solver.proofs import Proofs
 
 if TYPE_CHECKING:

@@ -12,10 +12,12 @@ per-move scores, where the move came from.
 (True, 'search')
 """
 
-from engine.solver.classic import COMPILED, ClassicSolver, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import COMPILED
 from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL, Choice, Opponent
+from engine.solver.position import Position
 from engine.solver.search import GameSearch, SearchResult
 
 __all__ = [

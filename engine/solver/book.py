@@ -48,7 +48,7 @@ from importlib.resources.abc import Traversable
 from itertools import pairwise
 from typing import NamedTuple
 
-from engine.solver.classic import Position, fits
+from engine.solver.position import Position, fits
 
 MAGIC = b"POPREFBK"
 HEADER = struct.Struct("<8sBBBBI")

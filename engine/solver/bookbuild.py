@@ -53,8 +53,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.solver.book import Entry
-from engine.solver.classic import DEFAULT_SLOTS, ClassicSolver, CoreName, Position
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import DEFAULT_SLOTS, CoreName
 from engine.solver.limits import SearchStopped
+from engine.solver.position import Position
 
 
 class Record(NamedTuple):

@@ -30,10 +30,12 @@ from engine.game import Game
 from engine.move import Move
 from engine.rules import Rules
 from engine.solver.book import REBUILD, Book, BookError, packaged_book
-from engine.solver.classic import ClassicSolver, CoreName, Position, fits
+from engine.solver.classic import ClassicSolver
+from engine.solver.cores import CoreName
 from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
+from engine.solver.position import Position, fits
 from engine.solver.proofs import Proofs
 from engine.solver.proven import ProvenPlay
 from engine.solver.search import WIN, GameSearch, SearchResult
