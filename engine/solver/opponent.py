@@ -24,6 +24,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.colour import Colour
 from engine.game import Game
@@ -36,7 +37,7 @@ from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.position import Position, fits
-from engine.solver.proofs import Proofs
+from engine.solver.proofs import Proofs, ScoreBounds
 from engine.solver.proven import ProvenPlay
 from engine.solver.search import WIN, GameSearch, SearchResult
 
@@ -121,9 +122,30 @@ def classic_position(game: Game) -> Position:
     return Position(game.rules.width, game.rules.height, mine, discs, discs.bit_count())
 
 
-# a way to find a move that keeps the outcome: (solver, position, should_stop,
-# proofs) -> (column, outcome), as ClassicSolver.outcome_move
-OutcomeMove = Callable[[ClassicSolver, Position, Callable[[], bool], Proofs], tuple[int, int]]
+class SolverHelper(Protocol):
+    """Another way for the exact solver to run its two searches where the
+    budget is time: ``controller/computer/helper.py`` adds a thread on a
+    second core (the engine has none of its own)."""
+
+    def outcome_move(
+        self,
+        solver: ClassicSolver,
+        position: Position,
+        should_stop: Callable[[], bool],
+        proofs: Proofs,
+        /,
+    ) -> tuple[int, int]:
+        """As :meth:`ClassicSolver.outcome_move`."""
+
+    def narrow_best(
+        self,
+        solver: ClassicSolver,
+        position: Position,
+        bounds: ScoreBounds,
+        should_stop: Callable[[], bool],
+        /,
+    ) -> tuple[int, int]:
+        """As :meth:`ClassicSolver.narrow_best`."""
 
 
 class Opponent:
@@ -132,10 +154,8 @@ class Opponent:
     ``book`` defaults to the book shipped for the board size (Classic only).
     A damaged shipped book is not used: the solver answers instead, and
     ``book_problem`` says why, for the caller to tell once.
-    ``outcome_move``: in Classic, how the exact solver finds a move that
-    keeps the outcome where the budget is time (default
-    :meth:`ClassicSolver.outcome_move`; ``controller/computer/helper.py``
-    adds a thread on a second core: the engine has none of its own).
+    ``helper``: in Classic, another way to run the exact solver's searches
+    where the budget is time (:class:`SolverHelper`; None: the solver's own).
     """
 
     def __init__(
@@ -145,14 +165,14 @@ class Opponent:
         seed: int = 0,
         book: Book | bool | None = True,
         core: CoreName = "auto",
-        outcome_move: OutcomeMove | None = None,
+        helper: SolverHelper | None = None,
     ) -> None:
         if not MIN_LEVEL <= level <= MAX_LEVEL:
             raise ValueError(f"levels are {MIN_LEVEL} to {MAX_LEVEL}, not {level}")
         self.rules = rules
         self.level = level
         self.seed = seed
-        self.outcome_move = outcome_move
+        self.helper = helper
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
@@ -331,7 +351,7 @@ class Opponent:
         except SearchStopped:
             assert found is not None
             return self._unproven(position, proofs, found)
-        return self._exact(position, column, outcome, proofs, stop)
+        return self._exact(position, column, outcome, proofs, stop, self._helper(limits))
 
     def _exact(
         self,
@@ -340,6 +360,7 @@ class Opponent:
         outcome: int,
         proofs: Proofs,
         stop: Callable[[], bool],
+        helper: SolverHelper | None = None,
     ) -> Choice:
         """The move with the position's exact score, given a ``column`` the
         outcome search proved to keep its ``outcome`` (and what else it
@@ -349,7 +370,10 @@ class Opponent:
             return _proven(column, 0, exact=True)
         bounds = self.solver.score_bounds(position, proofs)
         try:
-            column, score = self.solver.narrow_best(position, bounds, stop)
+            if helper is not None:
+                column, score = helper.narrow_best(self.solver, position, bounds, stop)
+            else:
+                column, score = self.solver.narrow_best(position, bounds, stop)
         except SearchStopped:
             return _proven(bounds.best()[0], outcome, exact=False)
         return _proven(column, score, exact=True)
@@ -357,12 +381,17 @@ class Opponent:
     def _outcome_move(
         self, position: Position, stop: Callable[[], bool], proofs: Proofs, limits: Limits
     ) -> tuple[int, int]:
-        """The solver's move that keeps the outcome: the caller's way where the
-        budget is time (a node budget counts the solver's own positions)."""
+        """The solver's move that keeps the outcome, with :meth:`_helper`'s help."""
         assert self.solver is not None
-        if self.outcome_move is not None and limits.max_nodes is None:
-            return self.outcome_move(self.solver, position, stop, proofs)
+        helper = self._helper(limits)
+        if helper is not None:
+            return helper.outcome_move(self.solver, position, stop, proofs)
         return self.solver.outcome_move(position, stop, proofs)
+
+    def _helper(self, limits: Limits) -> SolverHelper | None:
+        """The helper where the budget is time (a node budget counts the
+        solver's own positions, so its searches run alone)."""
+        return self.helper if limits.max_nodes is None else None
 
     def _keep(self, position: Position, choice: Choice) -> None:
         """Remember a proven choice (the most recent :data:`KEPT_CHOICES`)."""
