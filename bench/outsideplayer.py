@@ -61,12 +61,9 @@ def main() -> None:
         # only when asked: a checkout from before the helper has no such option
         helped: dict[str, Any] = {}
         if sys.argv[3:] == ["helper"]:
-            from controller.computer import helper
+            from controller.computer.helper import outcome_move_helped
 
-            if hasattr(helper, "Helper"):
-                helped["helper"] = helper.Helper()
-            else:  # a checkout from before the helper joined the exact score
-                helped["outcome_move"] = helper.outcome_move_helped
+            helped["outcome_move"] = outcome_move_helped
         opponent: Any = Opponent(rules, **helped)
         cpu = time.process_time()
         choice = opponent.choose(

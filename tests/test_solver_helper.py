@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.computer.helper import NAME, Helper, narrow_best_helped, outcome_move_helped
+from controller.computer.helper import NAME, outcome_move_helped
 from engine import new_game
 from engine.solver.classic import ClassicSolver
 from engine.solver.cores import COMPILED
@@ -98,55 +98,6 @@ def test_a_node_budget_leaves_the_helper_out() -> None:
     for digit in FIRST_ONLY_DRAWS:
         game.play(digit)
     budget = Limits(max_nodes=500_000)
-    helped = Opponent(game.rules, helper=Helper()).choose(game.copy(), budget)
+    helped = Opponent(game.rules, outcome_move=outcome_move_helped).choose(game.copy(), budget)
     alone = Opponent(game.rules).choose(game.copy(), budget)
     assert (helped.move, helped.proven, helped.source) == (alone.move, alone.proven, alone.source)
-
-
-# Test_L1_R3, won by 2 at best (5); the outcome search proves 4 a win first
-# (0.8 M positions), whose score is lower: the best score takes 4 M more
-BEST_IS_ANOTHER = "122511117"
-
-
-@settings(max_examples=40, deadline=None, derandomize=True, database=None)
-@given(position=positions())
-def test_the_helped_narrowing_finds_the_best_and_every_bound_holds(position: Position) -> None:
-    solver, judge = ClassicSolver(5, 4, core="python"), ClassicSolver(5, 4, core="python")
-    proofs = Proofs()
-    solver.outcome_move(position, None, proofs)
-    bounds = solver.score_bounds(position, proofs)
-    column, score = narrow_best_helped(solver, position, bounds)
-    truth = judge.move_scores(position)
-    assert score == max(truth.values()) == truth[column]
-    for move in bounds.order:  # the helper's bounds are merged into the caller's
-        assert bounds.lower(move) <= truth[move] <= bounds.upper(move), move
-    assert not helper_threads()
-
-
-def test_a_spent_budget_stops_both_narrowing_threads() -> None:
-    solver = ClassicSolver(7, 6, core="python")
-    position = Position.from_columns(7, 6, [2, 1, 3, 1, 2, 3, 1])
-    with pytest.raises(SearchStopped):
-        narrow_best_helped(solver, position, solver.score_bounds(position), lambda: True)
-    assert not helper_threads()
-
-
-@pytest.mark.skipif(not COMPILED, reason="a solve of millions of positions needs the compiled core")
-def test_the_best_move_the_helper_proves_is_the_answer() -> None:
-    position = Position.from_columns(7, 6, [int(c) for c in BEST_IS_ANOTHER])
-    solver, proofs = ClassicSolver(7, 6, core="compiled"), Proofs()
-    assert solver.outcome_move(position, None, proofs) == (4, 1)
-    bounds, start = solver.score_bounds(position, proofs), solver.nodes
-
-    def held_until_the_helper_ends() -> bool:
-        # the solver's own thread waits at its first poll until the helper has
-        # ended, which it does only once the best score is proven
-        if threading.current_thread().name != NAME:
-            for helper in helper_threads():
-                helper.join(60.0)
-        return False
-
-    assert narrow_best_helped(solver, position, bounds, held_until_the_helper_ends) == (5, 2)
-    assert solver.nodes - start < 1_000_000  # the solver's own thread did little of it
-    assert bounds.best() == (5, 2) and bounds.exact()  # the helper's proofs are the caller's
-    assert not helper_threads()

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from controller.cli.positions import PositionInputError, lines, read_position
 from controller.cli.solve import add_common, rules_from, warn_if_slow
-from controller.computer.helper import helper_here
+from controller.computer.helper import outcome_move_here
 from controller.i18n.text import _t, from_locale
 from engine.move import Move
 from engine.solver.cores import COMPILED
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     warn_if_slow(rules, args.core, PROG)
     opponent = Opponent(
-        rules, level=args.level, seed=args.seed, core=args.core, helper=helper_here()
+        rules, level=args.level, seed=args.seed, core=args.core, outcome_move=outcome_move_here()
     )
     if opponent.book_problem is not None:
         print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)

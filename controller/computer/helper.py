@@ -10,12 +10,8 @@ meanwhile, on the same table (the compiled core searches without the GIL,
 and each table entry is one word, so the two searches share what either
 finds). Each thread writes its own :class:`Proofs` and reads both: the
 solver's order skips what the helper has answered, and a win the helper
-proves ends the search at once. Once the outcome is proven, the search for
-the best score (:meth:`ClassicSolver.narrow_best`) tests, at each probed
-score, the move proven best so far; the helper tests the others meanwhile,
-as the best move is often not the one the outcome search found. The engine
-has no threads of its own; both are given to :class:`Opponent` as its
-``helper`` (:class:`Helper`, :func:`helper_here`).
+proves ends the search at once. The engine has no threads of its own; this
+is given to :class:`Opponent` as its ``outcome_move`` (:func:`outcome_move_here`).
 
 It helps only where a second core is free and the budget is wall time: on
 one core, or on a budget of positions or CPU time, the helper's positions
@@ -39,11 +35,15 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.solver.classic import ClassicSolver
 from engine.solver.limits import SearchStopped
 from engine.solver.position import Position
-from engine.solver.proofs import Proofs, ScoreBounds
+from engine.solver.proofs import Proofs
+
+if TYPE_CHECKING:
+    from engine.solver.opponent import OutcomeMove
 
 MIN_CORES = 4  # a core each for the solver and its helper, and the rest for the board
 NAME = "solver helper"  # the helper thread's name
@@ -61,10 +61,10 @@ def worth_a_helper(cores: int | None) -> bool:
     return cores is not None and cores >= MIN_CORES
 
 
-def helper_here() -> Helper | None:
-    """The opponent's ``helper`` on this machine: one where
-    :func:`worth_a_helper` says so, else None (the solver alone)."""
-    return Helper() if worth_a_helper(os.cpu_count()) else None
+def outcome_move_here() -> OutcomeMove | None:
+    """The opponent's ``outcome_move`` on this machine: the helped one where
+    :func:`worth_a_helper` says so, else None (the solver's own)."""
+    return outcome_move_helped if worth_a_helper(os.cpu_count()) else None
 
 
 class _Both(Proofs):
@@ -129,84 +129,4 @@ def outcome_move_helped(
             proofs.prove(column, helpers.at_least(column), helpers.at_most(column))
 
 
-class _BothBounds(ScoreBounds):
-    """One thread's score bounds (it writes them, in ``mine``'s dictionaries),
-    read together with the other thread's, as :class:`_Both` does proofs."""
-
-    def __init__(self, mine: ScoreBounds, theirs: ScoreBounds) -> None:
-        super().__init__(mine.order, mine.low, mine.high)
-        self.theirs = theirs
-
-    def lower(self, column: int) -> int:
-        return max(super().lower(column), self.theirs.lower(column))
-
-    def upper(self, column: int) -> int:
-        return min(super().upper(column), self.theirs.upper(column))
-
-
-def narrow_best_helped(
-    solver: ClassicSolver,
-    position: Position,
-    bounds: ScoreBounds,
-    should_stop: Callable[[], bool] | None = None,
-) -> tuple[int, int]:
-    """:meth:`ClassicSolver.narrow_best`, with a helper thread testing, at
-    each probed score, the moves after the first (which the solver's own
-    thread tests): the best move is often not the one the outcome search
-    proved. The helper has ended, and what it proved is in ``bounds``, when
-    this returns or raises.
-
-    >>> from engine.solver.classic import ClassicSolver, Position
-    >>> solver = ClassicSolver(4, 4, core="python")
-    >>> position = Position.from_columns(4, 4, [2, 3, 2, 3, 2])
-    >>> narrow_best_helped(solver, position, solver.score_bounds(position))
-    (2, 0)
-    """
-    theirs = ScoreBounds(bounds.order, dict(bounds.low), dict(bounds.high))
-    exact, done = threading.Event(), threading.Event()
-    helper = solver.sharing()
-
-    def stopped() -> bool:
-        return bool(should_stop and should_stop())
-
-    def narrow_the_others() -> None:
-        seen = _BothBounds(theirs, bounds)
-        try:
-            helper.narrow_best(position, seen, lambda: done.is_set() or stopped(), skip=1)
-        except SearchStopped:
-            return
-        exact.set()
-
-    thread = threading.Thread(target=narrow_the_others, name=NAME, daemon=True)
-    thread.start()
-    own = _BothBounds(bounds, theirs)
-    try:
-        return solver.narrow_best(position, own, lambda: exact.is_set() or stopped())
-    except SearchStopped:
-        if exact.is_set():  # the helper proved the best: both threads' bounds say it
-            return own.best()
-        raise
-    finally:
-        done.set()
-        thread.join()
-        for column in bounds.order:
-            bounds.prove(column, theirs.lower(column), theirs.upper(column))
-
-
-class Helper:
-    """The solver's helper thread in both of its searches, as
-    :class:`Opponent` takes it (``Opponent(rules, helper=Helper())``)."""
-
-    outcome_move = staticmethod(outcome_move_helped)
-    narrow_best = staticmethod(narrow_best_helped)
-
-
-__all__ = [
-    "MIN_CORES",
-    "NAME",
-    "Helper",
-    "helper_here",
-    "narrow_best_helped",
-    "outcome_move_helped",
-    "worth_a_helper",
-]
+__all__ = ["MIN_CORES", "NAME", "outcome_move_helped", "outcome_move_here", "worth_a_helper"]

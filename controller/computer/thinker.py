@@ -100,7 +100,7 @@ class _Opponents:
         self._told: set[str] = set()  # what the opponents had to do without, said once
 
     def __call__(self, job: Job, limits: Limits) -> Pick:
-        from controller.computer.helper import helper_here
+        from controller.computer.helper import outcome_move_here
         from engine.solver.opponent import Opponent
 
         # full strength ignores the seed: the computer's moves, its pondering
@@ -110,7 +110,7 @@ class _Opponents:
             opponent = self._cache.get(key)
             if opponent is None:
                 opponent = self._cache[key] = Opponent(
-                    job.game.rules, job.level, job.seed, helper=helper_here()
+                    job.game.rules, job.level, job.seed, outcome_move=outcome_move_here()
                 )
                 while len(self._cache) > self.KEEP:
                     self._cache.popitem(last=False)

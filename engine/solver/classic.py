@@ -338,15 +338,12 @@ class ClassicSolver:
         bounds: ScoreBounds,
         should_stop: Callable[[], bool] | None = None,
         floor: int | None = None,
-        skip: int = 0,
     ) -> tuple[int, int]:
         """The best column in ``bounds`` and its exact score, narrowing them by
         null-window tests on one child at a time (about the cost of testing
         the position itself, which would name no move): a stop loses only
         the test it was running, and ``bounds.best()`` is then the best
         move proven. ``floor``: a score the position is known to reach.
-        ``skip``: leave the first ``skip`` moves of each probe to another
-        thread (``controller/computer/helper.py``) while any others remain.
 
         >>> solver = ClassicSolver(4, 4, core="python")
         >>> position = Position.from_columns(4, 4, [2, 3, 2, 3, 2])
@@ -361,8 +358,7 @@ class ClassicSolver:
             known = low if floor is None else max(low, floor)
             self.bounds = (known, high)
             target = high if known >= high else _probe(known, high) + 1
-            reaching = bounds.open(target)
-            for column in reaching[skip:] or reaching:
+            for column in bounds.open(target):
                 # the mover keeps ``target`` when the child's score is at most -target
                 value = self._window(position.play(column), -target, 1 - target, should_stop)
                 if value <= -target:

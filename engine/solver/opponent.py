@@ -24,7 +24,6 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from engine.colour import Colour
 from engine.game import Game
@@ -37,7 +36,7 @@ from engine.solver.fastsearch import FastSearch
 from engine.solver.fastsearch import fits as fast_fits
 from engine.solver.limits import Limits, SearchStopped
 from engine.solver.position import Position, fits
-from engine.solver.proofs import Proofs, ScoreBounds
+from engine.solver.proofs import Proofs
 from engine.solver.proven import ProvenPlay
 from engine.solver.search import WIN, GameSearch, SearchResult
 
@@ -122,30 +121,9 @@ def classic_position(game: Game) -> Position:
     return Position(game.rules.width, game.rules.height, mine, discs, discs.bit_count())
 
 
-class SolverHelper(Protocol):
-    """Another way for the exact solver to run its two searches where the
-    budget is time: ``controller/computer/helper.py`` adds a thread on a
-    second core (the engine has none of its own)."""
-
-    def outcome_move(
-        self,
-        solver: ClassicSolver,
-        position: Position,
-        should_stop: Callable[[], bool],
-        proofs: Proofs,
-        /,
-    ) -> tuple[int, int]:
-        """As :meth:`ClassicSolver.outcome_move`."""
-
-    def narrow_best(
-        self,
-        solver: ClassicSolver,
-        position: Position,
-        bounds: ScoreBounds,
-        should_stop: Callable[[], bool],
-        /,
-    ) -> tuple[int, int]:
-        """As :meth:`ClassicSolver.narrow_best`."""
+# a way to find a move that keeps the outcome: (solver, position, should_stop,
+# proofs) -> (column, outcome), as ClassicSolver.outcome_move
+OutcomeMove = Callable[[ClassicSolver, Position, Callable[[], bool], Proofs], tuple[int, int]]
 
 
 class Opponent:
@@ -154,8 +132,10 @@ class Opponent:
     ``book`` defaults to the book shipped for the board size (Classic only).
     A damaged shipped book is not used: the solver answers instead, and
     ``book_problem`` says why, for the caller to tell once.
-    ``helper``: in Classic, another way to run the exact solver's searches
-    where the budget is time (:class:`SolverHelper`; None: the solver's own).
+    ``outcome_move``: in Classic, how the exact solver finds a move that
+    keeps the outcome where the budget is time (default
+    :meth:`ClassicSolver.outcome_move`; ``controller/computer/helper.py``
+    adds a thread on a second core: the engine has none of its own).
     """
 
     def __init__(
@@ -165,14 +145,14 @@ class Opponent:
         seed: int = 0,
         book: Book | bool | None = True,
         core: CoreName = "auto",
-        helper: SolverHelper | None = None,
+        outcome_move: OutcomeMove | None = None,
     ) -> None:
         if not MIN_LEVEL <= level <= MAX_LEVEL:
             raise ValueError(f"levels are {MIN_LEVEL} to {MAX_LEVEL}, not {level}")
         self.rules = rules
         self.level = level
         self.seed = seed
-        self.helper = helper
+        self.outcome_move = outcome_move
         self.search = GameSearch(rules)
         self.solver: ClassicSolver | None = None
         self.book: Book | None = None
@@ -351,7 +331,7 @@ class Opponent:
         except SearchStopped:
             assert found is not None
             return self._unproven(position, proofs, found)
-        return self._exact(position, column, outcome, proofs, stop, self._helper(limits))
+        return self._exact(position, column, outcome, proofs, stop)
 
     def _exact(
         self,
@@ -360,7 +340,6 @@ class Opponent:
         outcome: int,
         proofs: Proofs,
         stop: Callable[[], bool],
-        helper: SolverHelper | None = None,
     ) -> Choice:
         """The move with the position's exact score, given a ``column`` the
         outcome search proved to keep its ``outcome`` (and what else it
@@ -370,10 +349,7 @@ class Opponent:
             return _proven(column, 0, exact=True)
         bounds = self.solver.score_bounds(position, proofs)
         try:
-            if helper is not None:
-                column, score = helper.narrow_best(self.solver, position, bounds, stop)
-            else:
-                column, score = self.solver.narrow_best(position, bounds, stop)
+            column, score = self.solver.narrow_best(position, bounds, stop)
         except SearchStopped:
             return _proven(bounds.best()[0], outcome, exact=False)
         return _proven(column, score, exact=True)
@@ -381,17 +357,12 @@ class Opponent:
     def _outcome_move(
         self, position: Position, stop: Callable[[], bool], proofs: Proofs, limits: Limits
     ) -> tuple[int, int]:
-        """The solver's move that keeps the outcome, with :meth:`_helper`'s help."""
+        """The solver's move that keeps the outcome: the caller's way where the
+        budget is time (a node budget counts the solver's own positions)."""
         assert self.solver is not None
-        helper = self._helper(limits)
-        if helper is not None:
-            return helper.outcome_move(self.solver, position, stop, proofs)
+        if self.outcome_move is not None and limits.max_nodes is None:
+            return self.outcome_move(self.solver, position, stop, proofs)
         return self.solver.outcome_move(position, stop, proofs)
-
-    def _helper(self, limits: Limits) -> SolverHelper | None:
-        """The helper where the budget is time (a node budget counts the
-        solver's own positions, so its searches run alone)."""
-        return self.helper if limits.max_nodes is None else None
 
     def _keep(self, position: Position, choice: Choice) -> None:
         """Remember a proven choice (the most recent :data:`KEPT_CHOICES`)."""

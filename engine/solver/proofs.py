@@ -72,22 +72,14 @@ class ScoreBounds:
         if high is not None:
             self.high[column] = min(high, self.high[column])
 
-    def lower(self, column: int) -> int:
-        """The score ``column`` is proven to keep at least."""
-        return self.low[column]
-
-    def upper(self, column: int) -> int:
-        """The score ``column`` is proven to keep at most."""
-        return self.high[column]
-
     def best(self) -> tuple[int, int]:
         """The move with the highest proven score, and that score."""
-        column = max(self.order, key=lambda c: (self.lower(c), -self.order.index(c)))
-        return column, self.lower(column)
+        column = max(self.order, key=lambda c: (self.low[c], -self.order.index(c)))
+        return column, self.low[column]
 
     def ceiling(self) -> int:
         """The highest score any move may still have."""
-        return max(self.upper(c) for c in self.order)
+        return max(self.high[c] for c in self.order)
 
     def exact(self) -> bool:
         """Whether :meth:`best` is proven to be the best score of all."""
@@ -95,5 +87,5 @@ class ScoreBounds:
 
     def open(self, score: int) -> list[int]:
         """The moves that may still reach ``score``, the best proven first."""
-        reach = [c for c in self.order if self.upper(c) >= score]
-        return sorted(reach, key=lambda c: -self.lower(c))
+        reach = [c for c in self.order if self.high[c] >= score]
+        return sorted(reach, key=lambda c: -self.low[c])
