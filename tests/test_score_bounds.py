@@ -18,24 +18,12 @@ from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import Opponent
 from engine.solver.position import Position
 from engine.solver.proofs import Proofs
+from tests.smallboards import positions
 
 # Test_L1_R2, lost by 3 at best (5); its outcome is proven within 3.5 M
 # positions but not its exact score, and the outcome search's move (4) loses
 # faster: before the bounds were kept, full strength played 4
 SCORED_LATE = "337117477"
-
-
-@st.composite
-def positions(draw: st.DrawFn) -> Position:
-    """A 5x4 Classic position after a few random drops, not over."""
-    position = Position.empty(5, 4)
-    for _ in range(draw(st.integers(0, 12))):
-        playable = [c for c in range(1, 6) if position.can_play(c)]
-        column = draw(st.sampled_from(playable))
-        if position.wins_with(column) or position.moves + 1 == 20:
-            break
-        position = position.play(column)
-    return position
 
 
 def stopped_after(polls: int) -> Callable[[], bool]:

@@ -8,7 +8,6 @@ import threading
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from controller.computer.helper import NAME, outcome_move_helped
 from engine import new_game
@@ -18,6 +17,7 @@ from engine.solver.limits import Limits, SearchStopped
 from engine.solver.opponent import Opponent
 from engine.solver.position import Position
 from engine.solver.proofs import Proofs
+from tests.smallboards import positions
 
 # Test_L1_R3, won: the core's first child (4) only draws, and of the others 3
 # alone wins (0.6 M positions, after 6's failed test, 0.7 M); the solver's own
@@ -35,19 +35,6 @@ def outcome_of(solver: ClassicSolver, position: Position, column: int) -> int:
         return 1
     child = position.play(column)
     return 0 if child.moves == child.width * child.height else -solver.outcome(child)
-
-
-@st.composite
-def positions(draw: st.DrawFn) -> Position:
-    """A 5x4 Classic position after a few random drops, not over."""
-    position = Position.empty(5, 4)
-    for _ in range(draw(st.integers(0, 12))):
-        playable = [c for c in range(1, 6) if position.can_play(c)]
-        column = draw(st.sampled_from(playable))
-        if position.wins_with(column) or position.moves + 1 == 20:
-            break
-        position = position.play(column)
-    return position
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None)
