@@ -36,7 +36,7 @@ from tests.webclient import Table
 
 NODES = 2_000  # far too few to solve Classic three plies in, plenty for an endgame
 UNPROVEN = "Not proven: the search ran out of time."
-# past the book, which holds every opening of five moves and is growing into six
+# past the book, which holds every opening of six moves
 # (seven stays out: ply 7 is about 50,000 positions): the outcome of Classic after
 # 2 1 3 1 2 3 1 takes seconds to prove (11 M positions), not 2,000 nodes
 OPENING = ("drop 2", "drop 1", "drop 3", "drop 1", "drop 2", "drop 3", "drop 1")

@@ -11,8 +11,8 @@ its move and every answer is a candidate two plies on.
 
 Hints in a game between two people, and ``popref bestmove``, meet any
 opening, not only the computer's: before ply ``every`` the book holds every
-position however it was reached (after five moves, 2,144 once per mirror
-pair, where the computer's own lines meet 119). A fresh solve of one of those
+position however it was reached (after six moves, 8,231 once per mirror
+pair, where the computer's own lines meet 145). A fresh solve of one of those
 takes seconds to minutes, and in the time of a move the solver's fallback
 lost won openings (issue 24: ``2 1`` and ``6 7``). They lead no further than
 the others.
@@ -86,7 +86,7 @@ class Plan:
     nodes: int = 1_000_000  # 125 ms here on one core when set (45 ms now), under 0.5 s on a Pi 4
     slots: int = DEFAULT_SLOTS  # the table the computer's solver uses
     until: int = 42  # build no plies from this one on
-    every: int = 6  # before this ply, every position however reached (hints between people)
+    every: int = 7  # before this ply, every position however reached (hints between people)
 
     def holds(self, record: Record) -> bool:
         """Whether the book holds a solved position."""
