@@ -191,13 +191,12 @@ class ClassicSolver:
             return True
         if proofs.at_most(column) < outcome:
             return False
-        if position.wins_with(column):
-            proofs.prove(column, low=1)
-            return True
+        exact = self.exact_drop_score(position, column)
+        if exact is not None:
+            sign = (exact > 0) - (exact < 0)
+            proofs.prove(column, sign, sign)
+            return sign >= outcome
         child = position.play(column)
-        if child.moves == _cells(child):
-            proofs.prove(column, 0, 0)
-            return outcome <= 0
         # the child's value is below -outcome + 1 exactly when the mover keeps ``outcome``
         target = 1 - outcome
         if self._window(child, target - 1, target, should_stop) < target:
@@ -232,6 +231,25 @@ class ClassicSolver:
         )
         return column, outcome
 
+    def exact_drop_score(self, position: Position, column: int) -> int | None:
+        """The score of dropping into ``column`` where no search is needed,
+        else None: a drop that wins at once, one that fills the grid (a
+        draw), or one after which the other player wins at once.
+
+        >>> solver = ClassicSolver(4, 4, core="python")
+        >>> position = Position.from_columns(4, 4, [2, 3, 2, 3, 2])
+        >>> [solver.exact_drop_score(position, column) for column in (1, 2, 3)]
+        [-5, None, -5]
+        """
+        if position.wins_with(column):
+            return self.win_score(position)
+        child = position.play(column)
+        if child.moves == _cells(child):
+            return 0
+        if self._immediate_win(child):
+            return -self.win_score(child)
+        return None
+
     def move_scores(
         self, position: Position, should_stop: Callable[[], bool] | None = None
     ) -> dict[int, int]:
@@ -254,11 +272,10 @@ class ClassicSolver:
         ``known`` gives the exact score of a position where it is known
         ahead (the book's), None where it must be solved.
         """
-        if position.wins_with(column):
-            return self.win_score(position)
+        exact = self.exact_drop_score(position, column)
+        if exact is not None:
+            return exact
         child = position.play(column)
-        if child.moves == _cells(child):
-            return 0
         score = known(child) if known is not None else None
         return -(self.solve(child, should_stop) if score is None else score)
 
@@ -316,15 +333,11 @@ class ClassicSolver:
         for column in position.centre_first:
             if not position.can_play(column):
                 continue
-            child = position.play(column)
-            if position.wins_with(column):
-                low[column] = high[column] = self.win_score(position)
-            elif child.moves == _cells(child):
-                low[column] = high[column] = 0
-            elif column not in order:  # the opponent wins with its next disc
-                low[column] = high[column] = -self.win_score(child)
+            exact = self.exact_drop_score(position, column)
+            if exact is not None:
+                low[column] = high[column] = exact
             else:
-                child_low, child_high = _score_range(child)
+                child_low, child_high = _score_range(position.play(column))
                 # an outcome bound is a score bound, except "at least a loss", "at most a win"
                 won, lost = proofs.at_least(column), proofs.at_most(column)
                 low[column] = max(-child_high, won) if won >= 0 else -child_high
