@@ -1,4 +1,5 @@
-"""The fast anytime search for every game but Classic, on 64-bit bitboards.
+"""The fast anytime search for every game, on 64-bit bitboards (in Classic,
+the exact solver's move while its solve has not finished).
 
 :class:`FastSearch` has :class:`~engine.solver.search.GameSearch`'s
 interface and units (``WIN - n``: a win ``n`` plies ahead) but searches a
