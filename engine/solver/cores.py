@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol
 
-from engine.solver import _pycore
+from engine.solver import _pycore, tables
 from engine.solver.position import Position
 
 try:
@@ -60,7 +60,7 @@ class CompiledCore:
         return result
 
     def clear(self) -> None:
-        self.table[:] = bytes(len(self.table))  # a zero value marks a slot empty
+        tables.clear(self.table)  # a zero value marks a slot empty
 
 
 class PythonCore:

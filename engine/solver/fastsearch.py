@@ -64,7 +64,7 @@ from engine.game import Game, PositionKey
 from engine.move import Move
 from engine.phase import Phase
 from engine.rules import Rules
-from engine.solver import _pysearch
+from engine.solver import _pysearch, tables
 from engine.solver.limits import Limits
 from engine.solver.model import model_spec
 from engine.solver.search import INFINITY, WIN, SearchResult
@@ -178,7 +178,7 @@ class FastSearch:
 
     def clear(self) -> None:
         """Forget every position searched so far."""
-        self.table[:] = bytes(len(self.table))
+        tables.clear(self.table)
 
     def search(
         self,
