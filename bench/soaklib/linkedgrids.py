@@ -162,7 +162,7 @@ class LinkedGrids(LinkedSides):
         self.tally.moves_compared += plies
         if a.moves != b.moves or len(a.moves) != plies or record_hash(a) != record_hash(b):
             self._failed("journal_divergences", f"A {a.moves} != B {b.moves}")
-        self.tally.ended += a.is_over()
+        self.tally.ended[self.plan.preset] += a.is_over()
 
     # -- the events ------------------------------------------------------------------------
 

@@ -206,7 +206,7 @@ class LinkedProcesses(LinkedSides):
         if a_moves != played or b_moves != played or a_hash != b_hash:
             line = f"journals: played {played}, A {a_moves}, B {b_moves}"
             self._failed("journal_divergences", line)
-        self.tally.ended += self.game.is_over()
+        self.tally.ended[self.plan.preset] += self.game.is_over()
 
     def _journalled(self, state_dir: Path) -> tuple[list[str], str]:
         """The game a state directory's journal holds and its record hash,

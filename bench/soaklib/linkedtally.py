@@ -10,7 +10,7 @@ False
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,8 @@ class LinkedTally(Tally):
 
     journal_divergences: int = 0
     manual: int = 0
-    ended: int = 0  # games played to their result (the rest stopped at MOST_PLIES)
+    # by preset, games played to their result (the rest stopped at MOST_PLIES)
+    ended: Counter[str] = field(default_factory=Counter)
     unplayed: int = 0  # moves the harness's own people could not make (not popref's fault)
     moves_compared: int = 0
     # by event: seconds from the fault's end to both grids linked again
@@ -37,6 +38,15 @@ class LinkedTally(Tally):
     @property
     def clean(self) -> bool:
         return super().clean and not (self.journal_divergences or self.manual)
+
+    def presets(self) -> list[str]:
+        """The games per rules preset and how many reached their result (the
+        grids archive a game when the slider empties it, which this harness
+        leaves out: the soak counts archives)."""
+        lines = ["games per rules preset", f"  {'preset':<14}{'games':>7}{'to result':>11}"]
+        for preset in sorted(self.games):
+            lines.append(f"  {preset:<14}{self.games[preset]:>7}{self.ended[preset]:>11}")
+        return lines
 
     def table(self) -> str:
         return "\n".join(
@@ -51,7 +61,7 @@ class LinkedTally(Tally):
                     ", ".join(f"{e} {max(t):.1f} s" for e, t in sorted(self.heals.items()))
                     or "none"
                 ),
-                f"  games played to their result {self.ended}",
+                f"  games played to their result {self.ended.total()}",
                 f"  games cut short: a move the harness's people could not make {self.unplayed}",
             ]
         )

@@ -114,7 +114,8 @@ class Tally:
             or self.lost
         )
 
-    def table(self) -> str:
+    def presets(self) -> list[str]:
+        """The games per rules preset: played, finished, and archived."""
         lines = [
             "games per rules preset",
             f"  {'preset':<14}{'games':>7}{'finished':>10}{'archived':>10}",
@@ -124,6 +125,10 @@ class Tally:
                 f"  {preset:<14}{self.games[preset]:>7}{self.finished[preset]:>10}"
                 f"{self.archived[preset]:>10}"
             )
+        return lines
+
+    def table(self) -> str:
+        lines = self.presets()
         if self.links:
             lines.append(
                 "  by link: "
