@@ -42,9 +42,22 @@ CORES = ["python", *(["compiled"] if COMPILED else [])]
 MODEL: Any = import_module("engine.solver._search") if COMPILED else _pysearch
 
 
-@cache
 def solved(rules: Rules) -> dict[_pysearch.State, int]:
     """Every reachable position's outcome for the player to move."""
+    return solved_whole(rules)[0]
+
+
+def plies_left(rules: Rules) -> dict[_pysearch.State, int]:
+    """Every won or lost position's plies to the end with the best play of
+    both sides (the winner's quickest, the loser's slowest)."""
+    return solved_whole(rules)[1]
+
+
+@cache
+def solved_whole(rules: Rules) -> tuple[dict[_pysearch.State, int], dict[_pysearch.State, int]]:
+    """Outcomes and plies left. Taken from the ends back in the order of
+    their plies left (a queue): a position is won as soon as a lost child is
+    known, and lost when its last child is known won, the slowest."""
     spec = model_spec(rules)
     start = state_of(new_game(rules))
     children: dict[_pysearch.State, list[_pysearch.State]] = {}
@@ -77,6 +90,7 @@ def solved(rules: Rules) -> dict[_pysearch.State, int]:
     queue.extend(s for s, n in left.items() if n == 0 and s not in value)
     for s in queue:
         value.setdefault(s, LOST)
+    plies = dict.fromkeys(queue, 1)  # a win at once; a loss at once (every move a pop for them)
     while queue:
         state = queue.popleft()
         for parent in parents.get(state, ()):
@@ -84,13 +98,15 @@ def solved(rules: Rules) -> dict[_pysearch.State, int]:
                 continue
             if value[state] == LOST:
                 value[parent] = WON_
+                plies[parent] = plies[state] + 1
                 queue.append(parent)
             else:
                 left[parent] -= 1
                 if left[parent] == 0:
                     value[parent] = LOST
+                    plies[parent] = plies[state] + 1
                     queue.append(parent)
-    return {s: value.get(s, DRAWN) for s in children}
+    return {s: value.get(s, DRAWN) for s in children}, plies
 
 
 def seeded_game(rules: Rules, seed: int, plies: int) -> Game:
@@ -103,6 +119,12 @@ def seeded_game(rules: Rules, seed: int, plies: int) -> Game:
     if game.is_over():
         game.undo()
     return game
+
+
+def plies_of_move(game: Game, move: Move, plies: dict[_pysearch.State, int]) -> int:
+    """The plies to the end after a move that loses, the best play of both sides."""
+    after = game.after(move)
+    return 1 if after.result is not None else 1 + plies[state_of(after)]
 
 
 def outcome_of_move(game: Game, move: Move, values: dict[_pysearch.State, int]) -> int:
@@ -180,3 +202,16 @@ def test_a_proven_win_does_not_go_back_where_the_game_has_been(core: str) -> Non
     assert found.move is not None and found.value is not None and found.value >= WON
     after = game.after(found.move)
     assert after.position_key() not in game.past_positions()
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_lost_position_is_played_to_its_slowest_loss(core: str) -> None:
+    # every move here loses; by the bounds the tests leave on the moves they
+    # catch, a move lost in 8 plies was played where 16 can be held
+    rules = BOARDS["4x4"]
+    game = seeded_game(rules, 138, 9)
+    assert " ".join(str(move) for move in game.moves) == "2 4 4 3 2 p3 3 2 2"
+    found = prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
+    assert found.move is not None and found.value is not None and found.value <= -WON
+    plies = plies_left(rules)
+    assert plies_of_move(game, found.move, plies) == plies[state_of(game)] == 16

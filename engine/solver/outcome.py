@@ -89,6 +89,7 @@ def outcomes(search: FastSearch, game: Game, limits: Limits | None = None) -> It
     moves: list[int] = search.core.moves(search.spec, state)
     lost: dict[int, int] = {}
     no_win = no_loss = False  # proven at some depth with no horizon: for the whole game
+    survivor: int | None = None  # the move that last held out against a test of loss
     nodes = counted = 0  # counted: the nodes added to search.nodes
     for depth in range(1, MAX_DEPTH + 1):
         open_moves = [m for m in moves if m not in lost]
@@ -113,9 +114,10 @@ def outcomes(search: FastSearch, game: Game, limits: Limits | None = None) -> It
             search.nodes, counted = search.nodes + nodes - counted, nodes
             no_loss = no_loss or not (horizon or stopped)
             if len(lost) == len(moves):
-                slowest = min(lost, key=lambda m: (-lost[m], moves.index(m)))
+                slowest = _slowest(lost, survivor, moves)
                 yield _found(slowest, lost[slowest], lost, depth)
                 return
+            survivor = next((m for m in open_moves if m not in lost), survivor)
         if no_win and no_loss:
             drawing = next(m for m in moves if m not in lost)
             yield _found(drawing, 0, lost, depth)
@@ -140,6 +142,24 @@ def _past(search: FastSearch, game: Game, state: State) -> list[tuple[int, int, 
 
 def _moves(codes: dict[int, int]) -> dict[Move, int]:
     return {to_move(m): v for m, v in codes.items()}
+
+
+def _slowest(lost: dict[int, int], survivor: int | None, moves: list[int]) -> int:
+    """The move to play when every move is proven lost: the slowest loss
+    as far as the tests tell.
+
+    A test of loss stops at the first move it cannot prove lost, and the
+    value of a move it catches is a bound from the first losing line it
+    met (a threat extension may have looked past the test's depth, and a
+    circle counts as a draw), not the move's distance. Played by the
+    loosest bound, a move once lost in 6 plies where 12 could be held. The
+    move that held out against the test before the last loses no sooner
+    than that test's depth, so it is played (docs/opponent.md, "Losing
+    slowly, measured", has the figures).
+    """
+    if survivor is not None:
+        return survivor
+    return min(lost, key=lambda m: (-lost[m], moves.index(m)))
 
 
 def _found(move: int, value: int, lost: dict[int, int], depth: int) -> Outcome:

@@ -1,0 +1,155 @@
+"""Full strength in lost positions of the games with pops: does it hold out longest?
+
+A lost game is still played: the longer the loser holds out, the longer a
+person (or a program with a horizon) must find the win. This takes the
+positions of game records (``bench/matches.py --each --records`` output, or
+one game's moves a line), keeps those its solve proves lost for the side
+to move (within ``--cap`` positions, so the long ones of a game's first
+plies drop out), solves every move's reply the same way (the winner's
+quickest win: the outcome search's tests of a win deepen a ply at a time,
+so the first win found is the quickest) and plays full strength on each
+at ``--nodes`` positions (1 M is about 250 ms here, deterministic). It
+prints how often full strength's move holds out longest and how many
+plies it gives up in all (the slowest move's plies to the end, less its
+own). Run from the repository root::
+
+    .venv/bin/python bench/slowloss.py RECORDS... [--rules popout] [--nodes 1000000]
+        [--cap 30000000] [--until 60] [--cache FILE] [--each]
+
+The solves are kept in ``--cache`` (outside the repository): a rerun, or
+another checkout's, costs only full strength's moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Game, new_game, parse_move
+from engine.solver.fastsearch import FastSearch
+from engine.solver.limits import Limits
+from engine.solver.opponent import Opponent
+from engine.solver.outcome import prove
+from engine.solver.search import WIN
+
+CACHE = Path.home() / ".cache/popref/slowloss.json"
+
+
+def records(paths: list[Path]) -> Iterator[list[str]]:
+    """Each line of the files that is a whole game's moves (or its start)."""
+    for path in paths:
+        for line in path.read_text().splitlines():
+            words = line.split()
+            if words and all(_is_move(w) for w in words):
+                yield words
+
+
+def _is_move(word: str) -> bool:
+    try:
+        parse_move(word)
+    except ValueError:  # not a move: the report's other lines
+        return False
+    return True
+
+
+class Solves:
+    """Plies to the end for the side to move with the best play of both
+    (positive won, negative lost, 0 drawn, None not proven within the cap),
+    kept in a file."""
+
+    def __init__(self, rules: str, cap: int, path: Path) -> None:
+        self.rules, self.cap, self.path = rules, cap, path
+        self.known: dict[str, int | None] = json.loads(path.read_text()) if path.exists() else {}
+        self.search = FastSearch(new_game(rules).rules)
+
+    def __call__(self, moves: list[str]) -> int | None:
+        key = f"{self.rules} {self.cap} " + " ".join(moves)
+        if key not in self.known:
+            game = game_after(self.rules, moves)
+            self.search.clear()
+            found = prove(self.search, game, Limits(max_nodes=self.cap))
+            value = found.value
+            self.known[key] = None if value is None else 0 if value == 0 else (
+                WIN - value if value > 0 else -(WIN + value)
+            )  # fmt: skip
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(self.known))
+        return self.known[key]
+
+    def held(self, moves: list[str], move: str) -> int | None:
+        """Plies to the end after ``move`` from a lost position (1: it ends the game)."""
+        if game_after(self.rules, [*moves, move]).is_over():
+            return 1
+        won = self([*moves, move])
+        return None if won is None or won <= 0 else won + 1
+
+
+def game_after(rules: str, moves: list[str]) -> Game:
+    game = new_game(rules)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("records", type=Path, nargs="+")
+    parser.add_argument("--rules", default="popout")
+    parser.add_argument("--nodes", type=int, default=1_000_000, help="full strength's budget")
+    parser.add_argument("--cap", type=int, default=30_000_000, help="each solve's positions")
+    parser.add_argument("--cache", type=Path, default=CACHE)
+    parser.add_argument(
+        "--until",
+        type=int,
+        default=60,
+        metavar="PLIES",
+        help="positions up to this ply (a long game is a drawn one)",
+    )
+    parser.add_argument("--each", action="store_true", help="a line per lost position")
+    args = parser.parse_args()
+    solves = Solves(args.rules, args.cap, args.cache)
+    seen: set[str] = set()
+    count = kept = given = unproven = 0
+    started = time.process_time()
+    for game_moves in records(args.records):
+        for plies in range(1, min(len(game_moves), args.until + 1)):
+            moves = game_moves[:plies]
+            key = " ".join(moves)
+            if key in seen:
+                continue
+            seen.add(key)
+            value = solves(moves)
+            if value is None or value >= 0:
+                continue
+            game = game_after(args.rules, moves)
+            held = {str(m): solves.held(moves, str(m)) for m in game.legal_moves()}
+            if None in held.values():
+                unproven += 1
+                continue
+            choice = Opponent(game.rules).choose(game, Limits(max_nodes=args.nodes))
+            slowest = max(h for h in held.values() if h is not None)
+            own = held[str(choice.move)]
+            assert own is not None
+            count += 1
+            kept += own == slowest
+            given += slowest - own
+            if args.each:
+                print(f"{key:44s} lost in {slowest:3d}; {choice.move!s:4s} holds {own:3d}")
+    if not count:
+        sys.exit("no lost position proven within --cap: give longer games or a larger cap")
+    print(
+        f"{args.rules}, {args.nodes:,} positions a move: {count} lost positions "
+        f"({unproven} left out, a reply not proven within the cap); the slowest loss "
+        f"played in {kept} ({kept / count:.0%}); plies given up {given} in all, "
+        f"{given / count:.2f} a position; {time.process_time() - started:.0f} s CPU"
+    )
+
+
+if __name__ == "__main__":
+    main()
