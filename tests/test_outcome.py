@@ -29,7 +29,7 @@ from engine.solver import _pysearch
 from engine.solver.fastsearch import COMPILED, FastSearch, state_of
 from engine.solver.limits import Limits
 from engine.solver.model import model_spec
-from engine.solver.outcome import WON, prove
+from engine.solver.outcome import WON, Outcome, prove
 
 WON_, DRAWN, LOST = 1, 0, -1
 BOARDS = {  # solved whole in seconds (65 thousand positions), and a minute (half a million)
@@ -195,10 +195,7 @@ def test_the_tests_try_the_moves_that_leave_most_threats_first() -> None:
 def test_a_proven_win_does_not_go_back_where_the_game_has_been(core: str) -> None:
     # here 2 won in 5 by giving back the position after "3 1 2 3 3 3 p3 p1":
     # true, but two such wins can lead to each other's position for ever
-    rules = BOARDS["4x4 lines of 3"]
-    game = seeded_game(rules, 184, 12)
-    assert " ".join(str(move) for move in game.moves) == "3 1 2 3 3 3 p3 p1 2 4 p2 p4"
-    found = prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
+    game, found = proof_after(BOARDS["4x4 lines of 3"], core, 184, "3 1 2 3 3 3 p3 p1 2 4 p2 p4")
     assert found.move is not None and found.value is not None and found.value >= WON
     after = game.after(found.move)
     assert after.position_key() not in game.past_positions()
@@ -208,10 +205,15 @@ def test_a_proven_win_does_not_go_back_where_the_game_has_been(core: str) -> Non
 def test_a_lost_position_is_played_to_its_slowest_loss(core: str) -> None:
     # every move here loses; by the bounds the tests leave on the moves they
     # catch, a move lost in 8 plies was played where 16 can be held
-    rules = BOARDS["4x4"]
-    game = seeded_game(rules, 138, 9)
-    assert " ".join(str(move) for move in game.moves) == "2 4 4 3 2 p3 3 2 2"
-    found = prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
+    game, found = proof_after(BOARDS["4x4"], core, 138, "2 4 4 3 2 p3 3 2 2")
     assert found.move is not None and found.value is not None and found.value <= -WON
-    plies = plies_left(rules)
+    plies = plies_left(BOARDS["4x4"])
     assert plies_of_move(game, found.move, plies) == plies[state_of(game)] == 16
+
+
+def proof_after(rules: Rules, core: str, seed: int, record: str) -> tuple[Game, Outcome]:
+    """What the outcome search proves after a seeded game's moves (checked
+    to be ``record``, so that a change of the random moves shows)."""
+    game = seeded_game(rules, seed, len(record.split()))
+    assert " ".join(str(move) for move in game.moves) == record
+    return game, prove(FastSearch(rules, core=core, slots=1 << 14), game)  # type: ignore[arg-type]
