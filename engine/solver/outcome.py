@@ -114,7 +114,11 @@ def outcomes(search: FastSearch, game: Game, limits: Limits | None = None) -> It
             search.nodes, counted = search.nodes + nodes - counted, nodes
             no_loss = no_loss or not (horizon or stopped)
             if len(lost) == len(moves):
-                slowest = _slowest(lost, survivor, moves)
+                caught = [m for m in open_moves if m != survivor]
+                slowest, nodes = _slowest(
+                    search, state, seen, lost, survivor, caught, moves, depth, nodes, limits
+                )
+                search.nodes, counted = search.nodes + nodes - counted, nodes
                 yield _found(slowest, lost[slowest], lost, depth)
                 return
             survivor = next((m for m in open_moves if m not in lost), survivor)
@@ -144,22 +148,48 @@ def _moves(codes: dict[int, int]) -> dict[Move, int]:
     return {to_move(m): v for m, v in codes.items()}
 
 
-def _slowest(lost: dict[int, int], survivor: int | None, moves: list[int]) -> int:
-    """The move to play when every move is proven lost: the slowest loss
-    as far as the tests tell.
+def _slowest(
+    search: FastSearch,
+    state: State,
+    seen: list[tuple[int, int, int, int]],
+    lost: dict[int, int],
+    survivor: int | None,
+    caught: list[int],
+    moves: list[int],
+    depth: int,
+    nodes: int,
+    limits: Limits,
+) -> tuple[int, int]:
+    """The move to play when every move is proven lost (the test at
+    ``depth`` caught the last of them), and the nodes counted.
 
     A test of loss stops at the first move it cannot prove lost, and the
-    value of a move it catches is a bound from the first losing line it
-    met (a threat extension may have looked past the test's depth, and a
-    circle counts as a draw), not the move's distance. Played by the
-    loosest bound, a move once lost in 6 plies where 12 could be held. The
-    move that held out against the test before the last loses no sooner
-    than that test's depth, so it is played (docs/opponent.md, "Losing
+    value it leaves on a move it catches is a bound from the first losing
+    line met (a threat extension may look past the test's depth, a circle
+    counts as a draw), not the move's distance: by the loosest bound, a
+    move once lost in 6 plies where 12 could be held. The move that held
+    out against the test before the last (``survivor``) loses no sooner
+    than that test's depth. The last test's other catches were never put
+    to that test (it stopped at the survivor): each whose bound says it
+    may hold out longer is, alone, and joins the survivor if it holds out.
+    Of those, the loosest bound is played (docs/opponent.md, "Losing
     slowly, measured", has the figures).
     """
-    if survivor is not None:
-        return survivor
-    return min(lost, key=lambda m: (-lost[m], moves.index(m)))
+    if survivor is None:
+        return min(lost, key=lambda m: (-lost[m], moves.index(m))), nodes
+    held = [survivor]
+    window = (-WON, 1 - WON)
+    for move in caught:
+        if WIN + lost[move] <= WIN + lost[survivor] or limits.stopped(nodes):
+            continue
+        scores, _horizon, nodes, stopped = search.iterate(
+            state, [move], depth - 2, seen, nodes, limits, True, window
+        )
+        if stopped:
+            break
+        if scores[0] > -WON:
+            held.append(move)
+    return min(held, key=lambda m: (-lost[m], held.index(m))), nodes
 
 
 def _found(move: int, value: int, lost: dict[int, int], depth: int) -> Outcome:
