@@ -31,31 +31,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Game, new_game, parse_move
+from controller.cli.solve import plies_score
+from engine import Game, Move, new_game, parse_moves
 from engine.solver.fastsearch import FastSearch
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 from engine.solver.outcome import prove
-from engine.solver.search import WIN
 
 CACHE = Path.home() / ".cache/popref/slowloss.json"
 
 
-def records(paths: list[Path]) -> Iterator[list[str]]:
+def records(paths: list[Path]) -> Iterator[list[Move]]:
     """Each line of the files that is a whole game's moves (or its start)."""
     for path in paths:
         for line in path.read_text().splitlines():
-            words = line.split()
-            if words and all(_is_move(w) for w in words):
-                yield words
-
-
-def _is_move(word: str) -> bool:
-    try:
-        parse_move(word)
-    except ValueError:  # not a move: the report's other lines
-        return False
-    return True
+            try:
+                moves = parse_moves(line)
+            except ValueError:  # not moves: the report's other lines
+                continue
+            if moves:
+                yield moves
 
 
 class Solves:
@@ -68,33 +63,27 @@ class Solves:
         self.known: dict[str, int | None] = json.loads(path.read_text()) if path.exists() else {}
         self.search = FastSearch(new_game(rules).rules)
 
-    def __call__(self, moves: list[str]) -> int | None:
-        key = f"{self.rules} {self.cap} " + " ".join(moves)
+    def __call__(self, game: Game) -> int | None:
+        key = f"{self.rules} {self.cap} " + record(game)
         if key not in self.known:
-            game = game_after(self.rules, moves)
             self.search.clear()
-            found = prove(self.search, game, Limits(max_nodes=self.cap))
-            value = found.value
-            self.known[key] = None if value is None else 0 if value == 0 else (
-                WIN - value if value > 0 else -(WIN + value)
-            )  # fmt: skip
+            value = prove(self.search, game, Limits(max_nodes=self.cap)).value
+            self.known[key] = None if value is None else plies_score(value)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(json.dumps(self.known))
         return self.known[key]
 
-    def held(self, moves: list[str], move: str) -> int | None:
+    def held(self, game: Game, move: Move) -> int | None:
         """Plies to the end after ``move`` from a lost position (1: it ends the game)."""
-        if game_after(self.rules, [*moves, move]).is_over():
+        after = game.after(move)
+        if after.is_over():
             return 1
-        won = self([*moves, move])
+        won = self(after)
         return None if won is None or won <= 0 else won + 1
 
 
-def game_after(rules: str, moves: list[str]) -> Game:
-    game = new_game(rules)
-    for move in moves:
-        game.play(move)
-    return game
+def record(game: Game) -> str:
+    return " ".join(str(move) for move in game.moves)
 
 
 def main() -> None:
@@ -118,24 +107,23 @@ def main() -> None:
     count = kept = given = unproven = 0
     started = time.process_time()
     for game_moves in records(args.records):
-        for plies in range(1, min(len(game_moves), args.until + 1)):
-            moves = game_moves[:plies]
-            key = " ".join(moves)
+        game = new_game(args.rules)
+        for move in game_moves[: min(len(game_moves) - 1, args.until)]:
+            game.play(move)
+            key = record(game)
             if key in seen:
                 continue
             seen.add(key)
-            value = solves(moves)
+            value = solves(game)
             if value is None or value >= 0:
                 continue
-            game = game_after(args.rules, moves)
-            held = {str(m): solves.held(moves, str(m)) for m in game.legal_moves()}
-            if None in held.values():
+            held = {m: solves.held(game, m) for m in game.legal_moves()}
+            proven = {m: h for m, h in held.items() if h is not None}
+            if len(proven) < len(held):
                 unproven += 1
                 continue
             choice = Opponent(game.rules).choose(game, Limits(max_nodes=args.nodes))
-            slowest = max(h for h in held.values() if h is not None)
-            own = held[str(choice.move)]
-            assert own is not None
+            slowest, own = max(proven.values()), proven[choice.move]
             count += 1
             kept += own == slowest
             given += slowest - own
