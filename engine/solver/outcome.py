@@ -114,9 +114,8 @@ def outcomes(search: FastSearch, game: Game, limits: Limits | None = None) -> It
             search.nodes, counted = search.nodes + nodes - counted, nodes
             no_loss = no_loss or not (horizon or stopped)
             if len(lost) == len(moves):
-                caught = [m for m in open_moves if m != survivor]
                 slowest, nodes = _slowest(
-                    search, state, seen, lost, survivor, caught, moves, depth, nodes, limits
+                    search, state, seen, lost, survivor, open_moves, moves, depth, nodes, limits
                 )
                 search.nodes, counted = search.nodes + nodes - counted, nodes
                 yield _found(slowest, lost[slowest], lost, depth)
@@ -161,7 +160,7 @@ def _slowest(
     limits: Limits,
 ) -> tuple[int, int]:
     """The move to play when every move is proven lost (the test at
-    ``depth`` caught the last of them), and the nodes counted.
+    ``depth`` caught the last of them, ``caught``), and the nodes counted.
 
     A test of loss stops at the first move it cannot prove lost, and the
     value it leaves on a move it catches is a bound from the first losing
@@ -179,8 +178,10 @@ def _slowest(
         return min(lost, key=lambda m: (-lost[m], moves.index(m))), nodes
     held = [survivor]
     window = (-WON, 1 - WON)
-    for move in caught:
-        if WIN + lost[move] <= WIN + lost[survivor] or limits.stopped(nodes):
+    for move in caught:  # the survivor among them: no bound is looser than its own
+        if limits.stopped(nodes):
+            break
+        if lost[move] <= lost[survivor]:
             continue
         scores, _horizon, nodes, stopped = search.iterate(
             state, [move], depth - 2, seen, nodes, limits, True, window
