@@ -27,3 +27,17 @@ def test_a_games_lost_positions_are_judged_move_by_move(
     assert all(line.split()[-1] == line.split(";")[0].split()[-1] for line in lines[:-1])
     assert lines[-1].startswith("popout, 20,000 positions a move: 3 lost positions (1 left out")
     assert "the slowest loss played in 3 (100%); plies given up 0 in all" in lines[-1]
+
+
+def test_records_with_no_lost_position_end_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "matches.txt"
+    record.write_text("    4 3\n")  # Yellow to move after one drop: nothing is proven lost
+    argv = ["slowloss.py", str(record), "--cap", "20000", "--cache", str(tmp_path / "c.json")]
+    monkeypatch.setattr("sys.argv", argv)
+    with pytest.raises(SystemExit) as stopped:
+        slowloss.main()
+    assert stopped.value.code == (
+        "no lost position proven within --cap: give longer games or a larger cap"
+    )
