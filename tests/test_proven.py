@@ -16,6 +16,7 @@ from engine.solver.opponent import Opponent
 from engine.solver.outcome import WON, prove
 from engine.solver.proven import ProvenPlay
 from engine.solver.search import WIN
+from tests.test_outcome import BOARDS, plies_left, plies_of_move, seeded_game
 
 RULES = rules_named("popout")
 WON_POSITION = "5 3 5 3 3 1 6 p3 p5 2 6 p2 1 7 3 p1 7 3"
@@ -83,3 +84,16 @@ def test_a_kept_win_that_leads_back_where_the_game_has_been_is_not_played() -> N
     other = ProvenPlay(FastSearch(RULES, slots=1 << 12))
     other.keep(state_of(game), Move.drop(6), WIN - 1)  # the same, but 6 is not back
     assert other.choose(game, Limits(max_nodes=2000)).move == Move.drop(6)
+
+
+def test_a_lost_position_is_held_as_long_as_the_proofs_allow() -> None:
+    # every move here loses; the outcome search's slowest by its bounds is
+    # lost in 6 plies, the anytime search's choice (a bound no tighter) in 10,
+    # the most that can be held (the board solved whole, tests/test_outcome.py)
+    board = BOARDS["4x4"]
+    game = seeded_game(board, 76, 9)
+    assert " ".join(str(move) for move in game.moves) == "3 4 4 2 3 1 4 p4 2"
+    choice = Opponent(board).choose(game, Limits(max_nodes=20_000))
+    plies = plies_left(board)
+    assert choice.scores[choice.move] <= -WON
+    assert plies_of_move(game, choice.move, plies) == plies[state_of(game)] == 10
