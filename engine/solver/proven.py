@@ -6,7 +6,9 @@ side by side, an iteration of each in turn (whichever has searched fewer
 positions goes next), in the same table, and then:
 
 - in Pop Out 7x6's first plies, the side that wins plays the opening
-  table's proven win (:mod:`engine.solver.openings`) without searching;
+  table's proven win (:mod:`engine.solver.openings`) without searching,
+  and the side that loses the move that holds out longest by the table
+  and quick proofs (:mod:`engine.solver.holdout`);
 - a proven win is played: the fastest proven, from this search, an
   earlier one or pondering (kept per position until a faster one is
   proven, so a win is never thrown away), unless it leads back to a
@@ -40,6 +42,7 @@ from typing import Any
 from engine.game import Game
 from engine.move import Move, MoveKind
 from engine.solver.fastsearch import FastSearch, State, state_of
+from engine.solver.holdout import longest_hold
 from engine.solver.limits import Limits
 from engine.solver.openings import opening_move, replies
 from engine.solver.outcome import WON, Outcome, outcomes
@@ -71,6 +74,14 @@ class ProvenPlay:
         if opening is not None:  # proven when the table was built: no search needed
             move, plies = opening
             return SearchResult(move, {move: WIN - plies}, 0, True, 0)
+        before = self.fast.nodes
+        hold = longest_hold(self.fast, game, limits)
+        spent = self.fast.nodes - before
+        if hold is not None:  # lost, and the table says how long each move holds out
+            move, plies = hold
+            return SearchResult(move, {move: -(WIN - plies)}, 0, True, spent)
+        if limits.max_nodes is not None:  # the proofs that came to nothing count too
+            limits = Limits(limits.should_stop, max(limits.max_nodes - spent, 1))
         outcome, result = self._both(game, limits)
         if outcome.value is not None and outcome.value >= WON:
             self.keep(state, outcome.move, outcome.value)

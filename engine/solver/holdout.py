@@ -1,0 +1,82 @@
+"""The losing side's move at the edge of Pop Out's opening table: the one that holds out longest.
+
+The opening table (:mod:`engine.solver.openings`) holds, in Pop Out 7x6's
+first plies, the winner's proven move and the plies it wins within. Where
+the side to move has lost, each of its moves either leads to an entry of
+the winner's (which says how long that move holds out), or was left out
+of the table because its proof is cheap (the table's builder proves it
+within about what full strength searches in a move), so it is proven
+here. There no test of full strength's own finishes in a move's time
+(the wins are 20 to 30 plies deep), and its judgement chose moves that
+lost 6 to 10 plies sooner than they had to (docs/opponent.md, "Holding
+out at the table's edge").
+
+>>> from engine import new_game
+>>> from engine.solver.fastsearch import FastSearch
+>>> game = new_game("popout")
+>>> for move in "3 6 4 2 4 2 4".split():  # Yellow to move, lost
+...     game.play(move)
+>>> move, plies = longest_hold(FastSearch(game.rules, slots=1 << 12), game, Limits())
+>>> str(move), plies
+('4', 30)
+"""
+
+from __future__ import annotations
+
+from engine.game import Game
+from engine.move import Move
+from engine.solver.fastsearch import FastSearch, state_of
+from engine.solver.limits import Limits
+from engine.solver.openings import after_each, applies, opening_move
+from engine.solver.outcome import WON, prove
+from engine.solver.search import WIN
+
+# the table's builder left out a position whose proof took at most 500,000
+# positions (bench/popout_openings.py --enough): proven within this, or the
+# position is not at the table's edge
+EDGE_PROOF = 500_000
+
+
+def longest_hold(
+    search: FastSearch, game: Game, limits: Limits, cap: int = EDGE_PROOF
+) -> tuple[Move, int] | None:
+    """The move in ``game`` that holds out longest and the plies it holds
+    (the winner's quickest win after it, plus one), where the table has the
+    winner's move after at least one move and every other is proven lost
+    within ``cap`` positions (and ``limits``, counted over all the proofs);
+    else None, and full strength searches as usual."""
+    if not applies(game.rules):
+        return None
+    held: dict[Move, int] = {}
+    unknown: list[tuple[Move, Game]] = []
+    entries = 0
+    for move, after in after_each(game):
+        if after.result is not None:
+            if after.result is game.to_move or after.result == "draw":
+                return None  # not lost: the mover has better than a loss at once
+            held[move] = 1
+            continue
+        found = opening_move(game.rules, state_of(after))
+        if found is None:
+            unknown.append((move, after))
+        else:
+            held[move] = found[1] + 1
+            entries += 1
+    if not entries:
+        return None  # not at the table's edge
+    spent = 0
+    for move, after in unknown:
+        budget = cap if limits.max_nodes is None else min(cap, limits.max_nodes - spent)
+        if budget <= 0:
+            return None
+        before = search.nodes
+        outcome = prove(search, after, Limits(limits.should_stop, budget))
+        spent += search.nodes - before
+        if outcome.value is None or outcome.value < WON:
+            return None  # not proven the other side's win in time
+        held[move] = WIN - outcome.value + 1
+    best = max(held, key=lambda move: held[move])  # the first of equals
+    return best, held[best]
+
+
+__all__ = ["EDGE_PROOF", "longest_hold"]

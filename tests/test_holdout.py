@@ -1,0 +1,67 @@
+"""The losing side at the edge of Pop Out's opening table (engine/solver/holdout.py):
+node budgets, so every run is the same.
+
+After ``2 1 4 5 4`` Yellow has lost. Solved one move at a time (each reply
+within 30 M positions, bench/slowloss.py) 2 holds out 26 plies, 4 and 5
+20, the others 18 or less; full strength's judgement played 4 before.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine import Game, Move, new_game, rules_named
+from engine.rules import Rules
+from engine.solver.fastsearch import FastSearch
+from engine.solver.holdout import EDGE_PROOF, longest_hold
+from engine.solver.limits import Limits
+from engine.solver.opponent import Opponent
+from engine.solver.outcome import WON
+
+RULES = rules_named("popout")
+LOST_AT_THE_EDGE = "2 1 4 5 4"
+
+
+def game_of(moves: str, rules: Rules = RULES) -> Game:
+    game = new_game(rules)
+    for move in moves.split():
+        game.play(move)
+    return game
+
+
+def test_the_move_that_holds_out_longest_is_played() -> None:
+    choice = Opponent(RULES).choose(game_of(LOST_AT_THE_EDGE), Limits(max_nodes=1_000_000))
+    assert choice.move == Move.drop(2)
+    assert choice.scores[choice.move] <= -WON
+
+
+def test_each_move_is_held_by_the_table_or_a_proof_within_the_budget() -> None:
+    search = FastSearch(RULES)
+    found = longest_hold(search, game_of(LOST_AT_THE_EDGE), Limits(max_nodes=1_000_000))
+    assert found is not None
+    move, plies = found
+    assert move == Move.drop(2) and plies > 20
+    assert 0 < search.nodes <= 1_000_000 + EDGE_PROOF // 10  # a test stops at its next poll
+
+
+def test_a_budget_too_small_for_the_proofs_leaves_the_move_to_the_search() -> None:
+    search = FastSearch(RULES)
+    assert longest_hold(search, game_of(LOST_AT_THE_EDGE), Limits(max_nodes=50_000)) is None
+    assert search.nodes < 50_000 + EDGE_PROOF // 10
+
+
+def test_a_position_away_from_the_table_costs_nothing() -> None:
+    for moves in ("", "2 1 4 5", "2 1 4 5 4 4 5 2 7 7 6 4 6"):
+        search = FastSearch(RULES)
+        assert longest_hold(search, game_of(moves), Limits()) is None
+        assert search.nodes == 0
+
+
+def test_a_position_that_is_not_lost_is_left_to_the_search() -> None:
+    # after 1, Yellow's 4 wins (the table holds Yellow's wins from there on)
+    assert longest_hold(FastSearch(RULES), game_of("1"), Limits()) is None
+
+
+def test_only_under_the_rules_the_table_was_proven_under() -> None:
+    rules = dataclasses.replace(RULES, repetition=3)
+    assert longest_hold(FastSearch(rules), game_of(LOST_AT_THE_EDGE, rules), Limits()) is None
