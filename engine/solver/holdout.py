@@ -35,16 +35,20 @@ from engine.solver.search import WIN
 # positions (bench/popout_openings.py --enough): proven within this, or the
 # position is not at the table's edge
 EDGE_PROOF = 500_000
+# all the proofs of one move: at most about 100 ms here (the outcome search
+# runs about 15 M positions a second), so a search that must take over
+# still has most of a move's time; the most a move at the edge of the
+# games in docs/opponent.md took was 1.07 M
+EDGE_PROOFS = 3 * EDGE_PROOF
 
 
-def longest_hold(
-    search: FastSearch, game: Game, limits: Limits, cap: int = EDGE_PROOF
-) -> tuple[Move, int] | None:
+def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, int] | None:
     """The move in ``game`` that holds out longest and the plies it holds
     (the winner's quickest win after it, plus one), where the table has the
     winner's move after at least one move and every other is proven lost
-    within ``cap`` positions (and ``limits``, counted over all the proofs);
-    else None, and full strength searches as usual."""
+    within :data:`EDGE_PROOF` positions (and :data:`EDGE_PROOFS` and
+    ``limits``, counted over all the proofs); else None, and full strength searches as
+    usual."""
     if not applies(game.rules):
         return None
     held: dict[Move, int] = {}
@@ -66,7 +70,9 @@ def longest_hold(
         return None  # not at the table's edge
     spent = 0
     for move, after in unknown:
-        budget = cap if limits.max_nodes is None else min(cap, limits.max_nodes - spent)
+        budget = min(EDGE_PROOF, EDGE_PROOFS - spent)
+        if limits.max_nodes is not None:
+            budget = min(budget, limits.max_nodes - spent)
         if budget <= 0:
             return None
         before = search.nodes
@@ -79,4 +85,4 @@ def longest_hold(
     return best, held[best]
 
 
-__all__ = ["EDGE_PROOF", "longest_hold"]
+__all__ = ["EDGE_PROOF", "EDGE_PROOFS", "longest_hold"]
