@@ -47,8 +47,8 @@ def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, 
     (the winner's quickest win after it, plus one), where the table has the
     winner's move after at least one move and every other is proven lost
     within :data:`EDGE_PROOF` positions (and :data:`EDGE_PROOFS` and
-    ``limits``, counted over all the proofs); else None, and full strength searches as
-    usual."""
+    ``limits``, counted over all the proofs); else None, and full strength
+    searches as usual."""
     if not applies(game.rules):
         return None
     held: dict[Move, int] = {}
