@@ -90,7 +90,8 @@ def test_the_search_process_keeps_the_budget_on_the_daemons_clock() -> None:
     done = threading.Event()
     try:
         opened = new_game("popout")
-        opened.play("4")  # Yellow's move is searched (Red's first, Pop Out's opening table answers)
+        for move in ("4", "1", "1"):  # Red's 1 leaves the opening table: Yellow's move is searched
+            opened.play(move)
         long = Job("computer", (1,), opened, level=10, seed=0)
         thinker.start(long, done.set)
         # the search stops early enough for its move to be ready within the budget
