@@ -65,3 +65,11 @@ def test_a_position_that_is_not_lost_is_left_to_the_search() -> None:
 def test_only_under_the_rules_the_table_was_proven_under() -> None:
     rules = dataclasses.replace(RULES, repetition=3)
     assert longest_hold(FastSearch(rules), game_of(LOST_AT_THE_EDGE, rules), Limits()) is None
+
+
+def test_red_holds_out_too_where_the_opening_is_yellows_win() -> None:
+    # after 1 4 the table holds Yellow's wins from each of Red's moves
+    search = FastSearch(RULES)
+    found = longest_hold(search, game_of("1 4"), Limits())
+    assert found is not None and found[1] > 40
+    assert search.nodes == 0  # every move leads to an entry: nothing to prove
