@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import zxingcpp
 from PIL import Image
 
 from controller.web.api import RULES
@@ -21,6 +20,7 @@ from controller.web.page_text import strings
 from controller.web.remote_page import write_page
 from tests.broker import Mosquitto
 from tests.browser import By, needs_chromium, pair_page, text, wait
+from tests.qrcodes import qr_texts
 from tests.test_remote_doc import vectors
 from tests.webclient import WIN, Table
 
@@ -147,7 +147,7 @@ def test_the_owner_invites_and_gets_the_link_and_its_qr_code(browser: Any, serve
     assert link.startswith(f"http://127.0.0.1:{served.port}/remote#v=1&")
     wait(browser, lambda d: "A friend plays Yellow" in text(d, "friend"), "the friend's seat")
     picture = Image.open(io.BytesIO(browser.find_element(By.ID, "qr").screenshot_as_png))
-    assert [found.text for found in zxingcpp.read_barcodes(picture)] == [link]
+    assert qr_texts(picture) == [link]
     browser.find_element(By.ID, "copy").click()
     wait(browser, lambda d: text(d, "message") == "Copied.", "the copy")
     browser.find_element(By.ID, "revoke").click()

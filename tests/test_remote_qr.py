@@ -9,7 +9,6 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-import zxingcpp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,7 @@ from controller.referee.invitation import Invitation, b64url
 from controller.remote.link import Link
 from controller.remote.qr import BORDER, qr_code, qr_svg, qr_text
 from engine.colour import Colour
+from tests.qrcodes import qr_texts
 
 # each character of the terminal's text is two modules, top and bottom;
 # the printed part (the terminal's light foreground) is a light module
@@ -36,13 +36,9 @@ def link_for(game: bytes, key: bytes, colour: Colour) -> str:
 
 
 def decoded(light: list[list[int]]) -> list[str]:
-    """The QR codes zxing-cpp reads in a picture of light (1) and dark (0)
-    modules, without trying the inverted picture: a wrong polarity fails.
-    (Only QR codes: a row of modules can also read as a 1-D barcode, as ITF
-    '5898' did once.)"""
-    image = np.kron(np.array(light, dtype=np.uint8) * 255, np.ones((PIXELS, PIXELS), np.uint8))
-    found = zxingcpp.read_barcodes(image, try_invert=False)
-    return [b.text for b in found if b.format == zxingcpp.BarcodeFormat.QRCode]
+    """The QR codes read in a picture of light (1) and dark (0) modules."""
+    modules = np.array(light, dtype=np.uint8) * 255
+    return qr_texts(np.kron(modules, np.ones((PIXELS, PIXELS), np.uint8)))
 
 
 @settings(max_examples=20)
