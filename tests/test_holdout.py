@@ -1,5 +1,6 @@
-"""The losing side at the edge of Pop Out's opening table (engine/solver/holdout.py):
-node budgets, so every run is the same.
+"""The losing side at the edge of Pop Out's opening table (engine/solver/holdout.py)
+and its table of holds (bench/popout_holds.py): node budgets, so every run
+is the same.
 
 After ``2 1 4 5 4`` Yellow has lost. Solved one move at a time (each reply
 within 30 M positions, bench/slowloss.py) 2 holds out 26 plies, 4 and 5
@@ -10,16 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 
+from bench.popout_holds import build
 from engine import Game, Move, new_game, rules_named
 from engine.rules import Rules
 from engine.solver.fastsearch import FastSearch
-from engine.solver.holdout import EDGE_PROOF, longest_hold
+from engine.solver.holdout import EDGE_PROOF, _holds, longest_hold
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 from engine.solver.outcome import WON
 
 RULES = rules_named("popout")
 LOST_AT_THE_EDGE = "2 1 4 5 4"
+OFF_THE_TABLE = "3 7 3"
 
 
 def game_of(moves: str, rules: Rules = RULES) -> Game:
@@ -35,18 +38,32 @@ def test_the_move_that_holds_out_longest_is_played() -> None:
     assert choice.scores[choice.move] <= -WON
 
 
-def test_each_move_is_held_by_the_table_or_a_proof_within_the_budget() -> None:
+def test_the_table_of_holds_answers_at_once() -> None:
     search = FastSearch(RULES)
-    found = longest_hold(search, game_of(LOST_AT_THE_EDGE), Limits(max_nodes=1_000_000))
-    assert found is not None
-    move, plies = found
-    assert move == Move.drop(2) and plies > 20
+    found = longest_hold(search, game_of(LOST_AT_THE_EDGE), Limits(max_nodes=1))
+    assert found == (Move.drop(2), 24)  # the opening table's entry: Red wins within 23
+    assert search.nodes == 0
+
+
+def test_the_table_of_holds_is_what_its_builder_makes() -> None:
+    holds, unproven = build(proof=50_000_000, slots=1 << 22, limit=60)
+    assert unproven == ["1"]  # Yellow's win: 4
+    assert len(holds) > 20
+    assert all(_holds()[position] == hold for position, hold in holds.items())
+
+
+def test_off_the_table_each_move_is_held_by_an_entry_or_a_proof_within_the_budget() -> None:
+    # Red's 3 wins too, where the table has another move: Yellow is lost at
+    # the edge in a position the table of holds does not have
+    search = FastSearch(RULES)
+    found = longest_hold(search, game_of(OFF_THE_TABLE), Limits(max_nodes=1_000_000))
+    assert found == (Move.drop(4), 24)
     assert 0 < search.nodes <= 1_000_000 + EDGE_PROOF // 10  # a test stops at its next poll
 
 
 def test_a_budget_too_small_for_the_proofs_leaves_the_move_to_the_search() -> None:
     search = FastSearch(RULES)
-    assert longest_hold(search, game_of(LOST_AT_THE_EDGE), Limits(max_nodes=50_000)) is None
+    assert longest_hold(search, game_of(OFF_THE_TABLE), Limits(max_nodes=50_000)) is None
     assert search.nodes < 50_000 + EDGE_PROOF // 10
 
 

@@ -23,11 +23,14 @@ out at the table's edge").
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.game import Game
 from engine.move import Move
 from engine.solver.fastsearch import FastSearch, state_of
+from engine.solver.holds_data import HOLDS
 from engine.solver.limits import Limits
-from engine.solver.openings import after_each, applies, opening_move
+from engine.solver.openings import Entries, after_each, applies, entries, look_up, opening_move
 from engine.solver.outcome import WON, prove
 from engine.solver.search import WIN
 
@@ -44,16 +47,45 @@ EDGE_PROOFS = 3 * EDGE_PROOF
 
 def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, int] | None:
     """The move in ``game`` that holds out longest and the plies it holds
-    (the winner's quickest win after it, plus one), where the table has the
+    (the winner's quickest win after it, plus one): from the table of holds
+    where it has the position, else where the opening table has the
     winner's move after at least one move and every other is proven lost
     within :data:`EDGE_PROOF` positions (and :data:`EDGE_PROOFS` and
     ``limits``, counted over all the proofs); else None, and full strength
     searches as usual."""
-    if not applies(game.rules):
+    held = look_up(_holds(), game.rules, state_of(game))
+    if held is not None:
+        return held
+    if not applies(game.rules) or not at_edge(game):
         return None
+    each = holds_of(search, game, limits, EDGE_PROOF, EDGE_PROOFS)
+    return None if each is None else longest(each)
+
+
+def at_edge(game: Game) -> bool:
+    """Whether a move in ``game`` leads to an entry of the opening table."""
+    return any(
+        after.result is None and opening_move(game.rules, state_of(after)) is not None
+        for _move, after in after_each(game)
+    )
+
+
+def longest(each: dict[Move, int]) -> tuple[Move, int]:
+    """The move that holds out longest, and its plies (the first of equals)."""
+    best = max(each, key=lambda move: each[move])
+    return best, each[best]
+
+
+def holds_of(
+    search: FastSearch, game: Game, limits: Limits, proof: int, proofs: int
+) -> dict[Move, int] | None:
+    """How many plies each move in ``game`` holds out, from the opening
+    table's entries and proofs (each within ``proof`` positions, all within
+    ``proofs`` and ``limits``), if the position is lost for the side to
+    move; else None. The table of holds is made of these
+    (bench/popout_holds.py)."""
     held: dict[Move, int] = {}
     unknown: list[tuple[Move, Game]] = []
-    entries = 0
     for move, after in after_each(game):
         if after.result is not None:
             if after.result is game.to_move or after.result == "draw":
@@ -65,12 +97,9 @@ def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, 
             unknown.append((move, after))
         else:
             held[move] = found[1] + 1
-            entries += 1
-    if not entries:
-        return None  # not at the table's edge
     spent = 0
     for move, after in unknown:
-        budget = min(EDGE_PROOF, EDGE_PROOFS - spent)
+        budget = min(proof, proofs - spent)
         if limits.max_nodes is not None:
             budget = min(budget, limits.max_nodes - spent)
         if budget <= 0:
@@ -81,8 +110,12 @@ def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, 
         if outcome.value is None or outcome.value < WON:
             return None  # not proven the other side's win in time
         held[move] = WIN - outcome.value + 1
-    best = max(held, key=lambda move: held[move])  # the first of equals
-    return best, held[best]
+    return held
 
 
-__all__ = ["EDGE_PROOF", "EDGE_PROOFS", "longest_hold"]
+@cache
+def _holds() -> Entries:
+    return entries(HOLDS)
+
+
+__all__ = ["EDGE_PROOF", "EDGE_PROOFS", "at_edge", "holds_of", "longest", "longest_hold"]

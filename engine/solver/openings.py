@@ -119,18 +119,22 @@ def key(state: State) -> tuple[Key, bool]:
     return (state[2], red, yellow), flipped
 
 
-@cache
-def _table() -> dict[Key, tuple[int, int]]:
-    return {(side, red, yellow): (code, plies) for side, red, yellow, code, plies in OPENINGS}
+Entry = tuple[int, int, int, int, int]  # the key's three, a move's code, its plies
+Entries = dict[Key, tuple[int, int]]
 
 
-def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
-    """The proven winning move in ``state`` for the side to move and the
-    plies it wins within, if the table has the position (the play phase)."""
+def entries(rows: tuple[Entry, ...]) -> Entries:
+    """A table's rows as a dictionary from a position's key."""
+    return {(side, red, yellow): (code, plies) for side, red, yellow, code, plies in rows}
+
+
+def look_up(table: Entries, rules: Rules, state: State) -> tuple[Move, int] | None:
+    """The move and plies ``table`` holds for ``state`` (the play phase of
+    Pop Out 7x6 only), in the position's own image of the grid."""
     if not applies(rules) or state[3] != 0:
         return None
     position, flipped = key(state)
-    found = _table().get(position)
+    found = table.get(position)
     if found is None:
         return None
     code, plies = found
@@ -138,12 +142,25 @@ def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
     return (mirrored(move) if flipped else move), plies
 
 
+@cache
+def _table() -> Entries:
+    return entries(OPENINGS)
+
+
+def opening_move(rules: Rules, state: State) -> tuple[Move, int] | None:
+    """The proven winning move in ``state`` for the side to move and the
+    plies it wins within, if the table has the position (the play phase)."""
+    return look_up(_table(), rules, state)
+
+
 __all__ = [
     "after_each",
     "applies",
     "canonical",
+    "entries",
     "in_table_form",
     "key",
+    "look_up",
     "mirror",
     "mirrored",
     "opening_move",
