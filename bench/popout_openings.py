@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Game, Move, rules_named
 from engine.solver.fastsearch import FastSearch, state_of, to_move
 from engine.solver.limits import Limits
-from engine.solver.openings import Key, after_each, in_table_form, key, replies, roots
+from engine.solver.openings import Key, after_each, in_table_form, key, replies, roots, rows
 from engine.solver.openings_data import OPENINGS
 from engine.solver.outcome import WON, prove
 from engine.solver.proven import code
@@ -229,11 +229,7 @@ def _account() -> str:
 
 
 def write(table: Table, args: str) -> None:
-    rows = [
-        f"    ({side}, 0x{r:X}, 0x{y:X}, {m}, {p}),\n"
-        for (side, r, y), (m, p) in sorted(table.items())
-    ]
-    OUT.write_text(HEADER.format(args=args) + "".join(rows) + ")\n")
+    OUT.write_text(HEADER.format(args=args) + rows(table) + ")\n")
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from bench.popout_holds import build
+from bench.popout_holds import prove_holds, walk
 from engine import Game, Move, new_game, rules_named
 from engine.rules import Rules
 from engine.solver.fastsearch import FastSearch
@@ -22,7 +22,11 @@ from engine.solver.outcome import WON
 
 RULES = rules_named("popout")
 LOST_AT_THE_EDGE = "2 1 4 5 4"
-OFF_THE_TABLE = "3 7 3"
+# Yellow's 6 after 3 3 4 leaves Red a win the search proves in a move, so
+# the opening table has no entry there and its walk does not go on: after
+# Red's 4 Yellow is lost at the table's edge (its 2 leads to an entry) in a
+# position the table of holds lacks
+OFF_THE_WALK = "3 3 4 6 4"
 
 
 def game_of(moves: str, rules: Rules = RULES) -> Game:
@@ -46,24 +50,36 @@ def test_the_table_of_holds_answers_at_once() -> None:
 
 
 def test_the_table_of_holds_is_what_its_builder_makes() -> None:
-    holds, unproven = build(proof=50_000_000, slots=1 << 22, limit=60)
-    assert unproven == ["1"]  # Yellow's win: 4
-    assert len(holds) > 20
-    assert all(_holds()[position] == hold for position, hold in holds.items())
+    proof, other = 50_000_000, 5_000_000
+    tasks = walk(proof, other)
+    assert len({line for line, _cap in tasks}) == len(tasks) > 5_000
+    first = [line for line, cap in tasks if cap == proof and line != "1"][:30]
+    assert first[:5] == ["2", "3", "4", "1 1 4", "1 2 4"]
+    for line in first:
+        _line, _cap, found, _nodes, _took = prove_holds((line, proof, 1 << 20))
+        assert found is not None, line
+        position, move, plies = found
+        assert _holds()[position] == (move, plies), line
 
 
-def test_off_the_table_each_move_is_held_by_an_entry_or_a_proof_within_the_budget() -> None:
-    # Red's 3 wins too, where the table has another move: Yellow is lost at
-    # the edge in a position the table of holds does not have
+def test_after_a_winning_move_the_table_does_not_have_the_holds_are_there_too() -> None:
+    # Red's 5 is the table's after 6 2 4 5; 4 wins too, and Yellow's 5
+    # holds out longest, where the proofs of its moves take 6 M positions
     search = FastSearch(RULES)
-    found = longest_hold(search, game_of(OFF_THE_TABLE), Limits(max_nodes=1_000_000))
-    assert found == (Move.drop(4), 24)
+    assert longest_hold(search, game_of("6 2 4 5 4"), Limits(max_nodes=1)) == (Move.drop(5), 26)
+    assert search.nodes == 0
+
+
+def test_off_the_walk_each_move_is_held_by_an_entry_or_a_proof_within_the_budget() -> None:
+    search = FastSearch(RULES)
+    found = longest_hold(search, game_of(OFF_THE_WALK), Limits(max_nodes=1_000_000))
+    assert found == (Move.drop(2), 20)
     assert 0 < search.nodes <= 1_000_000 + EDGE_PROOF // 10  # a test stops at its next poll
 
 
 def test_a_budget_too_small_for_the_proofs_leaves_the_move_to_the_search() -> None:
     search = FastSearch(RULES)
-    assert longest_hold(search, game_of(OFF_THE_TABLE), Limits(max_nodes=50_000)) is None
+    assert longest_hold(search, game_of(OFF_THE_WALK), Limits(max_nodes=50_000)) is None
     assert search.nodes < 50_000 + EDGE_PROOF // 10
 
 

@@ -5,11 +5,15 @@ first plies, the winner's proven move and the plies it wins within. Where
 the side to move has lost, each of its moves either leads to an entry of
 the winner's (which says how long that move holds out), or was left out
 of the table because its proof is cheap (the table's builder proves it
-within about what full strength searches in a move), so it is proven
-here. There no test of full strength's own finishes in a move's time
-(the wins are 20 to 30 plies deep), and its judgement chose moves that
-lost 6 to 10 plies sooner than they had to (docs/opponent.md, "Holding
-out at the table's edge").
+within about what full strength searches in a move). There no test of
+full strength's own finishes in a move's time (the wins are 20 to 30
+plies deep), and its judgement chose moves that lost 6 to 10 plies
+sooner than they had to (docs/opponent.md, "Holding out at the table's
+edge"). Every such position the opening table reaches, after the
+winner's entry or any other move that wins too, is in a table of holds
+(``holds_data.py``, built by bench/popout_holds.py, which proves each
+move alone); a position it lacks is proven here, within a share of the
+move's budget.
 
 >>> from engine import new_game
 >>> from engine.solver.fastsearch import FastSearch
@@ -23,6 +27,7 @@ out at the table's edge").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from engine.game import Game
@@ -58,7 +63,7 @@ def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, 
         return held
     if not applies(game.rules) or not at_edge(game):
         return None
-    each = holds_of(search, game, limits, EDGE_PROOF, EDGE_PROOFS)
+    each = holds_of(lambda: search, game, limits, EDGE_PROOF, EDGE_PROOFS)
     return None if each is None else longest(each)
 
 
@@ -77,13 +82,17 @@ def longest(each: dict[Move, int]) -> tuple[Move, int]:
 
 
 def holds_of(
-    search: FastSearch, game: Game, limits: Limits, proof: int, proofs: int
+    searches: Callable[[], FastSearch], game: Game, limits: Limits, proof: int, proofs: int
 ) -> dict[Move, int] | None:
     """How many plies each move in ``game`` holds out, from the opening
     table's entries and proofs (each within ``proof`` positions, all within
-    ``proofs`` and ``limits``), if the position is lost for the side to
-    move; else None. The table of holds is made of these
-    (bench/popout_holds.py)."""
+    ``proofs`` and ``limits``, each on the search ``searches`` gives), if
+    the position is lost for the side to move; else None. The table of
+    holds is made of these, each proof on a fresh table
+    (bench/popout_holds.py): on one table shared by the proofs, what one
+    proof stored shortens or lengthens the plies another finds by two to
+    eight (after ``6 3 4 7 4 4 3 6 1``, 5 holds 18 by a proof after the
+    others and 10 by one alone)."""
     held: dict[Move, int] = {}
     unknown: list[tuple[Move, Game]] = []
     for move, after in after_each(game):
@@ -104,6 +113,7 @@ def holds_of(
             budget = min(budget, limits.max_nodes - spent)
         if budget <= 0:
             return None
+        search = searches()
         before = search.nodes
         outcome = prove(search, after, Limits(limits.should_stop, budget))
         spent += search.nodes - before

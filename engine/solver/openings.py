@@ -128,6 +128,19 @@ def entries(rows: tuple[Entry, ...]) -> Entries:
     return {(side, red, yellow): (code, plies) for side, red, yellow, code, plies in rows}
 
 
+def rows(table: Entries) -> str:
+    """``table`` as the rows of its data module, which :func:`entries` reads
+    back (sorted: a rebuilt table shows only what changed).
+
+    >>> print(rows({(0, 0x1, 0x80, 3, 61)[:3]: (3, 61)}), end="")
+        (0, 0x1, 0x80, 3, 61),
+    """
+    return "".join(
+        f"    ({side}, 0x{red:X}, 0x{yellow:X}, {code}, {plies}),\n"
+        for (side, red, yellow), (code, plies) in sorted(table.items())
+    )
+
+
 def look_up(table: Entries, rules: Rules, state: State) -> tuple[Move, int] | None:
     """The move and plies ``table`` holds for ``state`` (the play phase of
     Pop Out 7x6 only), in the position's own image of the grid."""
@@ -166,4 +179,5 @@ __all__ = [
     "opening_move",
     "replies",
     "roots",
+    "rows",
 ]
