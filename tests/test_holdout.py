@@ -15,7 +15,7 @@ from bench.popout_holds import prove_holds, walk
 from engine import Game, Move, new_game, rules_named
 from engine.rules import Rules
 from engine.solver.fastsearch import FastSearch
-from engine.solver.holdout import EDGE_PROOF, _holds, longest_hold
+from engine.solver.holdout import EDGE_PROOF, holds_table, longest_hold
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 from engine.solver.outcome import WON
@@ -59,12 +59,12 @@ def test_the_table_of_holds_is_what_its_builder_makes() -> None:
         _line, _cap, found, _nodes, _took = prove_holds((line, proof, 1 << 20))
         assert found is not None, line
         position, move, plies = found
-        assert _holds()[position] == (move, plies), line
+        assert holds_table()[position] == (move, plies), line
 
 
 def test_after_a_winning_move_the_table_does_not_have_the_holds_are_there_too() -> None:
     # Red's 5 is the table's after 6 2 4 5; 4 wins too, and Yellow's 5
-    # holds out longest, where the proofs of its moves take 6 M positions
+    # holds out longest, where the proofs of its moves take 5-6 M positions
     search = FastSearch(RULES)
     assert longest_hold(search, game_of("6 2 4 5 4"), Limits(max_nodes=1)) == (Move.drop(5), 26)
     assert search.nodes == 0

@@ -58,7 +58,7 @@ def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, 
     within :data:`EDGE_PROOF` positions (and :data:`EDGE_PROOFS` and
     ``limits``, counted over all the proofs); else None, and full strength
     searches as usual."""
-    held = look_up(_holds(), game.rules, state_of(game))
+    held = look_up(holds_table(), game.rules, state_of(game))
     if held is not None:
         return held
     if not applies(game.rules) or not at_edge(game):
@@ -124,8 +124,17 @@ def holds_of(
 
 
 @cache
-def _holds() -> Entries:
+def holds_table() -> Entries:
+    """The table of holds (``holds_data.py``), by a position's key."""
     return entries(HOLDS)
 
 
-__all__ = ["EDGE_PROOF", "EDGE_PROOFS", "at_edge", "holds_of", "longest", "longest_hold"]
+__all__ = [
+    "EDGE_PROOF",
+    "EDGE_PROOFS",
+    "at_edge",
+    "holds_of",
+    "holds_table",
+    "longest",
+    "longest_hold",
+]
