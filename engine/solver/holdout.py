@@ -33,7 +33,6 @@ from functools import cache
 from engine.game import Game
 from engine.move import Move
 from engine.solver.fastsearch import FastSearch, state_of
-from engine.solver.holds_data import HOLDS
 from engine.solver.limits import Limits
 from engine.solver.openings import Entries, after_each, applies, entries, look_up, opening_move
 from engine.solver.outcome import WON, prove
@@ -125,7 +124,12 @@ def holds_of(
 
 @cache
 def holds_table() -> Entries:
-    """The table of holds (``holds_data.py``), by a position's key."""
+    """The table of holds (``holds_data.py``), by a position's key; read
+    when a game first needs it, not by every process that imports the
+    opponent (about 1 MB, and 25 ms where Python may not keep its
+    compiled modules)."""
+    from engine.solver.holds_data import HOLDS
+
     return entries(HOLDS)
 
 
