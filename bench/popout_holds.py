@@ -22,7 +22,8 @@ machine. Run from the repository root (about 20 minutes on two cores)::
 
 It prints each position and, at the end, the positions left out (a proof
 did not finish within ``--proof``: full strength proves them in play, as
-before).
+before). The walk follows the opening table's entries: rebuild this table
+whenever that one changes.
 """
 
 from __future__ import annotations
