@@ -10,6 +10,8 @@ within 30 M positions, bench/slowloss.py) 2 holds out 26 plies, 4 and 5
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 from bench.popout_holds import prove_holds, walk
 from engine import Game, Move, new_game, rules_named
@@ -98,6 +100,24 @@ def test_a_position_that_is_not_lost_is_left_to_the_search() -> None:
 def test_only_under_the_rules_the_table_was_proven_under() -> None:
     rules = dataclasses.replace(RULES, repetition=3)
     assert longest_hold(FastSearch(rules), game_of(LOST_AT_THE_EDGE, rules), Limits()) is None
+
+
+def test_the_other_games_with_pops_do_not_load_the_table_of_holds() -> None:
+    # a process of its own: this one may have loaded it already
+    program = (
+        "import sys\n"
+        "from engine import new_game\n"
+        "from engine.solver.fastsearch import FastSearch\n"
+        "from engine.solver.holdout import longest_hold\n"
+        "from engine.solver.limits import Limits\n"
+        "for rules in ('pop10', 'five+popout'):\n"
+        "    game = new_game(rules)\n"
+        "    assert longest_hold(FastSearch(game.rules), game, Limits()) is None\n"
+        "print('engine.solver.holds_data' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "False\n"
 
 
 def test_red_holds_out_too_where_the_opening_is_yellows_win() -> None:

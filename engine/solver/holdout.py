@@ -57,10 +57,12 @@ def longest_hold(search: FastSearch, game: Game, limits: Limits) -> tuple[Move, 
     within :data:`EDGE_PROOF` positions (and :data:`EDGE_PROOFS` and
     ``limits``, counted over all the proofs); else None, and full strength
     searches as usual."""
+    if not applies(game.rules):
+        return None  # the other games with pops do not load the table
     held = look_up(holds_table(), game.rules, state_of(game))
     if held is not None:
         return held
-    if not applies(game.rules) or not at_edge(game):
+    if not at_edge(game):
         return None
     each = holds_of(lambda: search, game, limits, EDGE_PROOF, EDGE_PROOFS)
     return None if each is None else longest(each)
