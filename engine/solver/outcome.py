@@ -85,7 +85,7 @@ def outcomes(search: FastSearch, game: Game, limits: Limits | None = None) -> It
         raise ValueError("the game is over: there is no move to search")
     limits = limits or Limits()
     state = state_of(game)
-    seen = _past(search, game, state)
+    seen = met_before(search, game, state)
     moves: list[int] = search.core.moves(search.spec, state)
     lost: dict[int, int] = {}
     no_win = no_loss = False  # proven at some depth with no horizon: for the whole game
@@ -135,7 +135,7 @@ def prove(search: FastSearch, game: Game, limits: Limits | None = None) -> Outco
     return deque(outcomes(search, game, limits), maxlen=1)[0]
 
 
-def _past(search: FastSearch, game: Game, state: State) -> list[tuple[int, int, int, int]]:
+def met_before(search: FastSearch, game: Game, state: State) -> list[tuple[int, int, int, int]]:
     """The positions that count as met before: the game's past with pops or
     the repetition rule (the module says why), else only the position itself."""
     if search.spec.repetition or search.spec.cycles:
@@ -197,4 +197,4 @@ def _found(move: int, value: int, lost: dict[int, int], depth: int) -> Outcome:
     return Outcome(to_move(move), value, _moves(lost), depth)
 
 
-__all__ = ["WON", "Outcome", "outcomes", "prove"]
+__all__ = ["WON", "Outcome", "met_before", "outcomes", "prove"]

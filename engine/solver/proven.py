@@ -15,8 +15,10 @@ positions goes next), in the same table, and then:
   position of the game's past (then this search's own win);
 - a move proven lost is never chosen while another is not: the anytime
   search leaves them out of its next iterations;
-- once every move is proven lost, the outcome search's slowest, or the
-  anytime search's choice where it is proven to lose no sooner;
+- once every move is proven lost, of the moves that tests of distance
+  (:mod:`engine.solver.distance`) find hold out longest in what is left of
+  the budget, the outcome search's slowest, or the anytime search's
+  choice where it is proven to lose no sooner;
 - otherwise the anytime search's choice among the moves left.
 
 Without the repetition rule a proven win holds whatever the game's past
@@ -41,6 +43,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.move import Move, MoveKind
+from engine.solver.distance import slowest_losses
 from engine.solver.fastsearch import FastSearch, State, state_of
 from engine.solver.holdout import longest_hold
 from engine.solver.limits import Limits
@@ -82,7 +85,10 @@ class ProvenPlay:
             return SearchResult(move, {move: -(WIN - plies)}, 0, True, spent)
         if limits.max_nodes is not None:  # the proofs that came to nothing count too
             limits = Limits(limits.should_stop, max(limits.max_nodes - spent, 1))
+        before = self.fast.nodes
         outcome, result = self._both(game, limits)
+        if limits.max_nodes is not None:  # what is left is the slowest loss's
+            limits = Limits(limits.should_stop, limits.max_nodes - (self.fast.nodes - before))
         if outcome.value is not None and outcome.value >= WON:
             self.keep(state, outcome.move, outcome.value)
         if result.scores[result.move] >= WON and result.exact:
@@ -104,7 +110,7 @@ class ProvenPlay:
             if outcome.value == 0 and result.move not in outcome.lost:
                 return result
             if outcome.value < 0:
-                return slower_of(outcome, result)
+                return self._slowest(game, outcome, result, limits)
             scores = {**result.scores, outcome.move: outcome.value}
             return SearchResult(outcome.move, scores, result.depth, True, result.nodes)
         if result.move in outcome.lost:
@@ -144,6 +150,26 @@ class ProvenPlay:
             if len(self.wins) >= KEPT:
                 self.wins.clear()
             self.wins[state] = (move, value)
+
+    def _slowest(
+        self, game: Game, outcome: Outcome, result: SearchResult, limits: Limits
+    ) -> SearchResult:
+        """Every move is proven lost: of the moves that hold out longest by
+        tests of distance in what is left of ``limits``
+        (:func:`~engine.solver.distance.slowest_losses`), :func:`slower_of`'s
+        choice, else the anytime search's best. The outcome search's bounds
+        alone are loose on a table that earlier moves' searches filled:
+        against Four the Win! at 1 s a move, p4 was played, lost in 4 where
+        2 held out 14 (docs/opponent.md, "Exact distances")."""
+        chosen = slower_of(outcome, result)
+        if limits.max_nodes is not None and limits.max_nodes <= 0:
+            return chosen
+        longest = slowest_losses(self.fast, game, limits, outcome.lost).moves
+        if chosen.move in longest:
+            return chosen
+        move = max(longest, key=lambda m: result.scores.get(m, -WIN))  # the first of equals
+        value = outcome.lost.get(move, chosen.scores[chosen.move])
+        return SearchResult(move, {**result.scores, move: value}, result.depth, True, result.nodes)
 
     def _both(self, game: Game, limits: Limits) -> tuple[Outcome, SearchResult]:
         """The two searches, an iteration of each in turn, until the limits
