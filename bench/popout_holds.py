@@ -11,11 +11,13 @@ full strength's judgement chose moves that lost up to ten plies sooner
 than they had to. This walks every position the opening table reaches
 (Red's first move anywhere, then the winner's entries and every reply of
 the loser's that leads to one), proves each move of the loser's after
-Red's first move and after each of the winner's entries, and keeps the
-longest hold. Node budgets and a fresh table of fixed size for each
-proof (on one table shared by a position's proofs, what one proof stored
-changed the plies another found): the same table on every run and
-machine. Run from the repository root (about 20 minutes on two cores)::
+Red's first move and after each of the winner's entries (the winner's
+quickest win after it, by tests of distance: engine/solver/distance.py;
+the entries' own plies are a proof's first win, a bound, which stands only
+where the move's proof does not finish), and keeps the longest hold. Node
+budgets and a fresh table of fixed size for each proof: the same table
+on every run and machine. Run from the repository root (36 minutes on
+two cores, 61 minutes of CPU)::
 
     .venv/bin/python bench/popout_holds.py [--proof 50000000] [--other-proof 5000000]
         [--slots-log2 20] [--processes N]
@@ -140,7 +142,7 @@ def prove_holds(
         search.clear()
         return search
 
-    each = holds_of(fresh, game, Limits(), cap, cap * len(after_each(game)))
+    each = holds_of(fresh, game, Limits(), cap, cap * len(after_each(game)), entries_too=True)
     took = time.process_time() - began
     nodes = search.nodes - before
     if each is None:

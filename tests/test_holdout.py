@@ -2,9 +2,11 @@
 and its table of holds (bench/popout_holds.py): node budgets, so every run
 is the same.
 
-After ``2 1 4 5 4`` Yellow has lost. Solved one move at a time (each reply
-within 30 M positions, bench/slowloss.py) 2 holds out 26 plies, 4 and 5
-20, the others 18 or less; full strength's judgement played 4 before.
+After ``2 1 4 5 4`` Yellow has lost. Each move's reply solved by tests of
+distance: 1 and 5 hold out 16 plies, 3 and 4 14, the others 12 or 10;
+2's reply is not solved within 50 M positions, and its entry in the
+opening table says Red wins within 23 (a bound): the table of holds has 2,
+24. Full strength's judgement played 4 before there was a table.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from bench.popout_holds import prove_holds, walk
 from engine import Game, Move, new_game, rules_named
 from engine.rules import Rules
 from engine.solver.fastsearch import FastSearch
-from engine.solver.holdout import EDGE_PROOF, holds_table, longest_hold
+from engine.solver.holdout import (
+    EDGE_PROOF,
+    EDGE_PROOFS,
+    holds_of,
+    holds_table,
+    longest,
+    longest_hold,
+)
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 from engine.solver.outcome import WON
@@ -55,9 +64,17 @@ def test_the_table_of_holds_is_what_its_builder_makes() -> None:
     proof, other = 50_000_000, 5_000_000
     tasks = walk(proof, other)
     assert len({line for line, _cap in tasks}) == len(tasks) > 5_000
-    first = [line for line, cap in tasks if cap == proof and line != "1"][:30]
-    assert first[:5] == ["2", "3", "4", "1 1 4", "1 2 4"]
-    for line in first:
+    assert [line for line, cap in tasks if cap == proof][:6] == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "1 1 4",
+        "1 2 4",
+    ]
+    # the first plies' proofs take 15-20 s each: a dozen of the seventh ply's
+    later = [line for line, cap in tasks if cap == proof and len(line.split()) >= 7][:12]
+    for line in later:
         _line, _cap, found, _nodes, _took = prove_holds((line, proof, 1 << 20))
         assert found is not None, line
         position, move, plies = found
@@ -65,24 +82,34 @@ def test_the_table_of_holds_is_what_its_builder_makes() -> None:
 
 
 def test_after_a_winning_move_the_table_does_not_have_the_holds_are_there_too() -> None:
-    # Red's 5 is the table's after 6 2 4 5; 4 wins too, and Yellow's 5
-    # holds out longest, where the proofs of its moves take 5-6 M positions
+    # Red's 2 is the opening table's after 1 1 4 5; 4 wins too, and Yellow's
+    # 2 holds out longest, where the proofs of its other moves take 15 M
+    # positions in all (2's own, over 20 M, does not finish: its entry's
+    # bound stands)
     search = FastSearch(RULES)
-    assert longest_hold(search, game_of("6 2 4 5 4"), Limits(max_nodes=1)) == (Move.drop(5), 26)
+    assert longest_hold(search, game_of("1 1 4 5 4"), Limits(max_nodes=1)) == (Move.drop(2), 22)
     assert search.nodes == 0
 
 
-def test_off_the_walk_each_move_is_held_by_an_entry_or_a_proof_within_the_budget() -> None:
-    search = FastSearch(RULES)
-    found = longest_hold(search, game_of(OFF_THE_WALK), Limits(max_nodes=1_000_000))
-    assert found == (Move.drop(2), 20)
-    assert 0 < search.nodes <= 1_000_000 + EDGE_PROOF // 10  # a test stops at its next poll
+def test_off_the_walk_each_move_is_held_by_an_entry_or_a_proof() -> None:
+    # Red wins in 13 after 2 (its entry in the opening table says within
+    # 19), in 11 after 1 and 5, and in 3 after the others
+    game = game_of(OFF_THE_WALK)
+    held = holds_of(lambda: FastSearch(RULES), game, Limits(), 8_000_000, 20_000_000)
+    assert held is not None and longest(held) == (Move.drop(2), 20)
+    assert held[Move.drop(1)] == held[Move.drop(5)] == 12
+    exact = holds_of(lambda: FastSearch(RULES), game, Limits(), 8_000_000, 20_000_000, True)
+    assert exact is not None and exact == {**held, Move.drop(2): 14}
 
 
-def test_a_budget_too_small_for_the_proofs_leaves_the_move_to_the_search() -> None:
+def test_proofs_too_long_for_the_budget_leave_the_move_to_the_search() -> None:
+    # the proof after 1 takes about a million positions, past EDGE_PROOF:
+    # full strength searches, and its tests of distance find 2 all the same
     search = FastSearch(RULES)
-    assert longest_hold(search, game_of(OFF_THE_WALK), Limits(max_nodes=50_000)) is None
-    assert search.nodes < 50_000 + EDGE_PROOF // 10
+    assert longest_hold(search, game_of(OFF_THE_WALK), Limits(max_nodes=1_000_000)) is None
+    assert search.nodes <= EDGE_PROOFS + EDGE_PROOF // 10  # a test stops at its next poll
+    choice = Opponent(RULES).choose(game_of(OFF_THE_WALK), Limits(max_nodes=4_000_000))
+    assert choice.move == Move.drop(2)
 
 
 def test_a_position_away_from_the_table_costs_nothing() -> None:

@@ -3,9 +3,9 @@
 The opening table (:mod:`engine.solver.openings`) holds, in Pop Out 7x6's
 first plies, the winner's proven move and the plies it wins within. Where
 the side to move has lost, each of its moves either leads to an entry of
-the winner's (which says how long that move holds out), or was left out
-of the table because its proof is cheap (the table's builder proves it
-within about what full strength searches in a move). There no test of
+the winner's (whose plies bound how long that move holds out), or was
+left out of the table because its proof is cheap (the table's builder
+proves it within about what full strength searches in a move). There no test of
 full strength's own finishes in a move's time (the wins are 20 to 30
 plies deep), and its judgement chose moves that lost 6 to 10 plies
 sooner than they had to (docs/opponent.md, "Holding out at the table's
@@ -13,7 +13,9 @@ edge"). Every such position the opening table reaches, after the
 winner's entry or any other move that wins too, is in a table of holds
 (``holds_data.py``, built by bench/popout_holds.py, which proves each
 move alone); a position it lacks is proven here, within a share of the
-move's budget.
+move's budget. The plies are exact distances (:mod:`engine.solver.distance`)
+wherever a proof finished; only where a proof of the move to an entry did
+not, the entry's bound stands for it.
 
 >>> from engine import new_game
 >>> from engine.solver.fastsearch import FastSearch
@@ -22,7 +24,7 @@ move's budget.
 ...     game.play(move)
 >>> move, plies = longest_hold(FastSearch(game.rules, slots=1 << 12), game, Limits())
 >>> str(move), plies
-('4', 30)
+('4', 16)
 """
 
 from __future__ import annotations
@@ -32,11 +34,10 @@ from functools import cache
 
 from engine.game import Game
 from engine.move import Move
+from engine.solver.distance import quickest_win
 from engine.solver.fastsearch import FastSearch, state_of
 from engine.solver.limits import Limits
 from engine.solver.openings import Entries, after_each, applies, entries, look_up, opening_move
-from engine.solver.outcome import WON, prove
-from engine.solver.search import WIN
 
 # the table's builder left out a position whose proof took at most 500,000
 # positions (bench/popout_openings.py --enough): proven within this, or the
@@ -83,19 +84,27 @@ def longest(each: dict[Move, int]) -> tuple[Move, int]:
 
 
 def holds_of(
-    searches: Callable[[], FastSearch], game: Game, limits: Limits, proof: int, proofs: int
+    searches: Callable[[], FastSearch],
+    game: Game,
+    limits: Limits,
+    proof: int,
+    proofs: int,
+    entries_too: bool = False,
 ) -> dict[Move, int] | None:
-    """How many plies each move in ``game`` holds out, from the opening
-    table's entries and proofs (each within ``proof`` positions, all within
-    ``proofs`` and ``limits``, each on the search ``searches`` gives), if
-    the position is lost for the side to move; else None. The table of
-    holds is made of these, each proof on a fresh table
-    (bench/popout_holds.py): on one table shared by the proofs, what one
-    proof stored shortens or lengthens the plies another finds by two to
-    eight (after ``6 3 4 7 4 4 3 6 1``, 5 holds 18 by a proof after the
-    others and 10 by one alone)."""
+    """How many plies each move in ``game`` holds out, if the position is
+    lost for the side to move (else None): the winner's quickest win after
+    it, plus one, by tests of distance (:func:`~engine.solver.distance.quickest_win`),
+    each within ``proof`` positions, all within ``proofs`` and ``limits``,
+    each on the search ``searches`` gives. The moves that lead to the
+    opening table's entries stand at the entry's plies (a proof's first
+    win, which bounds the quickest): their exact proofs took over 500,000
+    positions when the table was built, more than a move has for them.
+    ``entries_too``: prove them as well, last, with what is left, the
+    entry's plies standing where a proof does not finish. The table of
+    holds is made so, each proof on a fresh table (bench/popout_holds.py)."""
     held: dict[Move, int] = {}
     unknown: list[tuple[Move, Game]] = []
+    bounded: list[tuple[Move, Game, int]] = []
     for move, after in after_each(game):
         if after.result is not None:
             if after.result is game.to_move or after.result == "draw":
@@ -105,22 +114,27 @@ def holds_of(
         found = opening_move(game.rules, state_of(after))
         if found is None:
             unknown.append((move, after))
+        elif entries_too:
+            bounded.append((move, after, found[1] + 1))
         else:
             held[move] = found[1] + 1
     spent = 0
-    for move, after in unknown:
+    for move, after, bound in [(m, a, None) for m, a in unknown] + bounded:
         budget = min(proof, proofs - spent)
         if limits.max_nodes is not None:
             budget = min(budget, limits.max_nodes - spent)
-        if budget <= 0:
-            return None
-        search = searches()
-        before = search.nodes
-        outcome = prove(search, after, Limits(limits.should_stop, budget))
-        spent += search.nodes - before
-        if outcome.value is None or outcome.value < WON:
+        quickest = None
+        if budget > 0:
+            search = searches()
+            before = search.nodes
+            quickest = quickest_win(search, after, Limits(limits.should_stop, budget))
+            spent += search.nodes - before
+        if quickest is not None:
+            held[move] = quickest[1] + 1
+        elif bound is not None:
+            held[move] = bound
+        else:
             return None  # not proven the other side's win in time
-        held[move] = WIN - outcome.value + 1
     return held
 
 
