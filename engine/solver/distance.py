@@ -18,16 +18,16 @@ steps two plies at a time answers exactly, on any table.
 >>> from engine import new_game
 >>> from engine.solver.fastsearch import FastSearch
 >>> game = new_game("popout")
->>> for move in "4 4 3 3 2 2".split():
+>>> for move in ["4", "4", "3", "3", "2"]:  # Red threatens 1 and 5
 ...     game.play(move)
 >>> search = FastSearch(game.rules, core="python", slots=1 << 12)
+>>> found = slowest_losses(search, game)  # whatever Yellow plays, Red wins next
+>>> found.plies, found.exact, len(found.moves)
+(2, True, 7)
+>>> game.play("1")
 >>> move, plies = quickest_win(search, game)
 >>> str(move), plies
 ('5', 1)
->>> _ = game.undo()  # Yellow to move, lost: whatever it plays, Red wins next
->>> found = slowest_losses(search, game)
->>> found.plies, found.exact, len(found.moves)
-(2, True, 7)
 """
 
 from __future__ import annotations
