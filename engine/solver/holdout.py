@@ -13,9 +13,9 @@ edge"). Every such position the opening table reaches, after the
 winner's entry or any other move that wins too, is in a table of holds
 (``holds_data.py``, built by bench/popout_holds.py, which proves each
 move alone); a position it lacks is proven here, within a share of the
-move's budget. The plies are exact distances (:mod:`engine.solver.distance`)
-wherever a proof finished; only where a proof of the move to an entry did
-not, the entry's bound stands for it.
+move's budget. The plies are exact distances (:mod:`engine.solver.distance`),
+but for a move to an entry: in play it stands at the entry's bound, and
+in the table of holds too where its own proof did not finish.
 
 >>> from engine import new_game
 >>> from engine.solver.fastsearch import FastSearch
@@ -97,8 +97,9 @@ def holds_of(
     each within ``proof`` positions, all within ``proofs`` and ``limits``,
     each on the search ``searches`` gives. The moves that lead to the
     opening table's entries stand at the entry's plies (a proof's first
-    win, which bounds the quickest): their exact proofs took over 500,000
-    positions when the table was built, more than a move has for them.
+    win, which bounds the quickest): even that proof took over 500,000
+    positions when the opening table was built, and an exact one takes
+    more, more than a move has for them.
     ``entries_too``: prove them as well, last, with what is left, the
     entry's plies standing where a proof does not finish. The table of
     holds is made so, each proof on a fresh table (bench/popout_holds.py)."""
