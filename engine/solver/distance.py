@@ -50,21 +50,14 @@ def quickest_win(
     before ``limits`` stopped the search. A win comes at an odd ply, and a
     test of "within ``d`` plies" finds every win that short, so the first
     ``d`` that finds one is the distance."""
-    limits = limits or Limits()
-    state = state_of(game)
-    seen = met_before(search, game, state)
-    moves: list[int] = search.core.moves(search.spec, state)
-    nodes = counted = 0
+    tests = _Tests(search, game, limits or Limits())
     for depth in range(1, MAX_DEPTH + 1, 2):
         top = WIN - depth
-        scores, horizon, nodes, stopped = search.iterate(
-            state, moves, depth, seen, nodes, limits, False, (top - 1, top)
-        )
-        search.nodes, counted = search.nodes + nodes - counted, nodes
-        won = [m for m, v in zip(moves, scores, strict=False) if v >= top]
+        scores, horizon, stopped = tests.run(tests.codes, depth, (top - 1, top), False)
+        won = [m for m, v in zip(tests.codes, scores, strict=False) if v >= top]
         if won:
             return to_move(won[0]), depth
-        if stopped or limits.stopped(nodes):
+        if stopped:
             return None
         if not horizon and max(scores, default=0) < WON:
             return None  # no horizon met: the scores bound the game's, and none is a win
@@ -99,8 +92,7 @@ def slowest_losses(
     ``limits`` stop the tests. ``lost``: scores the outcome search left on
     moves (a loss's score bounds how long the move holds out, so no test
     is needed once the distance asked reaches it)."""
-    limits = limits or Limits()
-    tests = _Tests(search, game, limits, lost or {})
+    tests = _Tests(search, game, limits or Limits(), lost or {})
     left = tests.codes
     for depth in range(2, MAX_DEPTH + 1, 2):
         held, caught = tests.hold_out(left, depth)
@@ -121,10 +113,11 @@ def slowest_losses(
 
 
 class _Tests:
-    """Tests of loss at a distance, of one position's moves, counting nodes."""
+    """Null-window tests of one position's moves, their nodes counted in
+    the search's."""
 
     def __init__(
-        self, search: FastSearch, game: Game, limits: Limits, lost: dict[Move, int]
+        self, search: FastSearch, game: Game, limits: Limits, lost: dict[Move, int] | None = None
     ) -> None:
         self.search, self.limits = search, limits
         self.state = state_of(game)
@@ -132,8 +125,22 @@ class _Tests:
         self.codes: list[int] = search.core.moves(search.spec, self.state)
         by_move = {to_move(code): code for code in self.codes}
         # a loss's score, WIN less its plies: the most plies the move holds out
-        self.bound = {by_move[m]: WIN + v for m, v in lost.items() if m in by_move}
+        self.bound = {by_move[m]: WIN + v for m, v in (lost or {}).items() if m in by_move}
         self.nodes = self.counted = 0
+
+    def run(
+        self, codes: list[int], plies: int, window: tuple[int, int], each: bool
+    ) -> tuple[list[int], bool, bool]:
+        """``codes``' scores in ``window`` at ``plies`` (every one if
+        ``each``, else until one reaches its top), whether a horizon was
+        met, and whether the limits stopped the test (then only the scores
+        before the stop are whole)."""
+        scores, horizon, self.nodes, stopped = self.search.iterate(
+            self.state, codes, plies, self.seen, self.nodes, self.limits, each, window
+        )
+        self.search.nodes += self.nodes - self.counted
+        self.counted = self.nodes
+        return scores, bool(horizon), bool(stopped) or self.limits.stopped(self.nodes)
 
     def hold_out(self, codes: list[int], plies: int) -> tuple[list[int] | None, list[int]]:
         """Of ``codes``, those that do not lose within ``plies`` (None if
@@ -145,13 +152,8 @@ class _Tests:
             if self.bound.get(code, WIN) <= plies:
                 caught.append(code)
                 continue
-            scores, _horizon, self.nodes, stopped = self.search.iterate(
-                self.state, [code], plies, self.seen, self.nodes, self.limits, True,
-                (floor, floor + 1),
-            )  # fmt: skip
-            self.search.nodes += self.nodes - self.counted
-            self.counted = self.nodes
-            if stopped or self.limits.stopped(self.nodes):
+            scores, _horizon, stopped = self.run([code], plies, (floor, floor + 1), True)
+            if stopped:
                 return None, caught
             (held if scores[0] > floor else caught).append(code)
         return held, caught
