@@ -101,10 +101,11 @@ def walk(proof: int, other_proof: int) -> list[tuple[str, int]]:
         game, cap = waiting.pop(0)
         game = in_table_form(game)
         position, _flipped = key(state_of(game))
-        if position in caps or position in winners:
-            if position in caps:
-                line, was = caps[position]
-                caps[position] = (line, max(cap, was))
+        if position in winners:
+            continue
+        if position in caps:
+            line, was = caps[position]
+            caps[position] = (line, max(cap, was))
             continue
         entry = opening_move(rules, state_of(game))
         if entry is not None:

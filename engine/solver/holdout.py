@@ -104,8 +104,8 @@ def holds_of(
     entry's plies standing where a proof does not finish. The table of
     holds is made so, each proof on a fresh table (bench/popout_holds.py)."""
     held: dict[Move, int] = {}
-    unknown: list[tuple[Move, Game]] = []
-    bounded: list[tuple[Move, Game, int]] = []
+    unknown: list[tuple[Move, Game, int | None]] = []  # proven first, with no bound
+    bounded: list[tuple[Move, Game, int | None]] = []
     for move, after in after_each(game):
         if after.result is not None:
             if after.result is game.to_move or after.result == "draw":
@@ -114,13 +114,13 @@ def holds_of(
             continue
         found = opening_move(game.rules, state_of(after))
         if found is None:
-            unknown.append((move, after))
+            unknown.append((move, after, None))
         elif entries_too:
             bounded.append((move, after, found[1] + 1))
         else:
             held[move] = found[1] + 1
     spent = 0
-    for move, after, bound in [(m, a, None) for m, a in unknown] + bounded:
+    for move, after, bound in unknown + bounded:
         budget = min(proof, proofs - spent)
         if limits.max_nodes is not None:
             budget = min(budget, limits.max_nodes - spent)
