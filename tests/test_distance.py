@@ -9,24 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, MoveKind, new_game, parse_moves
-from engine.rules import Rules
 from engine.solver.distance import quickest_win, slowest_losses
 from engine.solver.fastsearch import FastSearch, state_of
 from engine.solver.limits import Limits
 from engine.solver.opponent import Opponent
 from engine.solver.outcome import prove
+from tests.test_holdout import game_of
 from tests.test_outcome import BOARDS, CORES, LOST, WON_, plies_of_move, seeded_game, solved_whole
 
 RULES = BOARDS["4x4 lines of 3"]
 # Pop Out 7x6, Yellow to move and lost: 2 and 3 hold out 14 plies, p4 4
 LOST_AT_15 = "7 6 4 4 4 6 4 5 4 4 3 5 p4 5 5"
-
-
-def played(rules: Rules | str, record: str) -> Game:
-    game = new_game(rules)
-    for move in parse_moves(record):
-        game.play(move)
-    return game
 
 
 def warmed(game: Game, core: str) -> FastSearch:
@@ -75,13 +68,13 @@ def test_distances_agree_with_the_whole_solve(core: str, seed: int, plies: int) 
 
 
 def test_a_position_that_is_not_won_has_no_quickest_win() -> None:
-    game = played(RULES, "2 3 3")
+    game = game_of("2 3 3", RULES)
     assert solved_whole(RULES)[0][state_of(game)] != WON_
     assert quickest_win(warmed(game, CORES[-1]), game) is None
 
 
 def test_a_stopped_test_keeps_the_moves_not_yet_caught() -> None:
-    game = played("popout", LOST_AT_15)
+    game = game_of(LOST_AT_15)
     search = FastSearch(game.rules, slots=1 << 16)
     slowest = slowest_losses(search, game, Limits(max_nodes=50_000))
     # p4 loses in 4 plies, p6 in 6, 4 in 8: caught before 50,000 positions,
