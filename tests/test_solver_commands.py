@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from controller.cli import main
 from controller.cli.positions import PositionInputError, read_position
-from engine import RULES_NAMES, new_game, rules_named
+from engine import RULES_NAMES, Rules, new_game, rules_named
 from engine.solver.book import Book
 
 DATA = Path(__file__).parent / "data" / "connect4-testsets"
@@ -200,6 +201,32 @@ def test_bestmove_says_which_moves_are_not_proven(
     assert len(unproven) == 1 and unproven[0].startswith(
         f"popref bestmove: line 1: Siirtoa {out.split()[0]} ei ole todistettu"
     )
+
+
+@pytest.mark.parametrize("cores, helped", [(1, False), (2, True), (None, False)])
+def test_bestmove_has_a_helper_from_two_cores(
+    cores: int | None,
+    helped: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # no board shares bestmove's machine, so it needs no core kept for one
+    from controller.cli import bestmove
+    from controller.computer import helper
+    from engine.solver.opponent import Opponent, OutcomeMove
+
+    given: list[OutcomeMove | None] = []
+
+    class Recording(Opponent):
+        def __init__(self, rules: Rules, **kw: Any) -> None:
+            given.append(kw.get("outcome_move"))
+            super().__init__(rules, **kw)
+
+    monkeypatch.setattr("os.cpu_count", lambda: cores)
+    monkeypatch.setattr(bestmove, "Opponent", Recording)
+    assert run(["bestmove"], "4\n", monkeypatch) == 0
+    assert given == [helper.outcome_move_helped if helped else None]
+    assert capsys.readouterr().out.split() == ["4"]
 
 
 def test_bestmove_answers_each_line_before_the_next_is_written() -> None:

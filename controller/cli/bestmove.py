@@ -71,8 +71,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: --core compiled: the compiled core is not installed", file=sys.stderr)
         return 2
     warn_if_slow(rules, args.core, PROG)
+    # no board shares this process's machine: a helper wherever there are two cores
+    helped = outcome_move_here(board=False)
     opponent = Opponent(
-        rules, level=args.level, seed=args.seed, core=args.core, outcome_move=outcome_move_here()
+        rules, level=args.level, seed=args.seed, core=args.core, outcome_move=helped
     )
     if opponent.book_problem is not None:
         print(f"{PROG}: {opponent.book_problem}", file=sys.stderr)

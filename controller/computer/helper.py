@@ -45,26 +45,31 @@ from engine.solver.proofs import Proofs
 if TYPE_CHECKING:
     from engine.solver.opponent import OutcomeMove
 
-MIN_CORES = 4  # a core each for the solver and its helper, and the rest for the board
+MIN_CORES = 2  # a core each for the solver and its helper
+BOARD_CORES = 2  # kept for a board's loop, its page and its sensors
 NAME = "solver helper"  # the helper thread's name
 
 
-def worth_a_helper(cores: int | None) -> bool:
+def worth_a_helper(cores: int | None, board: bool = True) -> bool:
     """Whether a machine of ``cores`` cores (``os.cpu_count()``, None if
-    unknown) gives the solver a helper: on a Pi 4 or 5 yes, and the board's
-    loop, its page and its sensors keep two cores; on two cores the helper
-    would take the loop's.
+    unknown) gives the solver a helper. Beside a ``board`` (the daemon's
+    search process) two cores are kept for its loop, its page and its
+    sensors: on a Pi 4 or 5 yes, on two cores the helper would take the
+    loop's. Without one (``popref bestmove``) two cores are enough.
 
     >>> worth_a_helper(4), worth_a_helper(2), worth_a_helper(None)
     (True, False, False)
+    >>> worth_a_helper(2, board=False), worth_a_helper(1, board=False)
+    (True, False)
     """
-    return cores is not None and cores >= MIN_CORES
+    kept = BOARD_CORES if board else 0
+    return cores is not None and cores - kept >= MIN_CORES
 
 
-def outcome_move_here() -> OutcomeMove | None:
+def outcome_move_here(board: bool = True) -> OutcomeMove | None:
     """The opponent's ``outcome_move`` on this machine: the helped one where
     :func:`worth_a_helper` says so, else None (the solver's own)."""
-    return outcome_move_helped if worth_a_helper(os.cpu_count()) else None
+    return outcome_move_helped if worth_a_helper(os.cpu_count(), board) else None
 
 
 class _Both(Proofs):
@@ -129,4 +134,11 @@ def outcome_move_helped(
             proofs.prove(column, helpers.at_least(column), helpers.at_most(column))
 
 
-__all__ = ["MIN_CORES", "NAME", "outcome_move_helped", "outcome_move_here", "worth_a_helper"]
+__all__ = [
+    "BOARD_CORES",
+    "MIN_CORES",
+    "NAME",
+    "outcome_move_helped",
+    "outcome_move_here",
+    "worth_a_helper",
+]
