@@ -100,14 +100,21 @@ def test_a_friend_plays_from_the_link(browser: Any, served: Table) -> None:
     wait(browser, lambda d: text(d, "you") == "You play Yellow.", "the friend's colour")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 42, "a board")
     assert text(browser, "turn") == "Red's turn"
+    # the board's sentence for the people at the grid, said as theirs
+    status = state(served)["status"].render("en")
+    wait(browser, lambda d: text(d, "status") == f"At the grid: {status}", "the grid's status")
     with served.sim.lock:
         served.act("drop 4")
     wait(browser, lambda d: text(d, "turn") == "Your turn: tap a column.", "the friend's turn")
+    # on the friend's own turn the board's sentence ("waiting for your
+    # friend") is not theirs to read
+    wait(browser, lambda d: not d.find_element(By.ID, "status").is_displayed(), "no status")
     tap(browser, "5")
     # lit on the grid for a person to make, and said on the page
     wait(browser, lambda d: state(served)["remote"] == "5", "the request on the board")
     assert state(served)["lights"][4] == "computer-drop"
     wait(browser, lambda d: "Your move 5 waits" in text(d, "waiting"), "the move waiting")
+    assert "friend" not in browser.find_element(By.ID, "live").text
     with served.sim.lock:
         served.act("drop 5")
     wait(browser, lambda d: text(d, "moves") == "4 5", "the move made")
@@ -131,7 +138,7 @@ def test_the_remote_page_speaks_the_readers_language(finnish_browser: Any, serve
     wait(browser, lambda d: text(d, "you") == you, "the friend's colour in Finnish")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fi"
     # the board's own sentences, sent as message and values, in Finnish too
-    status = state(served)["status"].render("fi")
+    status = fi["at_grid"].format(sentence=state(served)["status"].render("fi"))
     wait(browser, lambda d: text(d, "status") == status, "the board's status in Finnish")
 
 

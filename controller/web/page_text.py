@@ -119,6 +119,9 @@ PAGE: dict[str, str] = {
     "tap_pop": N_("Pop the bottom disc of column {column}"),
     "asking": N_("Asking the board for {move}."),
     "waiting_grid": N_("Your move {move} waits to be made on the grid."),
+    # what the board says to the people at the grid (its status or fault),
+    # shown to the friend as theirs
+    "at_grid": N_("At the grid: {sentence}"),
     "not_taken": N_("Not taken: {reason}"),
     "ended": N_(
         "This invitation has ended (revoked, expired, or a new game began); ask for a new link."

@@ -214,12 +214,22 @@ function render() {
   if (state.invitation !== "open") turn = t("ended");
   $("turn").textContent = turn;
   $("fault").hidden = !state.fault;
-  $("fault").textContent = state.fault ? said(state.fault_text || state.fault) : "";
-  $("status").textContent = said(state.status_text || state.status || "");
+  $("fault").textContent = state.fault ? atGrid(state.fault_text || state.fault) : "";
+  // The board's sentence speaks to the people at the grid ("your friend's
+  // move: ... make it on the grid"); on the friend's own turn the lines
+  // above already say what it means for them.
+  const friendsTurn = !state.result && state.to_move === link.colour;
+  const status = state.status_text || state.status;
+  $("status").hidden = friendsTurn || !status;
+  $("status").textContent = friendsTurn || !status ? "" : atGrid(status);
   $("waiting").hidden = !state.remote;
   $("waiting").textContent = state.remote ? t("waiting_grid", { move: physical(state.remote) }) : "";
   $("moves").textContent = (state.moves || []).join(" ");
   showNote();
+}
+
+function atGrid(sentence) {
+  return t("at_grid", { sentence: said(sentence) });
 }
 
 function showNote() {
