@@ -115,7 +115,8 @@ def test_a_whole_game_with_a_remote_seat_through_popref_play(
     assert outcome[-1]["result"] == "red" and outcome[-1]["fault"] is None
     assert all("remote" in state and "computer" in state for state in outcome)
     assert outcome[1]["remote"] == "2"  # after the first wait, the friend's move waits
-    assert board.stderr is not None and "█" in board.stderr.read()  # the QR code, as text
+    # no broker address for browsers: no QR code for a phone, but what to add
+    assert board.stderr is not None and "Only popref play can open this link" in board.stderr.read()
 
 
 def test_a_daemon_killed_mid_game_resumes_the_invitation_and_the_pending_move(
@@ -233,4 +234,47 @@ def test_simulate_remote_needs_a_broker() -> None:
     assert done.stderr == (
         "popref simulate: --remote: a remote player needs a broker; "
         "pass --broker mqtt://HOST:PORT\n"
+    )
+
+
+def test_simulate_names_the_option_that_invited(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    # not the configuration file (or its defaults), which says nothing of it
+    config = tmp_path / "popref.toml"
+    config.write_text('[board]\nbackend = "sim"\n')
+    command = ["simulate", "--remote", "yellow", "--broker", mosquitto.url]
+    done = subprocess.run(
+        [*POPREF, *command, "--config", str(config), "--state-dir", str(tmp_path / "state"),
+         "--script", os.devnull],
+        capture_output=True, text=True, timeout=WAIT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "(--remote says [remote] plays = yellow.)" in done.stdout + done.stderr
+    assert "popref.toml says [remote]" not in done.stdout + done.stderr
+
+
+def test_simulate_shows_a_qr_code_where_browsers_can_open_the_link(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    command = ["simulate", "--remote", "yellow", "--broker", mosquitto.url]
+    done = subprocess.run(
+        [*POPREF, *command, "--web-broker", mosquitto.ws_url, "--state-dir", str(tmp_path),
+         "--script", os.devnull],
+        capture_output=True, text=True, timeout=WAIT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    link = done.stdout.splitlines()[0]
+    assert parse_link(link).web_broker == mosquitto.ws_url
+    assert "█" in done.stdout and "Only popref play" not in done.stdout  # the QR code, as text
+
+
+def test_simulate_web_broker_needs_a_broker(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*POPREF, "simulate", "--web-broker", "ws://127.0.0.1:9001", "--script", os.devnull,
+         "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=WAIT,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == (
+        "popref simulate: --web-broker: it is the browsers' way to a broker; "
+        "pass --broker mqtt://HOST:PORT too\n"
     )

@@ -18,7 +18,7 @@ from controller.cli.argtypes import add_new_game_rules, lenient_stdin
 from controller.daemon.assembly import StartupError
 from controller.daemon.config import Config, load_config, parse_config
 from controller.daemon.logs import setup_logging
-from controller.i18n.text import from_locale
+from controller.i18n.text import N_, _t, from_locale
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.simulator.script import Action, ScriptError, excerpt, read_script
 from controller.simulator.simulation import Simulation
@@ -31,6 +31,12 @@ if TYPE_CHECKING:
     from controller.web.server import WebServer
 
 
+# after the link, where no page a browser opens could play it
+TERMINAL_ONLY = N_(
+    "Only popref play can open this link. For a browser, give the broker's WebSocket "
+    "listener too (--web-broker ws://HOST:PORT) and serve the page (--web HOST:PORT); "
+    "see docs/remote.md."
+)
 # when --opponent and --level apply (README.md says the same)
 FROM_WHEN = "from this game if it has not begun, else from the next"
 
@@ -70,6 +76,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the MQTT broker for --remote, e.g. mqtt://127.0.0.1:1883 (as [remote] broker)",
     )
     parser.add_argument(
+        "--web-broker",
+        metavar="URL",
+        help="that broker's WebSocket listener, e.g. ws://127.0.0.1:9001, for the friend's "
+        "browser (as [remote] web_broker; with --web the link opens popref's page)",
+    )
+    parser.add_argument(
         "--join",
         metavar="LINK",
         help="play another grid's game on this one: its invitation link (as [remote] join)",
@@ -83,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             config = _as_simulated(config)
         if args.web is not None:
             config = _with_web(config, args.web)
-        config = _with_remote(config, args)
+        config = _with_web_broker(_with_remote(config, args), args)
         config = _with_join(config, args)
         # standard input is acted on line by line as it arrives (live.py)
         filed = args.script is not None and str(args.script) != "-"
@@ -137,13 +149,34 @@ def _with_remote(config: Config, args: argparse.Namespace) -> Config:
     if not table:
         return config
     opponent = {"plays": args.opponent} if args.opponent in ("red", "yellow") else {}
+    plays_from = "--remote" if args.remote is not None else config.remote.plays_from
     if args.broker is None:
-        return replace(config, remote=replace(config.remote, plays=Colour(args.remote)))
+        plays = Colour(args.remote)
+        return replace(config, remote=replace(config.remote, plays=plays, plays_from=plays_from))
     checked = parse_config({"remote": table, "opponent": opponent}, "--remote/--broker").remote
     settings = config.remote.settings
     if settings is not None and checked.settings is not None:
         checked = replace(checked, settings=replace(settings, broker=checked.settings.broker))
-    return replace(config, remote=checked)
+    return replace(config, remote=replace(checked, plays_from=plays_from))
+
+
+def _with_web_broker(config: Config, args: argparse.Namespace) -> Config:
+    """``config`` with ``--web-broker`` as ``[remote] web_broker``."""
+    if args.web_broker is None:
+        return config
+    settings = config.remote.settings
+    if settings is None:
+        raise ConfigError(
+            "--web-broker: it is the browsers' way to a broker; pass --broker mqtt://HOST:PORT too"
+        )
+    from controller.remote.address import BROWSER, broker_address
+
+    try:
+        web_broker = broker_address(args.web_broker, BROWSER).url
+    except ValueError as error:
+        raise ConfigError(f"--web-broker: {error}") from None
+    settings = replace(settings, web_broker=web_broker)
+    return replace(config, remote=replace(config.remote, settings=settings))
 
 
 def _with_join(config: Config, args: argparse.Namespace) -> Config:
@@ -180,7 +213,7 @@ def _simulate(
             web = _serve(simulation, config)
             if web is None:
                 return 2
-        _invitations(simulation, args.json)
+        _invitations(simulation, args.json, language)
         if args.script is None:
             from controller.simulator.terminal import interact
 
@@ -227,19 +260,24 @@ def _play(
     return True
 
 
-def _invitations(simulation: Simulation, as_json: bool) -> None:
+def _invitations(simulation: Simulation, as_json: bool, language: str) -> None:
     """Print each invitation's link on a line of its own, with its QR code
     as text (on standard error with ``--json``, which keeps standard output
-    for the link and the JSON lines)."""
+    for the link and the JSON lines); a link no browser can open (no broker
+    address for browsers) gets a sentence saying so instead of the code a
+    phone would scan."""
     from controller.remote.qr import qr_text
-
-    def show(link: str) -> None:
-        print(link, flush=True)
-        print(qr_text(link), file=sys.stderr if as_json else sys.stdout, flush=True)
 
     host = simulation.daemon.remote
     if host is None:
         return
+    for_browsers = host.settings.web_broker is not None
+
+    def show(link: str) -> None:
+        print(link, flush=True)
+        aside = qr_text(link) if for_browsers else _t(TERMINAL_ONLY).render(language)
+        print(aside, file=sys.stderr if as_json else sys.stdout, flush=True)
+
     link = host.current_link()  # made as the simulation began, or resumed
     if link is not None:
         show(link)

@@ -209,7 +209,8 @@ def configure_remote(daemon: Daemon, directory: Path, config: Config) -> None:
     plays = config.remote.plays
     name = plays.value if plays is not None else "none"
     if _configured(directory / CONFIGURED_REMOTE, name) and daemon.choose_remote(plays):
-        log.info("(%s says [remote] plays = %s.)", config.source, name)
+        source = config.remote.plays_from or config.source
+        log.info("(%s says [remote] plays = %s.)", source, name)
 
 
 def linked_guest(config: Config, wall: Callable[[], float] = time.time) -> LinkedGuest | None:

@@ -144,6 +144,7 @@ class RemoteConfig:
     settings: RemoteSettings | None = None
     plays: Colour | None = None
     join: str | None = None  # another grid's invitation link: play its game here (checked)
+    plays_from: str | None = None  # the option that set ``plays``, if not the file
 
 
 @dataclass(frozen=True, slots=True)
