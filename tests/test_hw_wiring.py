@@ -129,35 +129,42 @@ FOUR_COLUMNS = (
 )
 
 
-def test_by_hand_on_the_simulated_grid_the_person_acts_and_answers(tmp_path: Any) -> None:
-    """--sim used to answer every question itself; --by-hand lets a person
-    learn the check on the simulated grid: told what its lights show, they
-    do each step in the simulator's shorthand."""
+def by_hand(tmp_path: Any, typed: list[str], config: str = FOUR_COLUMNS) -> tuple[int, str]:
+    """``check-wiring --sim --by-hand`` with ``typed`` at its prompts: its status and output."""
     path = tmp_path / "popref.toml"
-    path.write_text(FOUR_COLUMNS)
-    typed = [
-        *("y", "y", "n", "y"),  # the column lights; the person says light 3 was dark
-        *("y", "y"),  # the turn lights
-        *("r1", "", "r4", "?", "jump", "r4"),  # entries: 2 left alone, 3 by mistake in 4
-        *("p1", "p1", "p4", "s", "p4"),  # exits: column 1 is empty by then, 2 in 4; 3 skipped
-        *("o", "c", "b"),
-    ]
+    path.write_text(config)
     out = io.StringIO()
     status = wiring_cmd.run(
         parse("--sim", "--by-hand", "--config", str(path)),
         stdin=io.StringIO("".join(f"{line}\n" for line in typed)),
         stdout=out,
     )
-    text = out.getvalue()
+    return status, out.getvalue()
+
+
+ALL_SENSORS = ["r1", "r2", "r3", "r4", "p1", "p2", "p3", "p4", "o", "c", "b"]
+
+
+def test_by_hand_on_the_simulated_grid_the_person_acts_and_answers(tmp_path: Any) -> None:
+    """--sim used to answer every question itself; --by-hand lets a person
+    learn the check on the simulated grid: told what its lights show, they
+    do each step in the simulator's shorthand."""
+    typed = [
+        *("y", "y", "n", "y"),  # the column lights; the person says light 3 was dark
+        *("y", "y"),  # the turn lights
+        *("r1", "", "r2", "r4", "?", "jump", "r4"),  # entries: Enter alone asks again; 3 in 4
+        *("p1", "p1", "p4", "s", "p4"),  # exits: column 1 is empty by then, 2 in 4; 3 skipped
+        *("o", "c", "b"),
+    ]
+    status, text = by_hand(tmp_path, typed)
     assert status == 1
     assert "(the simulated board shows column 3 (red) lit; no turn light)" in text
     assert "(the simulated board shows no column lit; the turn light of Yellow)" in text
     assert text.count("type what you do: r3 drops a red disc into column 3") == 2  # and at ?
     assert "'jump' is not an action" in text and "column 1 has no disc to pop" in text
-    summary = text.split("Missing (5):\n")[1].splitlines()
+    summary = text.split("Missing (4):\n")[1].splitlines()
     assert summary == [
         "  light 3: the person did not see it",
-        "  entry 2: nothing seen",
         "  entry 3: nothing seen; saw entry 4 instead (wires swapped?)",
         "  exit 2: nothing seen; saw exit 4 instead (wires swapped?)",
         "  exit 3: skipped",
@@ -174,3 +181,59 @@ def test_by_hand_without_sim_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
         err
         == "popref check-wiring: --by-hand: only with --sim (on a real board it is all by hand)\n"
     )
+
+
+def test_by_hand_a_stray_enter_or_an_answer_not_understood_is_asked_again(
+    tmp_path: Any,
+) -> None:
+    """A new user's "maybe", "j" or stray Enter at a [y/n] question was taken
+    as "no", and Enter alone at a sensor step (which the intro said did
+    nothing) moved on: both listed parts that work as missing."""
+    typed = [
+        *("maybe", "j", "", "y"),  # light 1, at the fourth answer
+        *("yes", "Y", "y"),  # lights 2 to 4: yes and Y are yes too
+        *("y", "y"),  # the turn lights
+        *("", "r1"),  # entry 1, after Enter alone
+        *ALL_SENSORS[1:],
+    ]
+    status, text = by_hand(tmp_path, typed)
+    assert "Missing: nothing; the board is wired correctly." in text
+    assert status == 0
+    assert text.count("Did the light for column 1 come on? [y/n]") == 4
+    assert text.count("  Please answer y (yes) or n (no).\n") == 3
+    assert "Enter alone asks again; s skips." in text
+    entry_1 = "Drop a red disc into column 1 (or block its entry beam), then press Enter"
+    assert text.count(entry_1) == 2
+    assert text.count("  Nothing done yet: type what you do (? shows how), or s to skip.\n") == 1
+
+
+def test_by_hand_the_buzzer_is_heard_not_seen(tmp_path: Any) -> None:
+    typed = [*("y", "y", "y", "y", "y", "y"), "n", *ALL_SENSORS]
+    status, text = by_hand(tmp_path, typed, FOUR_COLUMNS + "buzzer = 17\n")
+    assert status == 1
+    assert (
+        "(the simulated board shows no column lit; no turn light; you hear its buzzer beep)\n"
+        "Did you hear the buzzer beep? [y/n]"
+    ) in text
+    assert text.split("Missing (1):\n")[1].splitlines() == ["  buzzer: the person did not hear it"]
+
+
+def test_by_hand_input_that_ends_at_a_question_asked_again_ends_the_check(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, text = by_hand(tmp_path, ["maybe"])
+    assert status == 1
+    assert "Please answer y (yes) or n (no)." in text and "Worked" not in text
+    assert capsys.readouterr().err == (
+        "popref check-wiring: input ended before the check was done\n"
+    )
+
+
+def test_the_stream_person_asks_again_until_it_understands() -> None:
+    stdout = io.StringIO()
+    person = wiring_check.StreamPerson(io.StringIO("maybe\n\nYes\nj\n"), stdout)
+    prompt = wiring_check.Prompt("light 1", "Did it?", ("y", "yes", "n", "no"), "y or n.")
+    assert person.ask(prompt) == "yes"
+    assert stdout.getvalue() == "Did it?   y or n.\nDid it?   y or n.\nDid it? "
+    with pytest.raises(EOFError):
+        person.ask(prompt)

@@ -18,20 +18,27 @@ if TYPE_CHECKING:
     from hardware.gpio_backend import GpioBackend
 
 GRACE = 0.1  # seconds to wait after Enter for a passage to settle
+YES, NO = ("y", "yes"), ("n", "no")
+YES_OR_NO = "Please answer y (yes) or n (no)."
 
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """One question: ``text`` for a person, ``part`` names what is checked
-    (``"light 3"``, ``"entry 3"``, ``"slider open"``)."""
+    (``"light 3"``, ``"entry 3"``, ``"slider open"``). ``answers`` are the only
+    answers understood (none: any line is), and ``reminder`` says them to a
+    person who typed another."""
 
     part: str
     text: str
+    answers: tuple[str, ...] = ()
+    reminder: str = ""
 
 
 class Person(Protocol):
     def ask(self, prompt: Prompt) -> str:
-        """Show the prompt, do what it asks, return the typed answer."""
+        """Show the prompt, do what it asks, return the typed answer: one of
+        ``prompt.answers`` when it names any."""
         ...
 
 
@@ -42,7 +49,16 @@ class StreamPerson:
         self.stdin, self.stdout = stdin, stdout
 
     def ask(self, prompt: Prompt) -> str:
-        self.stdout.write(prompt.text + " ")
+        answer = self._read(prompt.text)
+        # an answer not understood is asked again, never guessed at: taken as
+        # "no", a stray Enter or "j" listed a part that works as missing
+        while prompt.answers and answer not in prompt.answers:
+            self.stdout.write(f"  {prompt.reminder}\n")
+            answer = self._read(prompt.text)
+        return answer
+
+    def _read(self, text: str) -> str:
+        self.stdout.write(text + " ")
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:
@@ -109,15 +125,17 @@ class WiringCheck:
         kwargs.setdefault("columns", Display.dark(self.backend.columns).columns)
         return Display(**kwargs)
 
-    def _light(self, part: str, question: str, display: Display) -> None:
+    def _light(
+        self, part: str, question: str, display: Display, missed: str = "did not see it"
+    ) -> None:
         self.backend.show(display)
-        answer = self.person.ask(Prompt(part, f"{question} [y/n]"))
+        answer = self.person.ask(Prompt(part, f"{question} [y/n]", YES + NO, YES_OR_NO))
         self.backend.show(self._display())
         self.backend.poll(self.clock())
-        if answer.startswith("y"):
+        if answer in YES:
             self.report.worked.append(part)
         else:
-            self.report.missing.append((part, "the person did not see it"))
+            self.report.missing.append((part, f"the person {missed}"))
 
     def _outputs(self) -> None:
         from hardware.display import Alert, ColumnLight, Lamp
@@ -155,7 +173,13 @@ class WiringCheck:
                     self._display(scores=scores),
                 )
         if pins.buzzer is not None:
-            self._light("buzzer", "Did the buzzer beep?", self._display(alert=Alert.ERROR))
+            # a buzzer is heard, not seen: its question and its line in the report say so
+            self._light(
+                "buzzer",
+                "Did you hear the buzzer beep?",
+                self._display(alert=Alert.ERROR),
+                missed="did not hear it",
+            )
 
     # -- sensors ----------------------------------------------------------
 

@@ -21,7 +21,8 @@ SENSORS = ("entry", "colour", "exit", "slider", "button")
 HOW = """\
   (On the simulated grid, type what you do: r3 drops a red disc into column 3,
   y3 a yellow one, p3 pops the bottom disc of column 3, o and c open and close
-  the slider, b presses the mode button. Enter alone does nothing; s skips.)"""
+  the slider, b presses the mode button. Enter alone asks again; s skips.)"""
+NOTHING_DONE = "Nothing done yet: type what you do (? shows how), or s to skip."
 
 
 class SimPerson:
@@ -91,19 +92,29 @@ class HandSimPerson:
         if prompt.part.partition(" ")[0] not in SENSORS:
             # long enough to tell a lit light from one that just went out
             self.wait(BLINK_WINDOW)
-            self.out.write(f"  (the simulated board shows {seen(self.reader.shown())})\n")
+            self.out.write(f"  ({told(self.reader.shown())})\n")
             return self.person.ask(prompt)
         if not self._told:
             self.out.write(HOW + "\n")
             self._told = True
         while True:
             typed = self.person.ask(prompt)
-            if typed in ("", "s", "skip"):
+            if typed in ("s", "skip"):
                 return typed
-            refusal = HOW if typed in ("?", "help") else self._do(typed)
+            refusal = self._step(typed)
             if refusal is None:
                 return ""
             self.out.write(f"{refusal}\n" if refusal is HOW else f"  {refusal}\n")
+
+    def _step(self, typed: str) -> str | None:
+        """Do ``typed``, a step; what to tell the person instead, if it was none."""
+        if typed == "":
+            # Enter alone moves nothing on the simulated grid: moving on would
+            # list the sensor as missing for a key pressed by mistake
+            return NOTHING_DONE
+        if typed in ("?", "help"):
+            return HOW
+        return self._do(typed)
 
     def _do(self, typed: str) -> str | None:
         """Do ``typed`` on the grid; why it could not be done, if it could not."""
@@ -133,13 +144,22 @@ class HandSimPerson:
         return None
 
 
+def told(shown: ShownLights) -> str:
+    """What the simulated board shows and sounds, for a person who can
+    neither see nor hear it.
+
+    >>> told(ShownLights((None, None), frozenset(), False, False, None, True))
+    'the simulated board shows no column lit; no turn light; you hear its buzzer beep'
+    """
+    heard = "; you hear its buzzer beep" if shown.buzzer else ""
+    return f"the simulated board shows {seen(shown)}{heard}"
+
+
 def seen(shown: ShownLights) -> str:
     """What the lights show, for a person who cannot see them.
 
     >>> seen(ShownLights((None, "red", None), frozenset(), True, False, (10, 0), False))
     'column 2 (red) lit; the turn light of Red; scores Red 10, Yellow 0'
-    >>> seen(ShownLights((None, None), frozenset(), False, False, None, True))
-    'no column lit; no turn light; the buzzer beeping'
     """
     lit = [
         f"{number} ({look})" if look != "on" else f"{number}"
@@ -152,6 +172,4 @@ def seen(shown: ShownLights) -> str:
     parts.append(f"the turn light of {' and '.join(turns)}" if turns else "no turn light")
     if shown.scores is not None:
         parts.append(f"scores Red {shown.scores[0]}, Yellow {shown.scores[1]}")
-    if shown.buzzer:
-        parts.append("the buzzer beeping")
     return "; ".join(parts)
