@@ -157,9 +157,32 @@ def test_the_owner_invites_and_gets_the_link_and_its_qr_code(browser: Any, serve
     assert qr_texts(picture) == [link]
     browser.find_element(By.ID, "copy").click()
     wait(browser, lambda d: text(d, "message") == "Copied.", "the copy")
+    # pressed again while the friend holds the seat: the same link, still valid
+    wait(browser, lambda d: text(d, "invite") == "Show the invitation link", "the button")
+    browser.find_element(By.ID, "invite").click()
+    wait(browser, lambda d: field.get_attribute("value") == link, "the same link")
+    with served.sim.lock:
+        assert served.sim.daemon.remote is not None
+        assert served.sim.daemon.remote.current_link() == link
     browser.find_element(By.ID, "revoke").click()
     wait(browser, lambda d: not d.find_element(By.ID, "friend").is_displayed(), "the revoke")
     assert state(served)["remote_colour"] is None
+    assert text(browser, "invite") == "Invite a friend to play Yellow"
+
+
+def test_no_invitation_is_offered_without_a_broker(browser: Any, tmp_path: Path) -> None:
+    table = Table(tmp_path / "state")
+    running = Running(table)
+    try:
+        browser.get(table.web.url)
+        wait(browser, lambda d: text(d, "link") == "live", "the live link")
+        pair_page(browser, table)
+        wait(browser, lambda d: d.find_element(By.ID, "level-choice").is_displayed(), "controls")
+        assert table.get_json("/api/remote", table.pair())["broker"] is False
+        assert not browser.find_element(By.ID, "invite-box").is_displayed()
+    finally:
+        running.close()
+        table.close()
 
 
 def test_a_share_link_replays_a_game_with_no_server(

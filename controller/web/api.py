@@ -315,11 +315,18 @@ class Handler(Exchange):
 
     def _invitation(self) -> None:
         """The link of this game's invitation and its QR code, for a paired
-        browser that opens the page again while a friend holds a seat."""
+        browser that opens the page again while a friend holds a seat, and
+        whether a broker is configured at all (``broker``: without one the
+        page offers no invitation)."""
         host = self.web.remote
         link = host.current_link() if host is not None else None
         colour = self.web.hub.state().get("remote_colour")
-        found = {"colour": colour, "link": link, "qr": qr_svg(link) if link else None}
+        found = {
+            "colour": colour,
+            "link": link,
+            "qr": qr_svg(link) if link else None,
+            "broker": host is not None,
+        }
         self._json(HTTPStatus.OK, found)
 
     def _new(self, body: dict[str, Any]) -> None:

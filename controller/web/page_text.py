@@ -103,6 +103,8 @@ PAGE: dict[str, str] = {
     "lamp_hint-pop": N_("hint: pop here"),
     # the owner's invitation (a paired browser)
     "invite": N_("Invite a friend to play {colour}"),
+    # while a friend holds the seat: their link again, not a new one
+    "show_invitation": N_("Show the invitation link"),
     "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
     "copy": N_("Copy the link"),
     "copied": N_("Copied."),

@@ -301,6 +301,7 @@ async function control(path, body, answer) {
 // -- a friend anywhere (docs/remote.md) ------------------------------------------------
 
 let invitation = null; // the invite answer: { colour, link, qr }
+let broker = false; // whether the board has a broker to invite through (GET /api/remote)
 
 // The colour a friend is invited to play: theirs if one plays, else the
 // computer's, else Yellow (the people at the grid start).
@@ -309,7 +310,11 @@ function friendColour() {
 }
 
 function showFriend() {
-  $("invite").textContent = t("invite", { colour: t("colour_" + friendColour()) });
+  $("invite-box").hidden = !broker;
+  // while a friend holds the seat the button shows their link again: a new
+  // one would end the game for the friend holding the old
+  const held = Boolean(state.remote_colour);
+  $("invite").textContent = held ? t("show_invitation") : t("invite", { colour: t("colour_" + friendColour()) });
   $("friend").hidden = !state.remote_colour;
   $("friend").textContent = state.remote_colour ? t("friend_plays", { colour: t("colour_" + state.remote_colour) }) : "";
   if (!state.remote_colour) invitation = null;
@@ -325,6 +330,10 @@ function showFriend() {
 }
 
 async function invite() {
+  if (state.remote_colour) {
+    await loadInvitation();
+    return;
+  }
   const colour = friendColour();
   const { status, data } = await call("POST", "/api/remote/invite", { colour });
   await control(null, null, { status, data });
@@ -337,10 +346,10 @@ async function invite() {
 // A page opened again while a friend holds a seat shows the link once more.
 async function loadInvitation() {
   const { status, data } = await call("GET", "/api/remote");
-  if (status === 200 && data.link) {
-    invitation = data;
-    if (state) showFriend();
-  }
+  if (status !== 200) return;
+  broker = Boolean(data.broker);
+  if (data.link) invitation = data;
+  if (state) showFriend();
 }
 
 async function copyLink() {
