@@ -65,8 +65,12 @@ def test_a_disc_lands_only_after_its_fall_time(sim: Sim) -> None:
     sim.grid.drop(2, R)
     sim.grid.run_until(0.19)
     assert sim.grid.columns_content()[1] == ()
+    # the state a page reads counts it where it lands: the referee took it
+    # from the entry beam already
+    assert sim.grid.rows()[-1] == "......." and sim.grid.rows(falling=True)[-1] == ".R....."
     sim.grid.run_until(0.2)
     assert sim.grid.columns_content()[1] == (R,)
+    assert sim.grid.rows()[-1] == sim.grid.rows(falling=True)[-1] == ".R....."
 
 
 @pytest.mark.parametrize("seed", range(40))

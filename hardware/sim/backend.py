@@ -109,7 +109,9 @@ class SimulatedBackend:
         self.inner.show(display)
 
     def contents(self) -> list[str]:
-        return self.grid.rows()
+        # a falling disc counted as landed: a state published when the
+        # referee takes the drop must not show the grid a disc behind it
+        return self.grid.rows(falling=True)
 
     def close(self) -> None:
         self.inner.close()

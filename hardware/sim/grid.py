@@ -129,6 +129,7 @@ class SimGrid:
         self.rng = random.Random(seed)
         self._content: list[list[Colour]] = [[] for _ in range(columns)]
         self._planned: list[list[Colour]] = [[] for _ in range(columns)]
+        self._falling: list[list[Colour]] = [[] for _ in range(columns)]  # entered, not landed
         self._slider_open = False
         self._free: dict[tuple[Beam, int], float] = {}
         self._landed: dict[int, float] = {}  # per column: when its last falling disc lands
@@ -242,7 +243,11 @@ class SimGrid:
             self._pulse(Beam.EXIT, column, out, self._draw(self.physics.exit_beam))
         else:
             self._planned[i].append(colour)
-            self._at(landing, self._content[i].append, colour)
+            self._falling[i].append(colour)
+            self._at(landing, self._land, i)
+
+    def _land(self, i: int) -> None:
+        self._content[i].append(self._falling[i].pop(0))
 
     def pop(self, column: int, at: float | None = None) -> Colour:
         """Push the bottom disc of ``column`` out; returns its colour."""
@@ -322,6 +327,7 @@ class SimGrid:
             )
         self._content = [list(c) for c in columns]
         self._planned = [list(c) for c in columns]
+        self._falling = [[] for _ in columns]
 
     @property
     def slider_open(self) -> bool:
@@ -331,9 +337,14 @@ class SimGrid:
         """Each column's discs now, bottom up."""
         return tuple(tuple(c) for c in self._content)
 
-    def rows(self) -> list[str]:
-        """The grid now, top row first, ``.``/``R``/``Y``."""
-        return picture(self._content, self.rows_count)
+    def rows(self, falling: bool = False) -> list[str]:
+        """The grid now, top row first, ``.``/``R``/``Y``; with ``falling``,
+        a disc still falling is counted where it lands (it is in its column
+        already, and the referee has taken it from the entry beam)."""
+        columns = self._content
+        if falling:
+            columns = [c + f for c, f in zip(self._content, self._falling, strict=True)]
+        return picture(columns, self.rows_count)
 
 
 def saved_grid(columns: Sequence[Sequence[Colour]]) -> bytes:
