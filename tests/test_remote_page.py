@@ -106,6 +106,16 @@ def test_a_friend_plays_from_the_link(browser: Any, served: Table) -> None:
     with served.sim.lock:
         served.act("drop 4")
     wait(browser, lambda d: text(d, "turn") == "Your turn: tap a column.", "the friend's turn")
+    # each button stands over its column, on a phone's width too
+    for width in (390, 1000):
+        browser.set_window_size(width, 900)
+        cells = browser.find_elements(By.CSS_SELECTOR, "#board .row")[-1].find_elements(
+            By.CSS_SELECTOR, ".cell"
+        )
+        for column, cell in enumerate(cells, start=1):
+            button = browser.find_element(By.CSS_SELECTOR, f".tap[data-move='{column}']")
+            centre = [e.rect["x"] + e.rect["width"] / 2 for e in (button, cell)]
+            assert abs(centre[0] - centre[1]) < 3, (width, column, centre)
     # on the friend's own turn the board's sentence ("waiting for your
     # friend") is not theirs to read
     wait(browser, lambda d: not d.find_element(By.ID, "status").is_displayed(), "no status")

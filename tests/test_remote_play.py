@@ -109,6 +109,8 @@ def test_a_whole_game_with_a_remote_seat_through_popref_play(
         ["1", "2", "1", "2", "1", "2"],
     ]
     assert all(state["you"] == "yellow" for state in played)
+    # the grid as the board sent it, not a disc behind the game
+    assert all(state["grid"] == state["board"] for state in played)
     board.wait(timeout=WAIT)
     outcome = states(board.stdout)
     assert outcome[-1]["moves"] == ["1", "2", "1", "2", "1", "2", "1"]
