@@ -182,9 +182,10 @@ def test_the_opponent_its_level_its_pending_move_and_a_hint(browser: Any, quick:
     quick.act("drop 4")  # Red; the computer (Yellow) answers at once in the simulator
     move = quick.get_json("/api/state")["computer"]
     assert move is not None and not move.startswith("p")  # Classic: a drop
-    wait(browser, lambda d: f"The computer's move: {move}" in text(d, "opponent"), "its move")
+    said = f"The computer's move: drop a Yellow disc into column {move}."
+    wait(browser, lambda d: text(d, "status") == said, "its move")
     assert lit(browser, "computer-drop") == [f"{move}:yellow"]
-    assert "Yellow" in text(browser, "status")
+    assert "computer's move" not in text(browser, "opponent")  # said once
     shot(browser, "computer")
     quick.act(f"drop {move}")  # a person makes the computer's move for it
     wait(browser, lambda d: "Red" in text(d, "turn"), "Red's turn")
@@ -208,6 +209,11 @@ def test_the_computer_opponents_fields_show_when_the_state_has_them(
     state = table.get_json("/api/state")
     table.web.hub.publish({**state, "opponent": "yellow", "computer": "4", "hint": None})
     wait(browser, lambda d: d.find_element(By.ID, "opponent").is_displayed(), "the opponent")
+    assert text(browser, "opponent") == "The computer plays Yellow."  # the status says its move
+    # while a fault's repair takes the status, the computer's move is recalled beside it
+    fault = {"fault": "A disc went into column 2.", "status": "Take it out."}
+    table.web.hub.publish({**state, "opponent": "yellow", "computer": "4", **fault})
+    wait(browser, lambda d: "make it on the grid" in text(d, "opponent"), "the reminder")
     assert text(browser, "opponent") == (
         "The computer plays Yellow. The computer's move: 4; make it on the grid."
     )

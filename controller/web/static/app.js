@@ -76,7 +76,8 @@ function render() {
     const colour = t("colour_" + state.opponent);
     extra.push(state.level ? t("opponent_level", { colour, level: state.level }) : t("opponent", { colour }));
   }
-  if (state.computer) extra.push(t("computer_move", { move: state.computer }));
+  // the board's status says the computer's move, unless a fault's repair has it
+  if (state.computer && state.fault) extra.push(t("computer_move", { move: state.computer }));
   // marked only where the board says false (a board without the field says nothing); the status says why
   if (state.hint) extra.push(t(state.hint_proven === false ? "hint_unproven" : "hint", { move: state.hint }));
   $("opponent").hidden = extra.length === 0;
