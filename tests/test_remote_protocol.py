@@ -11,6 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from controller.referee.commands import SEQ_LIMIT
 from controller.referee.invitation import Invitation, b64url
 from controller.remote.address import BROWSER, TERMINAL, broker_address
 from controller.remote.link import Link, LinkError, page_address, parse_link
@@ -19,7 +20,6 @@ from controller.remote.message import (
     KINDS,
     REMOTE,
     REMOTE_LIMIT,
-    SEQ_LIMIT,
     Message,
     Refused,
     seal,

@@ -17,6 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller.daemon.config import parse_config
 from controller.referee.invitation import DAY
 from controller.remote.client import RemoteClient
+from controller.remote.host import BURST, RATE
 from controller.remote.link import parse_link
 from controller.remote.message import REMOTE, Message, record_hash, seal
 from controller.simulator.script import parse_line
@@ -384,3 +385,70 @@ def test_a_restarted_daemon_publishes_the_move_that_waits(
     finally:
         client.close()
         again.close()
+
+
+def test_numbers_out_of_range_from_the_link_holder_never_reach_the_journal(
+    mosquitto: Mosquitto, tmp_path: Path, wall: Wall
+) -> None:
+    """A signed request or takeback word whose numbers the journal could not
+    read back (a move number of -1, 2**53) is dropped before the referee:
+    journalled, the next start would find the journal damaged and lose the game."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    first = Simulation(config, tmp_path / "state", remote=Colour.YELLOW, wall=wall)
+    client = RemoteClient(parse_link(first.links[-1]), name="friend")
+    client.start()
+    try:
+        assert pump(first, client, lambda: client.state is not None)
+        red_drops_first(first, client)
+        link = client.link
+        stranger = Stranger(client.connection.address.port, client.topics.remote)
+        try:
+            seq = client.next_seq()
+            for n, (kind, body) in enumerate(
+                [
+                    ("request", '{"ply":-1,"move":"4"}'),
+                    ("request", '{"ply":9007199254740992,"move":"4"}'),
+                    ("takeback", '{"epoch":9007199254740992,"ply":1,"agree":true}'),
+                    ("takeback", '{"epoch":0,"ply":-5,"agree":true}'),
+                ]
+            ):
+                stranger.send(seal(link.key, Message(link.game, REMOTE, seq + n, kind, body)))
+        finally:
+            stranger.close()
+        ask(first, client, "5", 1)  # asked after them: once answered, they were all read
+    finally:
+        client.close()
+        first.close()
+    journal = (tmp_path / "state" / "journal").read_text()
+    assert "9007199254740992" not in journal and '"ply":-' not in journal
+    again = Simulation(config, tmp_path / "state", remote=Colour.YELLOW, wall=wall)
+    try:
+        assert again.daemon.state()["moves"] == ["4"] and again.daemon.state()["remote"] == "5"
+    finally:
+        again.close()
+
+
+def test_a_flood_of_signed_requests_is_journalled_at_a_bounded_rate(
+    table: Simulation, friend: RemoteClient
+) -> None:
+    """The link holder's well-formed requests each cost a synced journal
+    line: past a burst, a few a second are taken; the rest are dropped, and a
+    request sent again after them still gets in."""
+    link = friend.link
+    red_drops_first(table, friend)
+    before = (table.state_dir / "journal").read_text().count('"request"')
+    began = table.clock()
+    stranger = Stranger(friend.connection.address.port, friend.topics.remote)
+    try:
+        below = friend.next_seq() - 300  # the friend's own request comes after them
+        for n in range(300):  # a pop of Red's disc: each is declined
+            body = '{"ply":1,"move":"p4"}'
+            message = Message(link.game, REMOTE, below + n, "request", body)
+            stranger.send(seal(link.key, message))  # at the broker, in order, before the next
+        seq = friend.request("5", 1)  # sent again each second until answered
+        assert pump(table, friend, lambda: seq in friend.replies)
+    finally:
+        stranger.close()
+    assert friend.replies[seq]["ok"] and table.daemon.state()["remote"] == "5"
+    taken = (table.state_dir / "journal").read_text().count('"request"') - before
+    assert taken <= BURST + RATE * (table.clock() - began) + 1 < 300

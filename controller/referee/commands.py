@@ -12,6 +12,7 @@ RulesChosen(rules='pop10', at=2.0)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from controller.referee.invitation import Invitation
 from engine import Move
@@ -19,6 +20,28 @@ from engine.colour import Colour
 from hardware.events import Event
 
 PAIRING_WINDOW = 30.0  # seconds a pairing request waits for the mode button
+# A remote side's message, move and takeback numbers are JSON numbers a
+# browser keeps exactly: 0 to this. The journal reads nothing else back, so
+# nothing else may be made (a record it cannot read would lose the game).
+SEQ_LIMIT = 2**53 - 1
+
+
+def countable(value: object, least: int = 0) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number a remote side may send, ``least``
+    to :data:`SEQ_LIMIT`.
+
+    >>> countable(3), countable(-1), countable(2**53), countable(True), countable(0, least=1)
+    (True, False, False, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= SEQ_LIMIT
+
+
+def _counted(command: object, **numbers: tuple[int, int]) -> None:
+    for name, (value, least) in numbers.items():
+        if not countable(value, least):
+            raise ValueError(
+                f"{type(command).__name__}: {name} {value!r} is not {least}..{SEQ_LIMIT}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +114,9 @@ class TakebackHeard:
     agree: bool
     at: float = 0.0
 
+    def __post_init__(self) -> None:
+        _counted(self, seq=(self.seq, 1), epoch=(self.epoch, 0), ply=(self.ply, 0))
+
 
 @dataclass(frozen=True, slots=True)
 class PairingRequested:
@@ -146,6 +172,9 @@ class RemoteRequested:
     ply: int
     move: Move
     at: float = 0.0
+
+    def __post_init__(self) -> None:
+        _counted(self, seq=(self.seq, 1), ply=(self.ply, 0))
 
 
 RemoteCommand = RemoteChosen | RemoteInvited | RemoteRevoked | RemoteRequested | TakebackHeard

@@ -35,6 +35,7 @@ from controller.referee.commands import (
     RemoteRequested,
     RemoteRevoked,
     TakebackHeard,
+    countable,
 )
 from controller.referee.core import Referee
 from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
@@ -66,6 +67,12 @@ INBOX = 64  # checked requests waiting for the loop; more are dropped (and count
 ANSWERS = 16
 REPEAT_GAP = 0.5  # seconds (the loop's clock) before a repeated request is answered again
 REPORT = 60.0  # seconds between log lines counting the messages dropped
+# The requests and takeback words a side may have journalled (each synced to
+# disk): this many a second, after a burst of BURST. A page asks on a tap and
+# again each second until answered; a flood beyond is dropped and counted.
+RATE = 2.0
+BURST = 8
+JOURNALLED = ("request", "takeback")
 EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
 
 
@@ -137,6 +144,7 @@ class RemoteHost:
         # the record hash a linked grid had after each of its moves, by epoch
         # (takebacks so far) and ply
         self._their_hash: dict[tuple[int, int], str] = {}
+        self._rate = Rate(RATE, BURST)  # of the requests that reach the journal
         self.diverged: int | None = None  # the first ply where the two journals differ
         self.connection = Connection(
             settings.broker,
@@ -396,6 +404,12 @@ class RemoteHost:
         if repeated and self._repeatable.get(message.seq) != message.body:
             self._drop("replayed")
             return
+        # each request and takeback word is journalled and synced: past the
+        # rate they are dropped before their number counts as seen, so the
+        # sender's next copy gets in (on the loop's clock as of its last step)
+        if not repeated and message.kind in JOURNALLED and not self._rate.take(self._now):
+            self._drop("flood")
+            return
         try:
             self._inbox.put_nowait(message)
         except queue.Full:
@@ -432,13 +446,10 @@ class RemoteHost:
                 self._drop("malformed")
             return word
         ply, move = fields.get("ply"), fields.get("move")
-        if not isinstance(ply, int) or isinstance(ply, bool) or not isinstance(move, str):
+        if not countable(ply) or not isinstance(move, str):
             self._drop("malformed")
             return None
         epoch = epoch_of(fields)
-        if isinstance(fields.get("hash"), str):  # a linked grid's, after its move
-            self._their_hash[epoch, ply + 1] = fields["hash"][:64]
-            self._their_hash.pop((epoch, ply + 1 - ANSWERS), None)
         if epoch != referee.remote.agreement.epoch:
             # asked before a takeback (or after one this board has not made): its
             # move number names another move here
@@ -450,6 +461,10 @@ class RemoteHost:
         except ValueError as error:
             self._reply(message.seq, Declined("notation", reason(str(error))), message.body)
             return None
+        if isinstance(fields.get("hash"), str):  # a linked grid's, after its move
+            self._their_hash[epoch, ply + 1] = fields["hash"][:64]
+            while len(self._their_hash) > ANSWERS:  # the oldest first: dicts keep their order
+                del self._their_hash[next(iter(self._their_hash))]
         self._asking[message.seq] = message.body
         return RemoteRequested(message.seq, ply, parsed)
 
@@ -481,12 +496,9 @@ def _word(message: Message, fields: dict[str, Any]) -> TakebackHeard | None:
     """A linked grid's word on a takeback (docs/remote.md), or ``None`` when
     the body is not one."""
     epoch, ply, agree = fields.get("epoch"), fields.get("ply"), fields.get("agree")
-    numbers = [value for value in (epoch, ply) if isinstance(value, int)]
-    if len(numbers) != 2 or any(isinstance(v, bool) or v < 0 for v in numbers):
+    if not (countable(epoch) and countable(ply) and isinstance(agree, bool)):
         return None
-    if not isinstance(agree, bool):
-        return None
-    return TakebackHeard(message.seq, numbers[0], numbers[1], agree)
+    return TakebackHeard(message.seq, epoch, ply, agree)
 
 
 def _plain(value: dict[str, Any]) -> dict[str, Any]:
@@ -497,3 +509,27 @@ def _plain(value: dict[str, Any]) -> dict[str, Any]:
         if isinstance(field, Text):
             plain[f"{name}_text"] = field.data()
     return plain
+
+
+class Rate:
+    """A token bucket on the loop's clock: :meth:`take` is true at most
+    ``per_second`` times a second on average, ``burst`` at once.
+
+    >>> rate = Rate(2.0, 3)
+    >>> [rate.take(0.0) for _ in range(4)], rate.take(0.5), rate.take(0.5)
+    ([True, True, True, False], True, False)
+    """
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second, self.burst = per_second, burst
+        self._tokens = float(burst)
+        self._at: float | None = None
+
+    def take(self, now: float) -> bool:
+        if self._at is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.per_second)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from controller.referee.commands import SEQ_LIMIT
 from engine import Game, write_record
 
 VERSION = 1
@@ -47,7 +48,6 @@ EPOCH_MOVES = 2**32
 # the board's own state may be larger, and clients take up to BOARD_LIMIT.
 REMOTE_LIMIT = 4096
 BOARD_LIMIT = 65536
-SEQ_LIMIT = 2**53 - 1  # a browser keeps JSON numbers exact up to here
 _SIG = re.compile(r"[0-9a-f]{64}")
 _GAME = re.compile(r"[A-Za-z0-9_-]{22}")
 

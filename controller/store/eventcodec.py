@@ -12,6 +12,7 @@ from typing import Any
 
 from controller.referee import fields
 from controller.referee.commands import (
+    SEQ_LIMIT,
     HintAsked,
     Input,
     LevelChosen,
@@ -129,7 +130,6 @@ KEYS: dict[str, tuple[str, ...]] = {
     "takeback-heard": ("seq", "epoch", "ply", "agree"),
 }
 REMOTE_KINDS = ("remote", "invite", "revoke", "request", "takeback-heard")
-SEQ_LIMIT = 2**53 - 1  # a remote's message numbers are JSON numbers a browser keeps exactly
 
 
 def decode(record: dict[str, Any]) -> Input:
