@@ -9,23 +9,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 
-from bench.soaklib.mqttproxy import Mix, MqttProxy
+from bench.soaklib.mqttproxy import DOWN, Mix, MqttProxy
 from controller.daemon.config import parse_config
 from controller.remote.client import RESEND, RemoteClient
 from controller.remote.connection import QUEUED
+from controller.remote.host import ECHO_WAIT, LISTEN
 from controller.remote.link import parse_link
 from controller.remote.message import REMOTE, Message, body, seal
 from controller.simulator.simulation import Simulation
 from engine.colour import Colour
 from hardware.clock import FakeClock
 from tests.broker import Mosquitto
-from tests.test_remote_seat import act, pump
+from tests.test_remote_seat import WAIT, act, pump
 
 # Classic: Red at the grid, Yellow the friend; Red wins along the bottom row
 GAME = ["1", "7", "1", "7", "2", "6", "2", "6", "3", "5", "4"]
@@ -173,6 +175,41 @@ def test_a_long_cut_does_not_crowd_out_the_presence_said_on_connecting_again(
             friend.resend()
         proxy.heal()
         assert pump(sim, friend, lambda: sim.daemon.state()["link"] == "up")
+    finally:
+        friend.close()
+        sim.close()
+
+
+def test_a_board_the_broker_stops_passing_messages_to_hears_again(
+    proxy: MqttProxy, mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A connection that stays up while nothing reaches the board (a fourth
+    attack left a Mosquitto doing this under a flood, for good): the board
+    sends itself an echo after a minute of silence, and connects again when
+    even that does not come back. The friend reaches the broker directly."""
+    caplog.set_level(logging.WARNING, logger="popref")
+    config = parse_config({"remote": {"broker": proxy.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    direct = replace(parse_link(sim.links[-1]), broker=mosquitto.url)
+    friend = RemoteClient(direct, name="friend")
+    friend.start()
+    try:
+        act(sim, "drop 4")
+        first = friend.request("5", 1)  # heard: a move asked, made, and seen
+        assert pump(sim, friend, lambda: first in friend.replies), dict(proxy.counts)
+        act(sim, "drop 5", "drop 4")
+        assert pump(sim, friend, lambda: seen(friend).get("ply") == 3)
+        proxy.delay(1e6, count=1, direction=DOWN)  # the next message down, and all after it
+        seq = friend.request("5", 3)
+        held = proxy.wait_for(lambda: proxy.counts["delay"] == 1, WAIT)
+        assert held, dict(proxy.counts)  # held in the proxy: the board is deaf
+        sim.advance(LISTEN)  # a minute of silence: the echo goes out, and is held too
+        assert sim.daemon.state()["remote"] is None
+        sim.advance(ECHO_WAIT)  # no echo: a new connection, through which the request comes
+        assert pump(sim, friend, lambda: seq in friend.replies)
+        assert friend.replies[seq]["ok"] and sim.daemon.state()["remote"] == "5"
+        assert sim.daemon.state()["moves"] == ["4", "5", "4"]
+        assert any("not even its own echo" in r.getMessage() for r in caplog.records)
     finally:
         friend.close()
         sim.close()

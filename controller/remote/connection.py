@@ -77,6 +77,7 @@ class Connection:
         self._on_connected = on_connected
         self._topics: set[str] = set()
         self._lock = threading.Lock()  # the topics, from the loop and the network thread
+        self._subscribed = False  # the connection up has been given the topics (under _lock)
         self.connected = threading.Event()
         self._lost_said = False
         self._closing = False
@@ -127,14 +128,16 @@ class Connection:
         wanted = set(topics)
         with self._lock:
             self._topics |= wanted
-        if wanted and self.connected.is_set():
+            live = self._subscribed  # else the next connection subscribes them
+        if wanted and live:
             self._client.subscribe([(topic, 1) for topic in sorted(wanted)])
 
     def unsubscribe(self, topics: Iterable[str]) -> None:
         gone = set(topics)
         with self._lock:
             self._topics -= gone
-        if gone and self.connected.is_set():
+            live = self._subscribed
+        if gone and live:
             self._client.unsubscribe(sorted(gone))
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
@@ -142,6 +145,14 @@ class Connection:
         info = self._client.publish(topic, payload, qos=1, retain=retain)
         if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
             log.debug("The broker is away and %d messages wait: one more was dropped.", QUEUED)
+
+    def reconnect(self) -> None:
+        """End the connection as a cut network would, from any thread: paho's
+        thread notices, says so and connects again by itself."""
+        # under WebSockets, paho's wrapper holds the socket (as in _no_delay)
+        raw: Any = getattr(self._client.socket(), "_socket", self._client.socket())
+        with contextlib.suppress(OSError, AttributeError):
+            raw.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         if not self._started:
@@ -159,7 +170,10 @@ class Connection:
             self._lost(f"the broker refused the connection ({reason})")
             return
         with self._lock:
+            # from here on subscribe() sends its own: a topic added between
+            # this read and the flag would otherwise be subscribed by nobody
             topics = sorted(self._topics)
+            self._subscribed = True
         if topics:
             client.subscribe([(topic, 1) for topic in topics])
         self.conn, self._next_conn = self._next_conn, secrets.token_hex(8)
@@ -176,6 +190,8 @@ class Connection:
     def _disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
+        with self._lock:
+            self._subscribed = False
         self.connected.clear()
         self._lost(f"the connection ended ({reason})")
         self.on_change()

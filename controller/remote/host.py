@@ -73,6 +73,12 @@ REPORT = 60.0  # seconds between log lines counting the messages dropped
 RATE = 2.0
 BURST = 8
 JOURNALLED = ("request", "takeback")
+# A broker may stop passing messages to a connection that still looks alive
+# (seen under a flood: the board never heard the friend again). After LISTEN
+# seconds with nothing from the broker the board sends itself an empty
+# message; if nothing comes within ECHO_WAIT it connects again.
+LISTEN = 60.0
+ECHO_WAIT = 15.0
 EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
 
 
@@ -145,6 +151,9 @@ class RemoteHost:
         # (takebacks so far) and ply
         self._their_hash: dict[tuple[int, int], str] = {}
         self._rate = Rate(RATE, BURST)  # of the requests that reach the journal
+        self._heard = threading.Event()  # something came from the broker since the last step
+        self._silent_since: float | None = None  # the loop's clock; None: not listening
+        self._echo_at: float | None = None  # when the board sent itself an echo
         self.diverged: int | None = None  # the first ply where the two journals differ
         self.connection = Connection(
             settings.broker,
@@ -168,6 +177,7 @@ class RemoteHost:
         """The inputs due from the remote side, one at a time: the loop feeds
         each before the next is made, so each sees the referee as it is."""
         self._now = now
+        self._watch(now)
         seat = referee.remote
         if seat.due and seat.next_colour is not None:
             yield RemoteInvited(self.invitation(seat.next_colour))
@@ -240,10 +250,37 @@ class RemoteHost:
             log.error("The other grid's game differs from this one's after move %d.", ply)
 
     def deadline(self, now: float) -> float | None:
-        """When the invitation expires, on the loop's clock ``now``."""
-        if self._expires is None:
-            return None
-        return now + max(0.0, self._expires - self._wall())
+        """When the invitation expires or the broker's silence is next
+        checked, on the loop's clock ``now``."""
+        times = [] if self._expires is None else [now + max(0.0, self._expires - self._wall())]
+        if self._silent_since is not None:
+            times.append(
+                self._silent_since + LISTEN if self._echo_at is None else self._echo_at + ECHO_WAIT
+            )
+        return min(times, default=None)
+
+    def _watch(self, now: float) -> None:
+        """Listen for the broker: an echo after :data:`LISTEN` seconds of
+        silence, and a new connection when even that does not come back."""
+        gate = self._gate
+        if self._heard.is_set() or gate is None or not self.connection.connected.is_set():
+            self._heard.clear()
+            self._silent_since = now if gate is not None else None
+            self._echo_at = None
+        elif self._silent_since is None:
+            self._silent_since = now
+        elif self._echo_at is None:
+            if now - self._silent_since >= LISTEN:
+                self.connection.publish(gate.topic, b"")  # anyone's, unsigned: only heard
+                self._echo_at = now
+        elif now - self._echo_at >= ECHO_WAIT:
+            log.warning(
+                "The broker passed nothing to this board for %d s, not even its own echo; "
+                "connecting again.",
+                round(now - self._silent_since),
+            )
+            self.connection.reconnect()
+            self._silent_since, self._echo_at = now, None
 
     def close(self) -> None:
         self.connection.close()
@@ -381,9 +418,12 @@ class RemoteHost:
     def _arrived(self, topic: str, payload: bytes) -> None:
         """On the network thread: check, enqueue, wake the loop. Nothing
         unsigned, replayed or for another game gets further."""
+        self._heard.set()  # the broker passes messages: whatever they are
         gate = self._gate
         if gate is None or topic != gate.topic:
             self._drop("foreign")
+            return
+        if not payload:  # the board's own echo (_watch)
             return
         try:
             message = unseal(gate.key, gate.game, REMOTE, payload)
