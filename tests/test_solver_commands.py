@@ -62,6 +62,23 @@ def test_space_separated_moves_are_the_whole_position(
 
 
 @pytest.mark.parametrize("command", ["solve", "bestmove"])
+def test_blank_and_comment_only_lines_are_skipped_and_still_counted(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # each was answered as the start position: "- 1" twice before "44 1"
+    argv = [command] if command == "solve" else [command, "--level", "5"]
+    assert run(argv, "\n#x\n \t # a comment\n44\n-\n", monkeypatch) == 0
+    out = capsys.readouterr().out.splitlines()
+    if command == "solve":
+        assert out == ["44 1", "- 1"]
+    else:
+        assert len(out) == 2 and all(move in "1234567" for move in out)
+    assert run(argv, "\n#x\n4444444\n", monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err == f"popref {command}: line 3 (4444444): move 7 (4): column 4 is full\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "bestmove"])
 def test_a_long_line_gives_a_short_error(
     command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
