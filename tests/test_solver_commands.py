@@ -220,6 +220,24 @@ def test_bestmove_says_which_moves_are_not_proven(
     )
 
 
+def test_the_readme_says_an_unproven_move_is_a_note_with_exit_status_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bestmove row did not mention the line on standard error, which a
+    user took for an error."""
+    from controller.cli.bestmove import _unproven
+    from engine import parse_move
+
+    monkeypatch.setenv("LANG", "C")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    (row,) = [line for line in readme.splitlines() if line.startswith("| `popref bestmove ")]
+    said = _unproven(parse_move("4")).split(":")[0].replace("4", "M")  # "Move M is not proven"
+    assert f"`popref bestmove: line N: {said}: ...`" in row
+    assert "on standard error as a note, not an error" in row and "exit status 0" in row
+
+
 @pytest.mark.parametrize("cores, helped", [(1, False), (2, True), (None, False)])
 def test_bestmove_has_a_helper_from_two_cores(
     cores: int | None,
