@@ -111,6 +111,25 @@ def test_no_such_game_is_one_line_and_status_2(
     assert f"no game {number}" in err and "popref games" in err
 
 
+def test_no_such_game_points_to_the_listing_of_the_same_directory(
+    state: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "`popref games` lists the games", which lists the default
+    directory's: the hint keeps the --state-dir and --config typed."""
+    assert popref(["games", "--state-dir", str(state), "5"]) == 2
+    listing = f"popref games --state-dir {state}"
+    assert capsys.readouterr().err == (
+        f"popref games: there is no game 5 in {state / 'games'}; `{listing}` lists the games\n"
+    )
+    config = tmp_path / "my config.toml"
+    config.write_text(f'[daemon]\nstate_dir = "{state}"\n')
+    assert popref(["games", "--config", str(config), "5"]) == 2
+    assert f"; `popref games --config '{config}'` lists the games\n" in capsys.readouterr().err
+    assert popref(["games", "--config", str(config), "--state-dir", str(state), "5"]) == 2
+    listing = f"popref games --state-dir {state} --config '{config}'"
+    assert f"; `{listing}` lists the games\n" in capsys.readouterr().err
+
+
 def test_the_state_directory_comes_from_systemd_when_not_given(
     state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -95,6 +95,13 @@ def test_moves_or_a_record_from_stdin(
         ),
         (["4"], "", "--rules is required: one of classic, popout"),
         (["-"], "Rules: classic\n\n4 p4\n", "record: line 3: move 2 (p4): pops are not"),
+        # it said "--rules is required ... (only a game record names its own)"
+        (
+            ["-"],
+            "garbage\n",
+            "standard input is not a game record: a record starts with a 'Rules: NAME' "
+            "line, as `popref games N` prints one (moves alone need --rules NAME)\n",
+        ),
         (
             ["--rules", "pop10", "-"],
             "Rules: classic\n",

@@ -79,7 +79,7 @@ def test_the_first_plies_come_from_the_book_without_a_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(ClassicSolver, "_window", no_search)
-    status, out = run_solve(["--all"], "\n4\n", monkeypatch)
+    status, out = run_solve(["--all"], "-\n4\n", monkeypatch)
     assert status == 0
     start, after_4 = out.splitlines()
     # the start's values are the known ones (Connect Four is a first player's win in the centre)
@@ -88,7 +88,7 @@ def test_the_first_plies_come_from_the_book_without_a_search(
     # Yellow's best reply to 4 keeps the position's score, the book's own
     four = book().exact_score(Position.from_columns(7, 6, [4]))
     assert max(int(v) for v in scores.values()) == four == -1 and len(scores) == 7
-    status, out = run_solve([], "\n4\n", monkeypatch)
+    status, out = run_solve([], "-\n4\n", monkeypatch)
     assert out == "- 1\n4 -1\n"
 
 

@@ -62,6 +62,23 @@ def test_space_separated_moves_are_the_whole_position(
 
 
 @pytest.mark.parametrize("command", ["solve", "bestmove"])
+def test_blank_and_comment_only_lines_are_skipped_and_still_counted(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # each was answered as the start position: "- 1" twice before "44 1"
+    argv = [command] if command == "solve" else [command, "--level", "5"]
+    assert run(argv, "\n#x\n \t # a comment\n44\n-\n", monkeypatch) == 0
+    out = capsys.readouterr().out.splitlines()
+    if command == "solve":
+        assert out == ["44 1", "- 1"]
+    else:
+        assert len(out) == 2 and all(move in "1234567" for move in out)
+    assert run(argv, "\n#x\n4444444\n", monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err == f"popref {command}: line 3 (4444444): move 7 (4): column 4 is full\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "bestmove"])
 def test_a_long_line_gives_a_short_error(
     command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -201,6 +218,24 @@ def test_bestmove_says_which_moves_are_not_proven(
     assert len(unproven) == 1 and unproven[0].startswith(
         f"popref bestmove: line 1: Siirtoa {out.split()[0]} ei ole todistettu"
     )
+
+
+def test_the_readme_says_an_unproven_move_is_a_note_with_exit_status_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bestmove row did not mention the line on standard error, which a
+    user took for an error."""
+    from controller.cli.bestmove import _unproven
+    from engine import parse_move
+
+    monkeypatch.setenv("LANG", "C")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    (row,) = [line for line in readme.splitlines() if line.startswith("| `popref bestmove ")]
+    said = _unproven(parse_move("4")).split(":")[0].replace("4", "M")  # "Move M is not proven"
+    assert f"`popref bestmove: line N: {said}: ...`" in row
+    assert "on standard error as a note, not an error" in row and "exit status 0" in row
 
 
 @pytest.mark.parametrize("cores, helped", [(1, False), (2, True), (None, False)])

@@ -600,6 +600,40 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
     ]
 
 
+def test_simulate_on_a_port_in_use_advises_by_where_the_address_came_from(
+    tmp_path: Path,
+) -> None:
+    """--web on a busy port was told to "set [web] enabled = false", which
+    does nothing for an address given with --web."""
+    script = tmp_path / "script"
+    script.write_text("")
+    config = tmp_path / "config.toml"
+
+    def simulate(*args: str) -> list[str]:
+        result = subprocess.run(
+            [*SIMULATE, "--script", str(script), "--state-dir", str(tmp_path / "s"), *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert result.returncode == 2 and result.stdout == ""
+        return [line for line in result.stderr.splitlines() if line.startswith("popref ")]
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert simulate("--web", f"127.0.0.1:{port}") == [
+            f"popref simulate: --web 127.0.0.1:{port}: cannot listen on 127.0.0.1 port {port}: "
+            "Address already in use; choose another port"
+        ]
+        config.write_text(f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n')
+        assert simulate("--config", str(config)) == [
+            f"popref simulate: [web] cannot listen on 127.0.0.1 port {port}: "
+            "Address already in use; choose another port, or set [web] enabled = false"
+        ]
+
+
 def test_linger_ends_quietly_at_a_ctrl_c_however_late_it_lands(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

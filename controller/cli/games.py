@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from controller.daemon.config import load_config
-from controller.store.archive import ArchivedGame, ArchiveError, GameArchive
+from controller.store.archive import ArchivedGame, ArchiveError, GameArchive, NoSuchGame
 from hardware.errors import ConfigError
 
 
@@ -98,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
             return 0
         games = archive.games(warn=warn)
+    except NoSuchGame as error:
+        print(f"popref games: {error}; `{listing(args)}` lists the games", file=sys.stderr)
+        return 2
     except ArchiveError as error:
         print(f"popref games: {error}", file=sys.stderr)
         return 2
@@ -108,6 +112,22 @@ def run(args: argparse.Namespace) -> int:
     if args.state_dir is None:
         _point_to_simulate(directory)
     return 0
+
+
+def listing(args: argparse.Namespace) -> str:
+    """The command that lists the games *args* read: ``popref games`` with
+    the ``--state-dir`` and ``--config`` given, since without them it lists
+    the default directory's.
+
+    >>> listing(argparse.Namespace(state_dir=Path("my games"), config=None))
+    "popref games --state-dir 'my games'"
+    """
+    words = ["popref", "games"]
+    if args.state_dir is not None:
+        words += ["--state-dir", str(args.state_dir)]
+    if args.config is not None:
+        words += ["--config", str(args.config)]
+    return shlex.join(words)
 
 
 def _point_to_simulate(listed: Path) -> None:

@@ -3,12 +3,14 @@
 A line holds one position: its moves separated by spaces or commas, as
 ``popref replay``, ``popref games`` and the page print them (``4 4 p4``,
 ``4,4,p4``); in Classic on a board at most 9 wide also a digit run, as the
-Connect Four test sets write it (``4453``). ``-`` or an empty line is the
-start position, and ``#`` begins a comment. A test-set line, a digit run
-and its score (``4453 -1``), reads as the position alone; so do two Classic
-moves written with a space between them (``4 3``): write them ``43`` or
-``4,3``. A line is at most :data:`MAX_LINE` characters, and an error quotes
-at most :data:`QUOTED` of them.
+Connect Four test sets write it (``4453``). ``-`` is the start position,
+and ``#`` begins a comment; a line with nothing else (blank, or only a
+comment) holds no position and is skipped, though line numbers count it. A
+test-set line, a digit run and its score (``4453 -1``), reads as the
+position alone; so do two Classic moves written with a space between them
+(``4 3``): write them ``43`` or ``4,3``. A line is at most
+:data:`MAX_LINE` characters, and an error quotes at most :data:`QUOTED` of
+them.
 
 >>> from engine import rules_named
 >>> text, game = read_position("4,4 p4  # a comment", rules_named("popout"), 1)
@@ -55,11 +57,16 @@ def quoted(text: str) -> str:
 
 
 def lines(stream: TextIO) -> Iterator[tuple[int, str]]:
-    """The lines of ``stream`` with their numbers; a line too long to be a
-    position, or not UTF-8 text, is a :class:`PositionInputError`.
+    """The lines of ``stream`` that hold a position, with their numbers (a
+    blank line and a comment-only one are skipped, and counted); a line too
+    long to be a position, or not UTF-8 text, is a :class:`PositionInputError`.
 
     Where the stream has bytes underneath (standard input), each line is
     decoded on its own, so an error names the line it is in.
+
+    >>> import io
+    >>> list(lines(io.StringIO("\\n  # a comment\\n-\\n4 # four\\n")))
+    [(3, '-\\n'), (4, '4 # four\\n')]
     """
     raw = getattr(stream, "buffer", None)
     for number in itertools.count(1):
@@ -77,12 +84,15 @@ def lines(stream: TextIO) -> Iterator[tuple[int, str]]:
             raise PositionInputError(
                 f"line {number}: over {MAX_LINE:,} characters: give one position a line"
             )
-        yield number, line
+        if line.split("#", 1)[0].strip():
+            yield number, line
 
 
 def read_position(line: str, rules: Rules, number: int) -> tuple[str, Game]:
     """The position of ``line``: its text as given (without a comment or a
-    test-set score) and the game after its moves, which must go on."""
+    test-set score) and the game after its moves, which must go on. A line
+    without moves reads as ``-``, the start position (:func:`lines` skips
+    such a line unless it is ``-``)."""
     fields = line.split("#", 1)[0].split()
     test_set = len(fields) == 2 and RUN.fullmatch(fields[0]) and SCORE.fullmatch(fields[1])
     if test_set and digit_runs_allowed(rules):

@@ -86,6 +86,13 @@ def _replay(args: argparse.Namespace) -> Game:
             raise ReplayError(f"record: {error}") from None
         _check_record_matches(game, args)
         return game
+    if args.rules is None and args.moves == "-":
+        # meant as a record: say what one is (as _looks_like_record knows one),
+        # not that --rules is missing
+        raise ReplayError(
+            "standard input is not a game record: a record starts with a 'Rules: NAME' "
+            "line, as `popref games N` prints one (moves alone need --rules NAME)"
+        )
     if args.rules is None:
         raise ReplayError(
             f"--rules is required: one of {', '.join(RULES_NAMES)} "
@@ -116,6 +123,8 @@ def _read_stdin() -> str:
 
 
 def _looks_like_record(text: str) -> bool:
+    """Whether *text* is a game record: its first line that is neither
+    blank nor a comment is its ``Rules:`` header."""
     for line in text.splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):

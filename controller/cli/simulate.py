@@ -210,7 +210,7 @@ def _simulate(
     web = None
     try:
         if config.web.enabled:
-            web = _serve(simulation, config)
+            web = _serve(simulation, config, args.web)
             if web is None:
                 return 2
         _invitations(simulation, args.json, language)
@@ -284,14 +284,23 @@ def _invitations(simulation: Simulation, as_json: bool, language: str) -> None:
     host.on_invited = show
 
 
-def _serve(simulation: Simulation, config: Config) -> WebServer | None:
-    """The page for ``simulation``; ``None`` after saying why it cannot listen."""
+def _serve(simulation: Simulation, config: Config, typed: str | None) -> WebServer | None:
+    """The page for ``simulation``; ``None`` after saying why it cannot listen.
+    ``typed`` is ``--web``'s address, if the page was asked for with it: then
+    the advice is about ``--web``, not the configuration's ``[web]``."""
     from controller.web.server import WebError, serve_daemon
 
     try:
         web = serve_daemon(simulation.daemon, config.web, simulation.clock, simulation)
     except WebError as error:
-        print(f"popref simulate: {error}", file=sys.stderr)
+        if typed is None:
+            said = str(error)
+        else:
+            said = (
+                f"--web {typed}: cannot listen on {error.host} port {error.port}: "
+                f"{error.reason}; choose another port"
+            )
+        print(f"popref simulate: {said}", file=sys.stderr)
         return None
     return web  # its address: in the server's log, or after a script (_linger)
 

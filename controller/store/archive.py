@@ -192,9 +192,9 @@ class GameArchive:
                 except UnicodeDecodeError:
                     reason = "it is not UTF-8 text"
                 raise ArchiveError(f"cannot read game {number} from {game.path}: {reason}")
-        raise NoSuchGame(
-            f"there is no game {number} in {self.directory}; `popref games` lists the games"
-        )
+        # what lists the games is the caller's to say (``popref games``
+        # adds the options that name this directory)
+        raise NoSuchGame(f"there is no game {number} in {self.directory}")
 
     def _entry(self, match: re.Match[str], path: Path) -> ArchivedGame | None:
         number = int(match["number"])

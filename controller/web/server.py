@@ -60,7 +60,19 @@ STATIC = {
 
 
 class WebError(RuntimeError):
-    """The server cannot listen; the message is one line for the user."""
+    """The server cannot listen; the message is one line for the user, for
+    an address from the configuration's ``[web]``. ``host``, ``port`` and
+    ``reason`` (the system's words) let a caller that took the address from
+    elsewhere (``popref simulate --web``) say it its own way."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        super().__init__(
+            f"[web] cannot listen on {host} port {port}: {reason}; "
+            "choose another port, or set [web] enabled = false"
+        )
+        self.host = host
+        self.port = port
+        self.reason = reason
 
 
 SPARE_CONNECTIONS = 16  # short requests beside the event streams
@@ -165,10 +177,7 @@ class WebServer:
         try:
             self._server = server_class((host, port), Handler)
         except OSError as error:
-            raise WebError(
-                f"[web] cannot listen on {host} port {port}: {error.strerror}; "
-                "choose another port, or set [web] enabled = false"
-            ) from None
+            raise WebError(host, port, error.strerror or str(error)) from None
         site: Site = self  # what each request reads of the server: mypy holds it to Site
         self._server.web = site
         self._thread = threading.Thread(
