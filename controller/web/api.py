@@ -39,7 +39,7 @@ from controller.remote.qr import qr_svg
 from controller.store.archive import ArchiveError, NoSuchGame
 from controller.web.exchange import Exchange
 from controller.web.page_text import page_catalog
-from controller.web.pairing import PENDING, Busy
+from controller.web.pairing import PENDING, Busy, well_formed
 from controller.web.replay import replay
 from controller.web.share import share_fragment
 from engine import RULES_NAMES
@@ -223,7 +223,7 @@ class Handler(Exchange):
 
     def _claim(self, body: dict[str, Any]) -> None:
         request = body.get("request")
-        if not isinstance(request, str):
+        if not isinstance(request, str) or not well_formed(request):
             self._error(HTTPStatus.BAD_REQUEST, 'send {"request": ID} from POST /api/pair')
             return
         answer = self.web.pairing.claim(request)
