@@ -62,13 +62,12 @@ class Rules:
         for name in ("width", "height", "line", "target"):
             if type(getattr(self, name)) is not int:
                 return f"{name} must be a whole number, not {getattr(self, name)!r}"
-        low = MIN_SIDE + 2 if self.strips else MIN_SIDE
-        high = MAX_SIDE + 2 if self.strips else MAX_SIDE
+        (low, high), (lowest, highest) = self.size_bounds
         if not low <= self.width <= high:
             strips = " with its two edge strips" if self.strips else ""
             return f"a board{strips} must be {low} to {high} columns wide, not {self.width}"
-        if not MIN_SIDE <= self.height <= MAX_SIDE:
-            return f"a board must be {MIN_SIDE} to {MAX_SIDE} rows high, not {self.height}"
+        if not lowest <= self.height <= highest:
+            return f"a board must be {lowest} to {highest} rows high, not {self.height}"
         if not 3 <= self.line <= max(self.width, self.height):
             return (
                 f"a line must be 3 to {max(self.width, self.height)} discs long "
@@ -85,6 +84,19 @@ class Rules:
         if self.target < 1:
             return f"the Pop 10 target must be at least 1 point, not {self.target}"
         return None
+
+    @property
+    def size_bounds(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The widths and the heights a board of these rules may have, each
+        as ``(least, most)``; widths count the edge strips. The one
+        statement of the board sizes the engine plays (``GET /api/rules``
+        gives them to the pages).
+
+        >>> FIVE.size_bounds
+        ((6, 22), (4, 20))
+        """
+        strips = 2 if self.strips else 0
+        return (MIN_SIDE + strips, MAX_SIDE + strips), (MIN_SIDE, MAX_SIDE)
 
     @cached_property
     def playable_columns(self) -> tuple[int, ...]:

@@ -18,6 +18,8 @@ from PIL import Image
 from controller.web.api import RULES
 from controller.web.page_text import strings
 from controller.web.remote_page import write_page
+from controller.web.replay import replay
+from controller.web.share import MOST_MOVES, share_fragment
 from tests.broker import Mosquitto
 from tests.browser import By, needs_chromium, pair_page, text, wait
 from tests.qrcodes import qr_texts
@@ -216,6 +218,74 @@ def test_a_share_link_replays_a_game_with_no_server(
     assert not browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")
     browser.find_element(By.ID, "forward").click()
     assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")) == 1
+
+
+def _share(rules: str, size: str, moves: list[str], by: str, more: str = "") -> str:
+    return f"share=1&n=1&r={rules}&z={size}&m={'+'.join(moves)}&b={by}{more}"
+
+
+# Share links as nobody's board writes them (docs/remote.md, "Share links"):
+# each field damaged, cut short or forged in turn.
+DAMAGED = [
+    _share("classic", "7x6", ["9"], "r"),  # a column the board does not have
+    _share("classic", "3000x3000", ["1", "1", "1"], "ryr"),  # far beyond the engine's sizes
+    _share("classic", "21x6", ["1"], "r"),  # a column wider than Classic's most
+    _share("five", "23x6", ["2"], "r"),  # ... and than 5-in-a-Row's, strips included
+    _share("classic", "7x3", ["1"], "r"),  # a row lower than the least
+    _share("classic", "7x6", ["p4"], "r"),  # a pop from an empty column
+    _share("classic", "4x4", ["1"] * 5, "ryryr"),  # a drop into a full column
+    _share("classic", "7x6", ["04"], "r"),  # not the notation
+    _share("classic", "7x6", ["4", "", "5"], "ryr"),
+    _share("classic", "7x6", ["-1"], "r"),
+    _share("classic", "7x6", ["4"], ""),  # a move without its mover
+    _share("classic", "7x6", ["4"], "x"),
+    _share("classic", "7x6", ["4", "p4"] * 5001, "ry" * 5001),  # more moves than any game
+    _share("classic", "4x4", [], "", "&i=..../..../..../..."),  # a row cut short
+    _share("classic", "4x4", [], "", "&i=..../..../...."),  # a row missing
+    _share("classic", "4x4", [], "", "&i=..../..../..../...X"),  # no disc's colour
+    _share("classic", "4x4", [], "", "&i=..../..../R.../...."),  # a disc above nothing
+    _share("classic", "7x6", ["4"], "r", "&e=red&x=8.1"),  # a winning cell off the board
+    _share("classic", "7x6", ["4"], "r", "&e=red&x=4.7"),
+    _share("classic", "7x6", ["4"], "r", "&e=red&x=4"),
+    _share("classic", "7x6", ["4"], "r", "&e=blue"),
+    _share("chess", "7x6", ["4"], "r"),  # no rules of the board's
+    _share("constructor", "7x6", ["4"], "r"),
+    _share("classic", "7x6", ["4"], "r").replace("n=1", "n=x"),
+    _share("classic", "7x6", ["4"], "r").replace("&z=7x6", ""),  # a field missing
+    _share("classic", "7x6", ["4"], "r").replace("&b=r", ""),
+]
+
+
+def test_a_damaged_share_link_says_so_at_once_and_the_page_still_answers(
+    browser: Any, table: Table
+) -> None:
+    """The attack: a crafted share link threw (a column not there), leaving a
+    blank page, or hung the page for a board of 3000 x 3000. (Popref's own
+    page, for speed: a broker's static server answers each file in a
+    quarter of a second; the test above replays from one.)"""
+    page = table.web.url + "remote"
+    damaged = strings("en")["bad_link"]
+    browser.set_script_timeout(2)
+    for fragment in DAMAGED:
+        browser.get("about:blank")
+        browser.get(f"{page}#{fragment}")
+        wait(browser, lambda d: text(d, "problem") == damaged, f"the damaged link: {fragment[:80]}")
+        assert not browser.find_element(By.ID, "share").is_displayed()
+        assert browser.execute_async_script("setTimeout(() => arguments[0](true), 0)")
+    # what the board writes replays: 5-in-a-Row's strips in the start
+    # position, and a game of the most moves on the largest board
+    fragment = share_fragment(replay("Rules: five\nSize: 9x6\n\n3 4\n"), 2)
+    browser.get("about:blank")
+    browser.get(f"{page}#{fragment}")
+    wait(browser, lambda d: text(d, "share-at") == "move 2 of 2", "the replay at its end")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell.red")) == 7
+    most = _share("five", "22x20", ["2", "p2"] * (MOST_MOVES // 2), "ry" * (MOST_MOVES // 2))
+    browser.get("about:blank")
+    browser.get(f"{page}#{most}")
+    end = f"move {MOST_MOVES} of {MOST_MOVES}"
+    wait(browser, lambda d: text(d, "share-at") == end, "the longest replay at its end")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#share-board .cell")) == 22 * 20
+    assert not browser.find_element(By.ID, "problem").is_displayed()
 
 
 SIGN = (

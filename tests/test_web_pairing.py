@@ -5,6 +5,7 @@ request came in) or a hold refuses it, says so, and does its usual job."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -59,6 +60,24 @@ def test_a_press_once_the_code_has_shown_pairs_and_chooses_nothing(table: Table)
     status, claimed = table.post("/api/pair/claim", {"request": asked["request"]})
     assert status == 200 and table.get_json("/api/session", token=claimed["token"])["paired"]
     assert table.get_json("/api/state")["next_rules"] == "classic"
+
+
+def test_a_claim_with_an_id_of_another_form_is_refused_and_the_request_still_pairs(
+    table: Table,
+) -> None:
+    """The attack: a non-ASCII id made the comparison raise, and the claim
+    got no answer at all (the connection closed, a warning logged)."""
+    _, asked = table.post("/api/pair", {})
+    request = asked["request"]
+    for wrong in ("\u00e9" * 4, "\u00e9" * len(request), "\u00e9" + request[1:], request[:-1], ""):
+        status, headers, raw = table.request("POST", "/api/pair/claim", {"request": wrong})
+        assert status == 400, wrong
+        assert headers["Content-Type"] == "application/json" and b"\n" not in raw
+        assert json.loads(raw)["error"] == 'send {"request": ID} from POST /api/pair'
+    # none of them ended the pending request
+    table.act(LOOKED, "press")
+    status, claimed = table.post("/api/pair/claim", {"request": request})
+    assert status == 200 and table.get_json("/api/session", token=claimed["token"])["paired"]
 
 
 def test_the_board_and_the_page_show_the_same_code_and_it_is_journalled(tmp_path: Path) -> None:

@@ -39,10 +39,10 @@ from controller.remote.qr import qr_svg
 from controller.store.archive import ArchiveError, NoSuchGame
 from controller.web.exchange import Exchange
 from controller.web.page_text import page_catalog
-from controller.web.pairing import PENDING, Busy
+from controller.web.pairing import PENDING, Busy, well_formed
 from controller.web.replay import replay
-from controller.web.share import share_fragment
-from engine import RULES_NAMES
+from controller.web.share import MOST_MOVES, share_fragment
+from engine import RULES_NAMES, rules_named
 from engine.colour import Colour
 from hardware import looks
 
@@ -52,9 +52,17 @@ STALLED = 30.0  # seconds an event stream may go unread before it is dropped
 REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
 PLAYS = ("red", "yellow", "none")
 # GET /api/rules: the rules there are, and how each lamp looks (hardware/looks.py,
-# the table the board's lights follow), so the page draws what the board shows.
+# the table the board's lights follow), so the page draws what the board shows;
+# the board sizes each rules allow (the engine's bounds) and the most moves of
+# a share link, so the remote page replays only what the board could have sent.
 RULES = {
     "rules": list(RULES_NAMES),
+    "sizes": {
+        name: {"width": list(widths), "height": list(heights)}
+        for name in RULES_NAMES
+        for widths, heights in [rules_named(name).size_bounds]
+    },
+    "share_moves": MOST_MOVES,
     "step_ms": looks.STEP_MS,
     "lamps": {
         name: {"colour": colour, "pattern": list(looks.PATTERNS[blink])}
@@ -223,7 +231,7 @@ class Handler(Exchange):
 
     def _claim(self, body: dict[str, Any]) -> None:
         request = body.get("request")
-        if not isinstance(request, str):
+        if not isinstance(request, str) or not well_formed(request):
             self._error(HTTPStatus.BAD_REQUEST, 'send {"request": ID} from POST /api/pair')
             return
         answer = self.web.pairing.claim(request)

@@ -23,6 +23,8 @@ True
 >>> token = pairing.claim(request)
 >>> pairing.allows(token), pairing.allows("guess")
 (True, False)
+>>> pairing.claim("\u00e9" * 4) is None  # not an id's form: never compared
+True
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 from collections.abc import Callable
@@ -47,6 +50,8 @@ log = logging.getLogger("popref")
 
 PENDING = object()  # claim(): the mode button has not been pressed yet
 GRACE = 5.0  # seconds a granted token waits to be claimed after the window
+REQUEST_BYTES = 24  # a request id's randomness: 32 characters of base64url
+_REQUEST_FORM = re.compile(rf"[A-Za-z0-9_-]{{{REQUEST_BYTES * 4 // 3}}}")
 
 
 class Busy(Exception):
@@ -76,6 +81,17 @@ def new_code(columns: int, random: Random, before: tuple[int, ...] = ()) -> tupl
         code = tuple(c for c in range(1, columns + 1) if random.random() < 0.5)
         if 2 <= len(code) <= columns - 2 and code != before:
             return code
+
+
+def well_formed(request: str) -> bool:
+    """Whether ``request`` has the form of the ids :meth:`Pairing.request`
+    makes (ASCII, so :func:`hmac.compare_digest` can compare it: it raises
+    ``TypeError`` for any other text).
+
+    >>> well_formed(secrets.token_urlsafe(REQUEST_BYTES)), well_formed("\u00e9" * 32)
+    (True, False)
+    """
+    return _REQUEST_FORM.fullmatch(request) is not None
 
 
 def _digest(token: str) -> str:
@@ -118,7 +134,7 @@ class Pairing:
             if self._request is not None and now - self._asked_at < PAIRING_WINDOW + GRACE:
                 wait = PAIRING_WINDOW + GRACE - (now - self._asked_at)
                 raise Busy(wait)
-            self._request = secrets.token_urlsafe(24)
+            self._request = secrets.token_urlsafe(REQUEST_BYTES)
             self._asked_at = now
             self._granted = None
             self._shown = False
@@ -155,7 +171,9 @@ class Pairing:
 
     def claim(self, request: str) -> str | object | None:
         """The token for ``request`` (once), :data:`PENDING`, or ``None``
-        when the request is unknown or its time ran out."""
+        when the request is unknown (or not an id at all) or its time ran out."""
+        if not well_formed(request):
+            return None
         with self._lock:
             if self._request is None or not hmac.compare_digest(request, self._request):
                 return None

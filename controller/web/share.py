@@ -16,6 +16,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 VERSION = "1"
+# The most moves of a share link the remote page replays (GET /api/rules gives
+# it to the page): far more than any game, and few enough that the page, which
+# keeps every position, replays a forged link's in a moment.
+MOST_MOVES = 10_000
 
 
 def share_fragment(data: dict[str, Any], number: int) -> str:

@@ -243,10 +243,27 @@ function showNote() {
 
 // The positions and scores after each move, from the start position, each
 // move and its mover (an upper-case mover: a Pop 10 pop that scored). The
-// board made these from its engine; the page only lets the discs fall.
-function replayShare(found) {
-  const [width, height] = (found.z || "7x6").split("x").map(Number);
-  const start = found.i ? found.i.split("/") : Array(height).fill(".".repeat(width));
+// board made these from its engine; the page only lets the discs fall. Every
+// field is checked before it is used, against what the board writes and the
+// engine's bounds in the rules table (GET /api/rules: each rules' board
+// sizes, the most moves of a share link): null when the link is not a game
+// the board could have sent (damaged, cut short or made up), or no table came.
+function replayShare(found, table) {
+  const sizes = table && table.sizes && Object.hasOwn(table.sizes, found.r) ? table.sizes[found.r] : null;
+  const size = /^([0-9]{1,2})x([0-9]{1,2})$/.exec(found.z || "");
+  if (!sizes || !size || !Number.isSafeInteger(table.share_moves)) return null;
+  const [width, height] = [Number(size[1]), Number(size[2])];
+  const within = (value, [least, most]) => least <= value && value <= most;
+  if (!within(width, sizes.width) || !within(height, sizes.height)) return null;
+  if (!/^[0-9]{1,9}$/.test(found.n || "") || (found.e !== undefined && !["red", "yellow", "draw"].includes(found.e))) {
+    return null;
+  }
+  if (typeof found.m !== "string" || typeof found.b !== "string") return null;
+  const moves = found.m ? found.m.split(" ") : [];
+  const by = found.b;
+  if (moves.length > table.share_moves || by.length !== moves.length || !/^[ryRY]*$/.test(by)) return null;
+  const start = found.i === undefined ? Array(height).fill(".".repeat(width)) : found.i.split("/");
+  if (start.length !== height || !start.every((row) => row.length === width && /^[.RY]*$/.test(row))) return null;
   const columns = [];
   for (let c = 0; c < width; c++) {
     columns.push(start.map((row) => row[c]).reverse().filter((cell) => cell !== "."));
@@ -256,23 +273,34 @@ function replayShare(found) {
     for (let r = height - 1; r >= 0; r--) rows.push(columns.map((cells) => cells[r] || ".").join(""));
     return rows;
   };
-  const moves = found.m ? found.m.split(" ") : [];
-  const by = found.b || "";
   const positions = [picture()];
+  if (positions[0].join("/") !== start.join("/")) return null; // a disc above a gap
   const scores = [[0, 0]];
-  moves.forEach((move, i) => {
-    const mover = by[i] || "R";
-    const pop = move.startsWith("p");
-    const cells = columns[Number(pop ? move.slice(1) : move) - 1];
-    if (pop) cells.shift();
-    else cells.push(mover.toUpperCase());
+  for (let i = 0; i < moves.length; i++) {
+    const move = /^(p?)([1-9][0-9]?)$/.exec(moves[i]); // the notation: N drops, pN pops
+    const cells = move && Number(move[2]) <= width ? columns[Number(move[2]) - 1] : null;
+    if (!cells) return null;
+    const mover = by[i];
+    if (move[1]) {
+      if (!cells.length) return null; // a pop from an empty column
+      cells.shift();
+    } else {
+      if (cells.length >= height) return null; // a drop into a full column
+      cells.push(mover.toUpperCase());
+    }
     const [red, yellow] = scores[scores.length - 1];
-    const scored = mover === "R" || mover === "Y";
-    scores.push([red + (scored && mover === "R" ? 1 : 0), yellow + (scored && mover === "Y" ? 1 : 0)]);
+    scores.push([red + (mover === "R" ? 1 : 0), yellow + (mover === "Y" ? 1 : 0)]);
     positions.push(picture());
-  });
-  const winning = (found.x ? found.x.split(",") : []).map((cell) => cell.split(".").map(Number));
-  return { rules: found.r || "classic", number: found.n || "", result: found.e || null, moves, positions, scores, winning, width, at: moves.length };
+  }
+  const winning = [];
+  for (const cell of found.x === undefined ? [] : found.x.split(",")) {
+    const at = /^([0-9]{1,2})\.([0-9]{1,2})$/.exec(cell);
+    if (!at || winning.length >= width * height || !within(Number(at[1]), [1, width]) || !within(Number(at[2]), [1, height])) {
+      return null;
+    }
+    winning.push([Number(at[1]), Number(at[2])]);
+  }
+  return { rules: found.r, number: found.n, result: found.e || null, moves, positions, scores, winning, width, at: moves.length };
 }
 
 function drawShare() {
@@ -307,7 +335,10 @@ function translatePage() {
   if ($("problem").dataset.key) $("problem").textContent = t($("problem").dataset.key, JSON.parse($("problem").dataset.values));
 }
 
-async function loadLamps() {
+// The rules table (GET /api/rules, or the file `popref remote-page` wrote):
+// the lamps board.js draws, and the bounds a share link is checked against.
+// Null when neither answers.
+async function loadRules() {
   for (const source of ["/api/rules", "rules.json"]) {
     try {
       const response = await fetch(source);
@@ -315,11 +346,12 @@ async function loadLamps() {
       const table = await response.json();
       lamps = table.lamps;
       stepMs = table.step_ms;
-      return;
+      return table;
     } catch (_) {
       // the next source
     }
   }
+  return null;
 }
 
 function problem(error) {
@@ -344,7 +376,11 @@ async function start() {
   const found = parseShare(location.hash);
   if (found) {
     $("link").hidden = true;
-    share = replayShare(found);
+    share = replayShare(found, await loadRules());
+    if (!share) {
+      problem(new LinkError("bad_link"));
+      return;
+    }
     $("share").hidden = false;
     $("first").addEventListener("click", () => stepShare(0));
     $("back").addEventListener("click", () => stepShare(share.at - 1));
@@ -362,7 +398,7 @@ async function start() {
   }
   $("live").hidden = false;
   render();
-  await loadLamps();
+  await loadRules();
   connect();
 }
 
