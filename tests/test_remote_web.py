@@ -111,7 +111,7 @@ def test_remote_page_writes_the_page_for_a_brokers_static_server(tmp_path: Path)
         text=True,
         timeout=60,
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0 and done.stderr == "", done.stderr
     index = (page / "index.html").read_text()
     meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', index)
     assert meta and "connect-src 'self' wss://broker.example.org:8081;" in meta[1]
@@ -143,3 +143,16 @@ def test_remote_page_says_what_is_missing_in_one_line(
     done = subprocess.run(command + arguments, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith(f"popref remote-page: {said}") and done.stderr.count("\n") == 1
+
+
+def test_remote_page_says_a_page_without_tls_is_not_for_phones(tmp_path: Path) -> None:
+    page = tmp_path / "page"
+    done = subprocess.run(
+        [*POPREF, "remote-page", str(page), "--web-broker", "ws://127.0.0.1:9001"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and (page / "index.html").is_file()
+    assert done.stderr.startswith("popref remote-page: note: ws://127.0.0.1:9001 has no TLS")
+    assert done.stderr.count("\n") == 1

@@ -45,9 +45,16 @@ def run(args: argparse.Namespace) -> int:
             "--web-broker wss://HOST:PORT"
         )
     try:
-        broker_address(web_broker, BROWSER)
+        address = broker_address(web_broker, BROWSER)
     except ValueError as error:
         return _fail(f"--web-broker: {error}")
+    if not address.tls:  # written all the same: it serves a browser on the broker's own host
+        print(
+            f"popref remote-page: note: {web_broker} has no TLS, so the broker serves the page "
+            "over plain http, where a phone's browser cannot sign moves (no secure context); "
+            "use wss:// for phones, or the Pi's own /remote on the home network",
+            file=sys.stderr,
+        )
     try:
         written = write_page(args.directory, web_broker, RULES)
     except OSError as error:
