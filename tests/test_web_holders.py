@@ -6,6 +6,7 @@ time"). Time is the table's fake clock: nothing here waits for it to pass."""
 from __future__ import annotations
 
 import socket
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -150,6 +151,30 @@ def test_an_answer_being_read_keeps_its_place() -> None:
     assert not places.admit(Connection(None, clock))  # nobody stuck long enough yet
     clock.advance(WRITE_GRACE / 2)
     assert places.admit(Connection(None, clock)) and stuck.evicted and not reading.evicted
+
+
+def test_a_new_connection_waits_for_a_place_only_while_an_answer_is_stuck() -> None:
+    clock = FakeClock()
+    places = Connections(cap=1)
+    answering = Connection(None, clock)
+    assert places.admit(answering)
+    places.answering(answering)
+    # its client takes its answer: no place will free up soon, none is waited for
+    assert not places.admit(Connection(None, clock), wait=600.0)
+    answering.blocked_since = clock()  # now it takes nothing
+    admitted = threading.Event()
+    newcomer = Connection(None, clock)
+
+    def wait_for_a_place() -> None:
+        if places.admit(newcomer, wait=600.0):
+            admitted.set()
+
+    waiting = threading.Thread(target=wait_for_a_place, daemon=True)
+    waiting.start()
+    assert places.wait(open=1, blocked=1, timeout=10) and not admitted.is_set()
+    clock.advance(WRITE_GRACE)  # its place is the newcomer's at the next look
+    assert admitted.wait(timeout=10) and answering.evicted
+    waiting.join(timeout=10)
 
 
 def test_one_address_holds_at_most_its_share_of_the_connections() -> None:

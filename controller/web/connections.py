@@ -259,12 +259,15 @@ class Connections:
         address's past :attr:`per_address`) if every place is taken;
         ``False`` when none can be had within ``wait`` seconds (every place
         is answering a client that reads, or too many are still ending).
-        Meanwhile an answer may end, or a write pass :data:`WRITE_GRACE`:
-        a client that reads waits its turn rather than being turned away
-        by one that reconnects as soon as it is let go."""
+        It waits only while some answer waits for its client: that one may
+        pass :data:`WRITE_GRACE`, and a client that reads waits its turn
+        rather than being turned away by one that reconnects as soon as it
+        is let go."""
         with self._changed:
             for attempt in range(math.ceil(wait / ADMIT_POLL) + 1):
                 if attempt:
+                    if not any(c.blocked_since is not None for c in self._open - self._ending):
+                        return False  # every answer is being taken: none will give way soon
                     self._changed.wait(ADMIT_POLL)
                 if self._place_for(connection):
                     self._open.add(connection)
