@@ -129,37 +129,74 @@ def test_a_client_that_stops_reading_delays_nobody(table: Table) -> None:
         reader.close()
 
 
-def test_clients_past_the_cap_are_turned_away(tmp_path: Path) -> None:
+def test_a_stream_past_the_cap_takes_the_oldests_place(tmp_path: Path) -> None:
     table = Table(tmp_path, max_clients=2)
     streams = [Stream(table), Stream(table)]
     try:
         for stream in streams:
             stream.next()
-        status, _, body = table.request("GET", "/api/events")
-        assert status == 503 and b"too many" in body
-        streams.pop().close()
-        for n in range(100):  # the closed stream's thread notices at a write, and leaves
-            if table.web.hub.clients < 2:
-                break
-            table.web.hub.publish({"n": n})
-            streams[0].until(lambda s, n=n: s.get("n") == n)
-        third = Stream(table)
-        assert third.status == 200
-        third.close()
+        third = Stream(table)  # never a 503: the oldest gives its place up
+        streams.append(third)
+        assert third.status == 200 and third.next()["moves"] == []
+        with pytest.raises(EOFError):
+            streams[0].next()
+        table.act("drop 6")
+        for stream in streams[1:]:
+            assert stream.until(lambda s: s.get("moves") == ["6"])
+        assert table.web.hub.clients == 2
     finally:
         for stream in streams:
             stream.close()
         table.close()
 
 
+class Follower:
+    """An event stream as the hub sees it."""
+
+    def __init__(self, address: str | None = None, unsent: int = 0) -> None:
+        self.address = address
+        self.bytes_unsent = unsent
+        self.evicted = False
+
+    def evict(self) -> None:
+        self.evicted = True
+
+    def unsent(self) -> int:
+        return self.bytes_unsent
+
+
 def test_the_hub_never_waits_for_a_client() -> None:
     hub = StateHub(max_clients=1)
-    assert hub.join() and not hub.join()
+    first, second = Follower(), Follower()
+    assert hub.join(first) and hub.join(second)  # the second took the first's place
+    assert first.evicted and not hub.follows(first) and hub.clients == 1
+    assert hub.wait(0, timeout=60.0, follower=first) == (0, None)  # it stops at once
     hub.publish({"a": 1})
     hub.publish({"a": 2})
     assert hub.wait(0, timeout=0.0) == (2, b'{"a": 2}')  # a slow client skips to the newest
     hub.close()
     assert hub.wait(2, timeout=60.0) == (2, None)  # close wakes waiting streams
+    assert not hub.join(Follower())
+
+
+def test_the_stream_that_gives_way_is_the_one_least_worth_keeping() -> None:
+    hub = StateHub(max_clients=4, per_address=2)
+    # one address's streams past its cap: its own oldest gives way, nobody else's
+    other, a1, a2 = Follower("10.0.0.2"), Follower("10.0.0.9"), Follower("10.0.0.9")
+    for follower in (other, a1, a2):
+        assert hub.join(follower)
+    a3 = Follower("10.0.0.9")
+    assert hub.join(a3) and a1.evicted and not (other.evicted or a2.evicted)
+    loop1, loop2 = Follower(), Follower(unsent=1)
+    assert hub.join(loop1) and hub.clients == 4 and not other.evicted
+    # every place taken, no one behind: the oldest of the address holding the most
+    assert hub.join(loop2) and a2.evicted and not other.evicted
+    # one whose client has not taken all it was sent goes first
+    assert hub.join(Follower()) and loop2.evicted
+    # each address holding one (loopback, None, is no one's: each counts alone): the oldest
+    assert hub.join(Follower()) and other.evicted
+    assert hub.join(Follower()) and a3.evicted and not loop1.evicted
+    assert hub.clients == 4
 
 
 # -- the archive --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ the request, and the page is served from a fixed table of names.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from controller.referee.pairing_window import LOOK
 from controller.referee.verdict import Verdict
 from controller.remote.qr import qr_svg
 from controller.store.archive import ArchiveError, NoSuchGame
+from controller.web.connections import STALLED
 from controller.web.exchange import Exchange
 from controller.web.page_text import page_catalog
 from controller.web.pairing import PENDING, Busy, well_formed
@@ -46,9 +48,11 @@ from engine import RULES_NAMES, rules_named
 from engine.colour import Colour
 from hardware import looks
 
+log = logging.getLogger("popref")
+
 GAME = re.compile(r"^/api/games/(\d{1,9})(/replay)?$")
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet event stream
-STALLED = 30.0  # seconds an event stream may go unread before it is dropped
+CATCH_UP = 0.25  # seconds between looks at an event stream whose client is behind
 REPLY_WAIT = 5.0  # seconds a control waits for the loop to take it in
 PLAYS = ("red", "yellow", "none")
 # GET /api/rules: the rules there are, and how each lamp looks (hardware/looks.py,
@@ -115,19 +119,27 @@ class Handler(Exchange):
             self._error(HTTPStatus.NOT_FOUND, "no such call; docs/web.md lists them")
 
     def _events(self) -> None:
-        hub = self.web.hub
+        hub, stream = self.web.hub, self.io
         language = self._language()
-        if not hub.join():
+        if not hub.join(stream):  # past a cap another stream gives way; only closing says no
             too_many = _t("too many pages are open; try again later")
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, too_many)
             return
         try:
             self.close_connection = True
+            stream.stream()
             self._headers(HTTPStatus.OK, "text/event-stream", None)
             self.wfile.write(b"retry: 1000\n\n")
             seen = -1  # a (re)connecting client gets the current state at once
-            while not hub.closed:
-                version, data = hub.wait(seen, KEEPALIVE, language)
+            while hub.follows(stream):
+                if stream.behind():  # wait for the client to take some, then send the newest
+                    if not stream.taking():
+                        break
+                    hub.pause(stream, CATCH_UP)
+                    continue
+                version, data = hub.wait(seen, KEEPALIVE, language, stream)
+                if not hub.follows(stream) or not stream.taking():
+                    break  # its place went to a newer stream, or its client does not read
                 self.io.begin_answer(STALLED)
                 if data is None:
                     self.wfile.write(b": keep-alive\n\n")
@@ -135,10 +147,12 @@ class Handler(Exchange):
                     seen = version
                     self.wfile.write(b"data: " + data + b"\n\n")
                 self.wfile.flush()
+            if hub.follows(stream):
+                log.debug("web: %s: an event stream not read, dropped", self.client_address[0])
         except OSError:
             pass  # the client went away, or stopped reading for too long
         finally:
-            hub.leave()
+            hub.leave(stream)
 
     def _games(self) -> None:
         try:

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs
 from controller.i18n.text import LANGUAGES, _t, choose, known, render, sentences
 from controller.referee.commands import Command
 from controller.referee.verdict import Verdict
-from controller.web.checks import Refused, content_length, from_the_page
+from controller.web.checks import Refused, content_length, from_the_page, header_lines
 from controller.web.connections import Connection, Connections
 from controller.web.hosts import HOST
 from controller.web.remote_page import PAGE, policy
@@ -52,6 +52,19 @@ NOT_PAIRED = _t(
     "This browser is not paired: press Pair on the page, then press the mode button "
     "on the board within 30 seconds."
 )
+
+
+class Lines(io.BufferedReader):
+    """A connection's reader that keeps the lines read since :attr:`lines`
+    was last emptied: the request's line and headers as received, for
+    :func:`~controller.web.checks.header_lines` to check."""
+
+    lines: list[bytes]
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = super().readline(size)
+        self.lines.append(line)
+        return line
 
 
 class Controls(Protocol):
@@ -89,6 +102,7 @@ class Exchange(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     default_request_version = "HTTP/1.0"  # every answer has its headers, even to HTTP/0.9
     io: Connection
+    rfile: Lines
     body = b""
 
     @property
@@ -107,7 +121,7 @@ class Exchange(BaseHTTPRequestHandler):
     def setup(self) -> None:
         self.io = self.request
         self.connection = self.io.sock
-        self.rfile = io.BufferedReader(self.io)
+        self.rfile = Lines(self.io)
         self.wfile = io.BufferedWriter(self.io)  # flushed at the end of each answer
 
     def handle_one_request(self) -> None:
@@ -117,6 +131,7 @@ class Exchange(BaseHTTPRequestHandler):
         self.raw_requestline, self.requestline = b"", ""
         self.command, self.request_version = None, self.default_request_version  # type: ignore[assignment]
         self.path, self.headers, self.body = "", self.MessageClass(), b""
+        self.rfile.lines = []  # the request line, then its headers
         try:
             super().handle_one_request()
         except Refused as refusal:  # too slow or too large, before the request was whole
@@ -139,6 +154,7 @@ class Exchange(BaseHTTPRequestHandler):
 
     def _check(self) -> None:
         """Refuse a request that is not for this board or not whole; read its body."""
+        header_lines(self.rfile.lines[1:], self.headers)
         hosts = self.headers.get_all("Host") or []
         if len(hosts) != 1 or not self.web.hosts.allows(hosts[0]):
             named = hosts[0] if len(hosts) == 1 and HOST.fullmatch(hosts[0].lower()) else "?"

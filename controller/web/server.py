@@ -35,7 +35,7 @@ from controller.daemon.config import WebConfig
 from controller.remote.link import page_address
 from controller.store.archive import GameArchive
 from controller.web.api import Handler
-from controller.web.connections import Connection, Connections
+from controller.web.connections import ADMIT_WAIT, Connection, Connections, address_key
 from controller.web.exchange import Controls, Site
 from controller.web.hosts import Hosts
 from controller.web.hub import StateHub
@@ -87,9 +87,9 @@ class _Server(ThreadingHTTPServer):
     web: Site
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        connection = Connection(request, self.web.deadlines)
-        if not self.web.places.admit(connection):
-            # every place is answering: closed at once, costing no thread
+        connection = Connection(request, self.web.deadlines, address_key(client_address))
+        if not self.web.places.admit(connection, ADMIT_WAIT):
+            # every place is answering a client that reads: closed, costing no thread
             super().shutdown_request(request)
             return
         try:
