@@ -274,7 +274,7 @@ def test_bestmove_answers_each_line_before_the_next_is_written() -> None:
     assert process.stdin is not None and process.stdout is not None
     moves: list[str] = []
     for _ in range(3):
-        process.stdin.write(",".join(moves) + "\n")
+        process.stdin.write((",".join(moves) or "-") + "\n")  # "-": the start position
         process.stdin.flush()
         moves.append(process.stdout.readline().strip())
         moves.append("1")
