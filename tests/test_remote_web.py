@@ -103,14 +103,14 @@ def test_a_paired_page_gets_this_games_link_and_qr_code_again(
         table.close()
 
 
+def write_remote_page(page: Path, web_broker: str) -> subprocess.CompletedProcess[str]:
+    command = [*POPREF, "remote-page", str(page), "--web-broker", web_broker]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
 def test_remote_page_writes_the_page_for_a_brokers_static_server(tmp_path: Path) -> None:
     page = tmp_path / "page"
-    done = subprocess.run(
-        [*POPREF, "remote-page", str(page), "--web-broker", "wss://broker.example.org:8081"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = write_remote_page(page, "wss://broker.example.org:8081")
     assert done.returncode == 0 and done.stderr == "", done.stderr
     index = (page / "index.html").read_text()
     meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', index)
@@ -147,12 +147,7 @@ def test_remote_page_says_what_is_missing_in_one_line(
 
 def test_remote_page_says_a_page_without_tls_is_not_for_phones(tmp_path: Path) -> None:
     page = tmp_path / "page"
-    done = subprocess.run(
-        [*POPREF, "remote-page", str(page), "--web-broker", "ws://127.0.0.1:9001"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = write_remote_page(page, "ws://127.0.0.1:9001")
     assert done.returncode == 0 and (page / "index.html").is_file()
     assert done.stderr.startswith("popref remote-page: note: ws://127.0.0.1:9001 has no TLS")
     assert done.stderr.count("\n") == 1
