@@ -165,6 +165,18 @@ def test_popref_play_says_in_one_line_what_is_wrong(mosquitto: Mosquitto, tmp_pa
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "popref play: the link is cut short: it has no game (g); copy all of it\n"
+    # the link from the environment, where other users cannot read it
+    hidden = {**os.environ, "POPREF_LINK": "http://x/remote#v=1"}
+    done = subprocess.run(
+        [*POPREF, "play"], capture_output=True, text=True, timeout=WAIT, env=hidden
+    )
+    assert done.stderr == "popref play: the link is cut short: it has no game (g); copy all of it\n"
+    nothing = {name: value for name, value in os.environ.items() if name != "POPREF_LINK"}
+    done = subprocess.run(
+        [*POPREF, "play"], capture_output=True, text=True, timeout=WAIT, env=nothing
+    )
+    assert done.returncode == 2
+    assert done.stderr == "popref play: give the invitation link, or set POPREF_LINK to it\n"
     config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
     sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
     link = sim.links[-1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -21,6 +22,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from controller.remote.client import RemoteClient
     from engine import Move
+
+# the link from the environment: a command line is anyone's to read (ps), and
+# the link holds the invitation's secret
+LINK_VARIABLE = "POPREF_LINK"
 
 
 class Stop(Exception):
@@ -33,7 +38,11 @@ class Refused(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "link", metavar="LINK", help="the invitation link (in quotes: it has # and &)"
+        "link",
+        metavar="LINK",
+        nargs="?",
+        help=f"the invitation link (in quotes: it has # and &); without it, ${LINK_VARIABLE}, "
+        "which other users of this machine cannot read as they can a command line",
     )
     parser.add_argument(
         "--timeout",
@@ -63,8 +72,13 @@ def run(args: argparse.Namespace) -> int:
     from controller.remote.client import RemoteClient
     from controller.remote.link import LinkError, parse_link
 
+    text = args.link if args.link is not None else os.environ.get(LINK_VARIABLE)
+    if not text:
+        print(f"popref play: give the invitation link, or set {LINK_VARIABLE} to it",
+              file=sys.stderr)  # fmt: skip
+        return 2
     try:
-        link = parse_link(args.link)
+        link = parse_link(text)
     except LinkError as error:
         print(f"popref play: {error}", file=sys.stderr)
         return 2
