@@ -323,3 +323,21 @@ def test_the_pages_hmac_signs_the_documented_test_vectors(
     browser.get(f"{static_page}#v=2")
     wait(browser, lambda d: "version 2" in text(d, "problem"), "the refused link")
     assert signed_in(browser) == {"webcrypto"}
+
+
+def test_a_flood_on_the_boards_topics_waits_in_a_bounded_queue(
+    browser: Any, served: Table
+) -> None:
+    browser.get(invite(served))
+    wait(browser, lambda d: text(d, "link") == "live", "the broker's link")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 42, "a board")
+    # as a stranger's messages reach the page: far more than it checks at once
+    flooded = browser.execute_script(
+        "const junk = new Uint8Array(60000).fill(123);"
+        "for (let i = 0; i < 5000; i++) arrived(names.state, junk);"
+        "return waiting;"
+    )
+    assert 0 < flooded <= 64
+    with served.sim.lock:
+        served.act("drop 4")
+    wait(browser, lambda d: text(d, "moves") == "4", "the board's next state, taken all the same")

@@ -122,11 +122,18 @@ async function send(kind, value) {
   return { seq, payload };
 }
 
-// Board messages are checked one after another, in the order they came.
+// Board messages are checked one after another, in the order they came; at
+// most QUEUE wait, so a stranger's flood on the board's topics cannot grow the
+// tab without end (a board message lost to it comes again: the state is
+// retained and sent anew, a reply answers the request's next copy).
+const QUEUE = 64;
 let checking = Promise.resolve();
+let waiting = 0;
 
 function arrived(topic, payload) {
-  checking = checking.then(() => take(topic, payload));
+  if (waiting >= QUEUE) return;
+  waiting += 1;
+  checking = checking.then(() => take(topic, payload)).catch(() => {}).finally(() => { waiting -= 1; });
 }
 
 // A board message: taken only when it is signed with the link's secret, for
