@@ -325,9 +325,7 @@ def test_the_pages_hmac_signs_the_documented_test_vectors(
     assert signed_in(browser) == {"webcrypto"}
 
 
-def test_a_flood_on_the_boards_topics_waits_in_a_bounded_queue(
-    browser: Any, served: Table
-) -> None:
+def test_a_flood_on_the_boards_topics_waits_in_a_bounded_queue(browser: Any, served: Table) -> None:
     browser.get(invite(served))
     wait(browser, lambda d: text(d, "link") == "live", "the broker's link")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 42, "a board")
