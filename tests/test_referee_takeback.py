@@ -161,6 +161,9 @@ def test_with_a_friend_seated_one_grid_alone_takes_nothing_back() -> None:
     verdict = referee.handle(TakebackAsked())
     assert verdict.log == ("Asked the other side to take back Yellow's drop into column 3.",)
     assert len(referee.game.moves) == 2 and referee.remote.agreement.ours  # until it agrees
+    # said on this grid too while it waits, before what the board says anyway
+    status = str(display(referee).status)
+    assert status.startswith("You asked to take back Yellow's drop into column 3; waiting")
 
 
 def test_a_search_for_move_n_before_a_takeback_is_not_one_for_the_new_move_n() -> None:

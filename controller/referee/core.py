@@ -338,6 +338,10 @@ class Referee:
         """What this side is asked when the other side wants the last move back."""
         return takeback.question(self)
 
+    def takeback_asked(self) -> Text:
+        """What this side sees while its own takeback waits for the other's word."""
+        return takeback.asked(self)
+
     def renew(self, rules: str, out: Draft) -> bool:
         """A game not yet begun starts again as a fresh game of ``rules`` (with
         what was just chosen for it); whether it did."""

@@ -182,6 +182,11 @@ def question(referee: Taker) -> Text:
     )
 
 
+def asked(referee: Taker) -> Text:
+    """What this side sees while the other side has not answered its takeback."""
+    return _t("You asked to take back {move}; waiting for the other side.", move=last_move(referee))
+
+
 def _take_off(referee: Taker, count: int, out: Draft) -> None:
     """Take the last ``count`` moves back; the repair leads the grid after."""
     out.changed = True

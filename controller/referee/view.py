@@ -40,6 +40,9 @@ def display(referee: Referee) -> Display:
     if referee.remote.agreement.theirs:
         question = sentences(referee.takeback_question(), shown.status)
         shown = dataclasses.replace(shown, status=question)
+    elif referee.remote.agreement.ours:  # the asking side sees its question stand
+        asked = sentences(referee.takeback_asked(), shown.status)
+        shown = dataclasses.replace(shown, status=asked)
     return _with_faults(referee, shown)
 
 
