@@ -18,7 +18,7 @@ import pytest
 
 from bench.soaklib.mqttproxy import DOWN, Mix, MqttProxy
 from controller.daemon.config import parse_config
-from controller.remote.client import RESEND, RemoteClient
+from controller.remote.client import DEAF, RESEND, RemoteClient
 from controller.remote.connection import QUEUED
 from controller.remote.host import ECHO_WAIT, LISTEN
 from controller.remote.link import parse_link
@@ -210,6 +210,37 @@ def test_a_board_the_broker_stops_passing_messages_to_hears_again(
         assert friend.replies[seq]["ok"] and sim.daemon.state()["remote"] == "5"
         assert sim.daemon.state()["moves"] == ["4", "5", "4"]
         assert any("not even its own echo" in r.getMessage() for r in caplog.records)
+    finally:
+        friend.close()
+        sim.close()
+
+
+def test_a_friend_the_broker_stops_passing_messages_to_hears_again(
+    proxy: MqttProxy, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """The same on the friend's side (a linked grid's too): a request left
+    unanswered with nothing at all from the broker for DEAF seconds makes the
+    client connect again. The board reaches the broker directly."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    clock = FakeClock()  # the friend's own: its patience runs out by it, not by real time
+    behind = replace(parse_link(sim.links[-1]), broker=proxy.url)
+    friend = RemoteClient(behind, name="friend", clock=clock)
+    friend.start()
+    try:
+        act(sim, "drop 4")
+        assert pump(sim, friend, lambda: seen(friend).get("ply") == 1)
+        proxy.delay(1e6, count=1, direction=DOWN)  # the next message down, and all after it
+        seq = friend.request("5", 1)
+        # the board takes it; its answer is held in the proxy
+        assert pump(sim, friend, lambda: sim.daemon.state()["remote"] == "5")
+        assert proxy.wait_for(lambda: proxy.counts["delay"] == 1, WAIT)
+        clock.advance(DEAF - 1)
+        friend.resend()
+        assert not friend.answered(seq) and proxy.counts["connections"] == 1
+        clock.advance(1)  # DEAF with nothing heard: a new connection, and the answer through it
+        assert pump(sim, friend, lambda: friend.answered(seq)), dict(proxy.counts)
+        assert proxy.counts["connections"] == 2
     finally:
         friend.close()
         sim.close()

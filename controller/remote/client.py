@@ -16,6 +16,7 @@ move twice.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -29,8 +30,14 @@ from controller.remote.message import BOARD, REMOTE, Message, Refused, body, sea
 from controller.remote.presence import Presence
 from controller.remote.settings import Account
 
+log = logging.getLogger("popref")
+
 EVENTS = 256  # board messages waiting to be read; the retained state heals a drop
 RESEND = 1.0  # seconds between copies of a request the board has not answered
+# A request unanswered this long with nothing at all from the broker (no state,
+# reply or presence) meanwhile: the connection may be up but deaf (the board's
+# side of it is watched by controller/remote/host.py's echo), so it is made anew.
+DEAF = 15.0
 
 
 class RemoteClient:
@@ -58,6 +65,8 @@ class RemoteClient:
         # requests not yet answered: their sealed message, when it was last sent,
         # and the number of moves in the position it was for
         self._unanswered: dict[int, tuple[bytes, float, int]] = {}
+        self._heard_at = clock()  # when the broker last passed this side anything
+        self._waiting_since: float | None = None  # the oldest unanswered request's first copy
         self._events: queue.Queue[tuple[float, Message]] = queue.Queue(EVENTS)
         self._high = {self.topics.state: 0, self.topics.board: 0}
         self._seq = 0
@@ -95,6 +104,7 @@ class RemoteClient:
     # -- sending -----------------------------------------------------------------------------
 
     def _connected(self) -> None:
+        self._heard_at = self._clock()  # a new connection: its silence counts from now
         if self._announce:
             self.say_present()
         self.hello()
@@ -122,6 +132,8 @@ class RemoteClient:
         message = Message(self.link.game, REMOTE, seq, kind, body(value))
         sealed = seal(self.link.key, message)
         if kind == "request":
+            if not self._unanswered:
+                self._waiting_since = self._clock()
             self._unanswered[seq] = (sealed, self._clock(), value["ply"])
         self.connection.publish(self.topics.remote, sealed)
         return seq
@@ -158,6 +170,18 @@ class RemoteClient:
             elif now - sent >= RESEND:
                 self._unanswered[seq] = (sealed, now, ply)
                 self.connection.publish(self.topics.remote, sealed)
+        if not self._unanswered:
+            self._waiting_since = None
+            return
+        waiting = now if self._waiting_since is None else self._waiting_since
+        if now - max(self._heard_at, waiting) >= DEAF:
+            log.warning(
+                "Nothing from the broker at %s for %d s while a request waits; connecting again.",
+                self.connection.address.url,
+                round(now - self._heard_at),
+            )
+            self.connection.reconnect()
+            self._heard_at = now
 
     def next_seq(self) -> int:
         """Above every number this player used, here or in an earlier run
@@ -174,6 +198,7 @@ class RemoteClient:
 
     def _arrived(self, topic: str, payload: bytes) -> None:
         """On the network thread: check and enqueue."""
+        self._heard_at = self._clock()  # the broker passes messages, whatever this one is
         if topic not in self._high:
             return
         try:
