@@ -32,15 +32,19 @@ QUEUED = 32  # messages kept while the broker is away; the retained state heals 
 RECONNECT = (1, 8)  # seconds between attempts to reach the broker again, doubling
 
 
+def _raw(sock: Any) -> Any:
+    """The operating system's socket: under WebSockets, paho's wrapper holds it."""
+    return getattr(sock, "_socket", sock)
+
+
 def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     """Send each message at once. Without TCP_NODELAY (paho does not set it)
     a message written while the acknowledgement of the last one is in flight
     waits for the peer's delayed ACK: 40 ms on Linux, measured by
     bench/remote.py (a request took 42 ms to reach the board, the broker's
     own round trip 0.5 ms)."""
-    raw = getattr(sock, "_socket", sock)  # under WebSockets, paho's wrapper holds the socket
     with contextlib.suppress(OSError, AttributeError):
-        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _raw(sock).setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 class _Client(mqtt.Client):
@@ -149,10 +153,8 @@ class Connection:
     def reconnect(self) -> None:
         """End the connection as a cut network would, from any thread: paho's
         thread notices, says so and connects again by itself."""
-        # under WebSockets, paho's wrapper holds the socket (as in _no_delay)
-        raw: Any = getattr(self._client.socket(), "_socket", self._client.socket())
         with contextlib.suppress(OSError, AttributeError):
-            raw.shutdown(socket.SHUT_RDWR)
+            _raw(self._client.socket()).shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         if not self._started:
