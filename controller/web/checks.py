@@ -32,8 +32,6 @@ from controller.web.hosts import same_origin
 
 MAX_BODY = 4096
 DIGITS = re.compile(r"[0-9]{1,9}")
-# RFC 9110 5.1 and 5.5: a token, its colon at once (no whitespace before it),
-# and a value with no control character but the tab (no CR, LF or NUL)
 # what the email parser finds wrong with a multipart type's body, which a
 # request's headers never have: no defect of the header block
 BODY_DEFECTS = (
@@ -43,6 +41,8 @@ BODY_DEFECTS = (
     errors.MultipartInvariantViolationDefect,
     errors.InvalidMultipartContentTransferEncodingDefect,
 )
+# RFC 9110 5.1 and 5.5: a token, its colon at once (no whitespace before it),
+# and a value with no control character but the tab (no CR, LF or NUL)
 FIELD_LINE = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[^\x00-\x08\x0a-\x1f\x7f]*")
 
 
