@@ -37,12 +37,12 @@ def display(referee: Referee) -> Display:
         shown = _selecting(referee)
     else:
         shown = _playing(referee)
-    if referee.remote.agreement.theirs:
-        question = sentences(referee.takeback_question(), shown.status)
-        shown = dataclasses.replace(shown, status=question)
-    elif referee.remote.agreement.ours:  # the asking side sees its question stand
-        asked = sentences(referee.takeback_asked(), shown.status)
-        shown = dataclasses.replace(shown, status=asked)
+    # a takeback between two sides: the question asked of this side, else
+    # this side's own question while it waits (it stands on both grids)
+    agreement = referee.remote.agreement
+    if agreement.theirs or agreement.ours:
+        said = referee.takeback_question() if agreement.theirs else referee.takeback_asked()
+        shown = dataclasses.replace(shown, status=sentences(said, shown.status))
     return _with_faults(referee, shown)
 
 
