@@ -226,9 +226,9 @@ function render() {
   // move: ... make it on the grid"); on the friend's own turn the lines
   // above already say what it means for them.
   const friendsTurn = !state.result && state.to_move === link.colour;
-  const status = state.status_text || state.status;
-  $("status").hidden = friendsTurn || !status;
-  $("status").textContent = friendsTurn || !status ? "" : atGrid(status);
+  const status = friendsTurn ? null : state.status_text || state.status;
+  $("status").hidden = !status;
+  $("status").textContent = status ? atGrid(status) : "";
   $("waiting").hidden = !state.remote;
   $("waiting").textContent = state.remote ? t("waiting_grid", { move: physical(state.remote) }) : "";
   $("moves").textContent = (state.moves || []).join(" ");
