@@ -6,12 +6,15 @@ import io
 import logging
 import os
 import pty
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from controller.daemon.config import parse_config
+from controller.daemon.logs import setup_logging
 from controller.referee.commands import PairingRequested
 from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
@@ -234,3 +237,48 @@ def test_the_end_of_input_ends_the_wait(tmp_path: Path) -> None:
     lines = Lines(io.StringIO("q\n"))
     assert lines.get(timeout=30) == "q\n"
     assert lines.get(timeout=30) == ""
+
+
+@pytest.fixture
+def popref_logger() -> Iterator[logging.Logger]:
+    """popref's logger, put back as it was after the test set it up."""
+    logger = logging.getLogger("popref")
+    kept = logger.handlers[:], logger.level, logger.propagate
+    try:
+        yield logger
+    finally:
+        logger.handlers[:], logger.level, logger.propagate = kept
+
+
+@pytest.mark.parametrize("one_screen", [True, False])
+def test_a_sentence_logged_by_another_thread_goes_above_the_prompt(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    popref_logger: logging.Logger,
+    one_screen: bool,
+) -> None:
+    """The broker's thread says the connection was lost while the prompt
+    waits: on one terminal the sentence gets a line of its own and the
+    prompt is written again below it, instead of the sentence landing on
+    the prompt's line."""
+    screen = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", screen)  # standard error on the same terminal
+    setup_logging()
+
+    def broker_thread_says() -> None:
+        said = threading.Thread(target=popref_logger.warning, args=("The broker is away.",))
+        said.start()
+        said.join()
+
+    clock = FakeClock(100.0)
+    typed = Scripted(clock, [(101.0, broker_thread_says), (102.0, "q\n")])
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    try:
+        interact(simulation, io.StringIO(), screen, typed=typed, clock=clock, one_screen=one_screen)
+    finally:
+        simulation.close()
+    last = screen.getvalue().rsplit("Type ? for help.", 1)[1]
+    if one_screen:
+        assert last.endswith("> \r\033[KThe broker is away.\n> \n")
+    else:  # standard error elsewhere (a file, journald): the prompt is left alone
+        assert last.endswith("> The broker is away.\n\n") and "\033" not in last

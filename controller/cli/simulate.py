@@ -217,7 +217,10 @@ def _simulate(
         if args.script is None:
             from controller.simulator.terminal import interact
 
-            return interact(simulation, lenient_stdin(), sys.stdout, language)
+            one_screen = sys.stdout.isatty() and sys.stderr.isatty()
+            return interact(
+                simulation, lenient_stdin(), sys.stdout, language, one_screen=one_screen
+            )
         if not _play(simulation, actions, args, language):
             return 2
         if web is not None:

@@ -3,8 +3,10 @@ the time and the unit's name)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
+from collections.abc import Callable, Iterator
 
 from controller.i18n.text import ENGLISH, render
 
@@ -13,9 +15,30 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is at the time, so a replaced
     stream (a test's capture, a redirected console) gets the sentences."""
 
+    # around each sentence, while a prompt shares the screen (see :func:`above`)
+    around: Callable[[Callable[[], None]], None] | None = None
+
     def emit(self, record: logging.LogRecord) -> None:
         self.stream = sys.stderr
-        super().emit(record)
+        if self.around is None:
+            super().emit(record)
+        else:
+            self.around(lambda: super(_Stderr, self).emit(record))
+
+
+@contextlib.contextmanager
+def above(around: Callable[[Callable[[], None]], None]) -> Iterator[None]:
+    """Each sentence written by ``around(write)`` while the block runs: an
+    interactive prompt moves itself below the sentence, so a sentence from
+    another thread (the broker's) does not land on the line being typed."""
+    handlers = [h for h in logging.getLogger("popref").handlers if isinstance(h, _Stderr)]
+    for handler in handlers:
+        handler.around = around
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.around = None
 
 
 class _Sentences(logging.Formatter):

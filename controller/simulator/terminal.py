@@ -11,12 +11,14 @@ pairing request runs out, the computer's move lights up).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
 from collections.abc import Callable
 from typing import TextIO
 
+from controller.daemon.logs import above
 from controller.i18n import text as i18n
 from controller.i18n.text import ENGLISH, N_, Text, _t
 from controller.i18n.words import disc as disc_word
@@ -162,10 +164,13 @@ def interact(
     *,
     typed: Typed | None = None,
     clock: Callable[[], float] = time.monotonic,
+    one_screen: bool = False,
 ) -> int:
     """Read actions until ``q`` or the end of input; speak ``language``.
     Simulated time follows ``clock`` (the real one) between the lines
-    ``typed`` gives (by default, those of ``stdin``)."""
+    ``typed`` gives (by default, those of ``stdin``). ``one_screen``: the
+    log's sentences (standard error) show on the same terminal, so each
+    is written on a line of its own and the prompt again below it."""
     columns = simulation.daemon.table.columns
     welcome = _t(
         "popref on a simulated {columns}-column grid; the game is kept in "
@@ -194,8 +199,21 @@ def interact(
         # the friend's request, the other grid's move: taken, and the picture
         # drawn again, at once
         side.on_arrival = lines.wake
+
+    def beside_the_prompt(write: Callable[[], None]) -> None:
+        with writing:
+            showing = prompt.showing
+            if showing:  # the prompt's line cleared, the sentence, the prompt again
+                stdout.write("\r\033[K")
+                stdout.flush()
+            write()
+            if showing:
+                stdout.write("> ")
+                stdout.flush()
+
     try:
-        return prompt.run()
+        with above(beside_the_prompt) if one_screen else contextlib.nullcontext():
+            return prompt.run()
     finally:
         simulation.on_command = simulation.catch_up = None
         for side in sides:
@@ -217,16 +235,27 @@ class _Prompt(RealTime):
     ) -> None:
         super().__init__(simulation, lines, clock)
         self.stdout, self.writing, self.language = stdout, writing, language
+        self.showing = False  # the prompt waits for a line at the end of the screen
 
     def say(self, text: str) -> None:
         with self.writing:
             self.stdout.write(text)
             self.stdout.flush()
 
+    def _showing(self, showing: bool) -> None:
+        """The prompt shown and waiting, or its line taken (a log sentence
+        from another thread reads this under the same lock)."""
+        with self.writing:
+            if showing:
+                self.stdout.write("> ")
+                self.stdout.flush()
+            self.showing = showing
+
     def run(self) -> int:
         while True:
-            self.say("> ")
+            self._showing(True)
             line = self.next_line()
+            self._showing(False)
             if not line or line.strip().lower() in ("q", "quit", "exit"):
                 self.say("\n")
                 return 0
