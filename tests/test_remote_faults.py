@@ -20,7 +20,7 @@ from bench.soaklib.mqttproxy import DOWN, Mix, MqttProxy
 from controller.daemon.config import parse_config
 from controller.remote.client import DEAF, RESEND, RemoteClient
 from controller.remote.connection import QUEUED
-from controller.remote.host import ECHO_WAIT, LISTEN
+from controller.remote.echo import ECHO_WAIT, LISTEN
 from controller.remote.link import parse_link
 from controller.remote.message import REMOTE, Message, body, seal
 from controller.simulator.simulation import Simulation

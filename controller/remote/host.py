@@ -41,6 +41,7 @@ from controller.referee.core import Referee
 from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
 from controller.referee.verdict import Declined, Verdict
 from controller.remote.connection import Connection
+from controller.remote.echo import Echo
 from controller.remote.link import Link, page_address
 from controller.remote.message import (
     BOARD,
@@ -55,6 +56,7 @@ from controller.remote.message import (
     unseal,
 )
 from controller.remote.presence import Presence
+from controller.remote.rate import Rate
 from controller.remote.settings import RemoteSettings
 from engine import parse_move
 from engine.colour import Colour
@@ -73,12 +75,6 @@ REPORT = 60.0  # seconds between log lines counting the messages dropped
 RATE = 2.0
 BURST = 8
 JOURNALLED = ("request", "takeback")
-# A broker may stop passing messages to a connection that still looks alive
-# (seen under a flood: the board never heard the friend again). After LISTEN
-# seconds with nothing from the broker the board sends itself an empty
-# message; if nothing comes within ECHO_WAIT it connects again.
-LISTEN = 60.0
-ECHO_WAIT = 15.0
 EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
 
 
@@ -151,9 +147,6 @@ class RemoteHost:
         # (takebacks so far) and ply
         self._their_hash: dict[tuple[int, int], str] = {}
         self._rate = Rate(RATE, BURST)  # of the requests that reach the journal
-        self._heard = threading.Event()  # something came from the broker since the last step
-        self._silent_since: float | None = None  # the loop's clock; None: not listening
-        self._echo_at: float | None = None  # when the board sent itself an echo
         self.diverged: int | None = None  # the first ply where the two journals differ
         self.connection = Connection(
             settings.broker,
@@ -163,6 +156,7 @@ class RemoteHost:
             settings.account,
             will=self._will,
         )
+        self._echo = Echo(self.connection)
 
     # -- the loop's side -----------------------------------------------------------------
 
@@ -177,7 +171,7 @@ class RemoteHost:
         """The inputs due from the remote side, one at a time: the loop feeds
         each before the next is made, so each sees the referee as it is."""
         self._now = now
-        self._watch(now)
+        self._echo.step(now, None if self._gate is None else self._gate.topic)
         seat = referee.remote
         if seat.due and seat.next_colour is not None:
             yield RemoteInvited(self.invitation(seat.next_colour))
@@ -251,36 +245,12 @@ class RemoteHost:
 
     def deadline(self, now: float) -> float | None:
         """When the invitation expires or the broker's silence is next
-        checked, on the loop's clock ``now``."""
+        looked at (:class:`~controller.remote.echo.Echo`), on the loop's clock ``now``."""
         times = [] if self._expires is None else [now + max(0.0, self._expires - self._wall())]
-        if self._silent_since is not None:
-            times.append(
-                self._silent_since + LISTEN if self._echo_at is None else self._echo_at + ECHO_WAIT
-            )
+        listening = self._echo.deadline()
+        if listening is not None:
+            times.append(listening)
         return min(times, default=None)
-
-    def _watch(self, now: float) -> None:
-        """Listen for the broker: an echo after :data:`LISTEN` seconds of
-        silence, and a new connection when even that does not come back."""
-        gate = self._gate
-        if self._heard.is_set() or gate is None or not self.connection.connected.is_set():
-            self._heard.clear()
-            self._silent_since = now if gate is not None else None
-            self._echo_at = None
-        elif self._silent_since is None:
-            self._silent_since = now
-        elif self._echo_at is None:
-            if now - self._silent_since >= LISTEN:
-                self.connection.publish(gate.topic, b"")  # anyone's, unsigned: only heard
-                self._echo_at = now
-        elif now - self._echo_at >= ECHO_WAIT:
-            log.warning(
-                "The broker passed nothing to this board for %d s, not even its own echo; "
-                "connecting again.",
-                round(now - self._silent_since),
-            )
-            self.connection.reconnect()
-            self._silent_since, self._echo_at = now, None
 
     def close(self) -> None:
         self.connection.close()
@@ -418,12 +388,12 @@ class RemoteHost:
     def _arrived(self, topic: str, payload: bytes) -> None:
         """On the network thread: check, enqueue, wake the loop. Nothing
         unsigned, replayed or for another game gets further."""
-        self._heard.set()  # the broker passes messages: whatever they are
+        self._echo.heard()  # the broker passes messages: whatever they are
         gate = self._gate
         if gate is None or topic != gate.topic:
             self._drop("foreign")
             return
-        if not payload:  # the board's own echo (_watch)
+        if not payload:  # the board's own echo
             return
         try:
             message = unseal(gate.key, gate.game, REMOTE, payload)
@@ -549,27 +519,3 @@ def _plain(value: dict[str, Any]) -> dict[str, Any]:
         if isinstance(field, Text):
             plain[f"{name}_text"] = field.data()
     return plain
-
-
-class Rate:
-    """A token bucket on the loop's clock: :meth:`take` is true at most
-    ``per_second`` times a second on average, ``burst`` at once.
-
-    >>> rate = Rate(2.0, 3)
-    >>> [rate.take(0.0) for _ in range(4)], rate.take(0.5), rate.take(0.5)
-    ([True, True, True, False], True, False)
-    """
-
-    def __init__(self, per_second: float, burst: int) -> None:
-        self.per_second, self.burst = per_second, burst
-        self._tokens = float(burst)
-        self._at: float | None = None
-
-    def take(self, now: float) -> bool:
-        if self._at is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.per_second)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
