@@ -32,7 +32,7 @@ from engine.colour import Colour
 from hardware import looks
 from hardware.clock import Clock
 from hardware.display import Alert, ColumnLight, Display
-from hardware.pinmap import PinMap
+from hardware.pinmap import SERVO_TRAVEL, PinMap
 
 TICK = looks.STEP_MS / 1000  # blink clock: every blink pattern moves on each tick
 SERVO_SETTLE = 0.6  # seconds a servo is driven before it is detached
@@ -128,7 +128,7 @@ class GpioOutputs:
             for colour, bar in ((Colour.RED, p.score_red_bar), (Colour.YELLOW, p.score_yellow_bar)):
                 if bar:
                     self._bars[colour] = self._add(LEDBarGraph(*bar, pwm=False, pin_factory=f))
-            low, high = min(p.servo_range), max(p.servo_range)
+            least, most = SERVO_TRAVEL  # the servo's own travel; the dial sweeps servo_range
             for colour, pin in (
                 (Colour.RED, p.score_red_servo),
                 (Colour.YELLOW, p.score_yellow_servo),
@@ -136,7 +136,7 @@ class GpioOutputs:
                 if pin is not None:
                     self._servos[colour] = self._add(
                         AngularServo(
-                            pin, initial_angle=None, min_angle=low, max_angle=high, pin_factory=f
+                            pin, initial_angle=None, min_angle=least, max_angle=most, pin_factory=f
                         )
                     )
             if p.buzzer is not None:

@@ -51,6 +51,10 @@ DEFAULT_7: dict[str, Any] = {
 }
 
 LEVELS = ("low", "high")
+# A hobby servo's travel in gpiozero's AngularServo terms: -90 degrees at a
+# 1 ms pulse, +90 at 2 ms (the firmware's SERVO_MIN_US..SERVO_MAX_US too).
+# servo_range picks the part of it a dial sweeps.
+SERVO_TRAVEL = (-90.0, 90.0)
 FactoryName = Literal["lgpio", "mock"]  # [gpio] pin_factory: hardware.factory makes them
 FACTORIES: tuple[str, ...] = get_args(FactoryName)
 
@@ -125,7 +129,7 @@ class PinMap:
     button_active: str = "low"
     colour_high: Colour = Colour.RED
     pin_factory: FactoryName = "lgpio"
-    servo_range: tuple[float, float] = (-90.0, 90.0)
+    servo_range: tuple[float, float] = SERVO_TRAVEL
     beam: BeamTiming = field(default_factory=BeamTiming)
     switch: SwitchTiming = field(default_factory=SwitchTiming)
     board_revision: int = HEADER_40_REVISION
@@ -410,6 +414,13 @@ class _Parser:
         low, high = float(value[0]), float(value[1])
         if low == high:
             raise self.table.error("servo_range", "the two angles must differ")
+        least, most = SERVO_TRAVEL
+        if not (least <= low <= most and least <= high <= most):
+            raise self.table.error(
+                "servo_range",
+                f"{value!r} leaves a hobby servo's travel: give angles from {least:g} to "
+                f"{most:g} (1 to 2 ms pulses), such as [-45, 45] for a quarter turn",
+            )
         return low, high
 
     def _beam(self) -> BeamTiming:

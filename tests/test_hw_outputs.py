@@ -13,6 +13,7 @@ from hardware.clock import FakeClock
 from hardware.display import Alert, ColumnLight, Display, Lamp
 from hardware.outputs import GpioOutputs
 from hardware.pinmap import PinMap
+from hardware.sim.gpio import PinLightReader
 
 FULL = {
     "entry": [4, 5],
@@ -171,3 +172,23 @@ def test_close_turns_everything_off(full: Outputs) -> None:
     )
     full.outputs.close()
     assert all(full.state(p) == 0 for p in [8, 11, 12, 13, 14, 16, 25, 1])
+
+
+def test_servo_range_is_the_part_of_the_servos_travel_a_dial_sweeps(
+    mock_factory: Any, clock: FakeClock
+) -> None:
+    """[-45, 45] is a quarter turn each way of the middle, not the whole
+    travel relabelled: 0 points at 1.25 ms, 10 at 1.75 ms (a maker's dial
+    drawn on a quarter circle)."""
+    dials = {k: v for k, v in FULL.items() if k != "score_red_bar"}
+    pins = PinMap.parse({**dials, "servo_range": [-45, 45]}, 2)
+    quarter = Outputs(mock_factory, clock, pins)
+    try:
+        quarter.outputs.show(lamps(ColumnLight(), ColumnLight(), scores=(0, 10)))
+        assert quarter.state(26) == pytest.approx(1.25 / 20)
+        assert quarter.state(27) == pytest.approx(1.75 / 20)
+        # the simulated grid reads the dials back as the scores they show
+        quarter.outputs.show(lamps(ColumnLight(), ColumnLight(), scores=(3, 8)))
+        assert PinLightReader(pins, mock_factory, clock).shown().scores == (3, 8)
+    finally:
+        quarter.outputs.close()

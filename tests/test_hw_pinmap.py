@@ -95,6 +95,7 @@ def test_rgb_bars_and_servos_are_parsed() -> None:
         ({"pin_factory": "rpigpio"}, 7, r"^\[gpio\] pin_factory: 'rpigpio' is not a pin factory"),
         ({"hold_s": 0}, 7, r"^\[gpio\] hold_s: 0 is out of range"),
         ({"servo_range": [0, "x"]}, 7, r"^\[gpio\] servo_range: "),
+        ({"servo_range": [0, 270]}, 7, r"^\[gpio\] servo_range: \[0, 270\] leaves a hobby"),
         ({}, 9, r"^\[gpio\] entry: required: the default pin map is for 7 columns"),
     ],
 )

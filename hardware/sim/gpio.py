@@ -25,7 +25,7 @@ from engine.colour import Colour
 from hardware import looks
 from hardware.clock import Clock
 from hardware.outputs import on_off
-from hardware.pinmap import PinMap
+from hardware.pinmap import SERVO_TRAVEL, PinMap
 from hardware.sim.mockpins import PinsByName
 from hardware.sim.seam import Beam, ShownLights
 
@@ -147,13 +147,12 @@ class PinLightReader:
         driven = [s for _, s in self._history(pin) if s > 0]
         if not driven:
             return None
-        # gpiozero's defaults: 1-2 ms pulses in a 20 ms frame (50 Hz)
+        # gpiozero's defaults: 1-2 ms pulses in a 20 ms frame (50 Hz) over the travel
         pulse = driven[-1] * 0.020
-        fraction = (pulse - 0.001) / 0.001
+        least, most = SERVO_TRAVEL
+        angle = least + (most - least) * (pulse - 0.001) / 0.001
         low, high = self.pins.servo_range
-        if low > high:
-            fraction = 1 - fraction
-        return round(fraction * 10)
+        return round((angle - low) / (high - low) * 10)
 
     def _scores(self) -> tuple[int, int] | None:
         p = self.pins
