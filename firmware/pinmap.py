@@ -6,13 +6,13 @@ Edit here for a different build; everything else takes built pins.
 COLUMNS = 7
 ENTRY_PINS = (2, 3, 4, 5, 6, 7, 8)  # top beams, column 1 at the left
 EXIT_PINS = (9, 10, 11, 12, 13, 18, 19)  # bottom beams
-# Levels (docs/wiring.md, "Which level means blocked, open, pressed"):
-# True: a pin high = beam blocked. Most break-beam receivers (open collector,
-# Adafruit's and their clones) pull their output low when the beam is broken:
-# for those, False.
-BEAM_BLOCKED_HIGH = True
-SLIDER_PIN = 20  # switch to ground, closed when the slider is armed
-SLIDER_OPEN_HIGH = True  # pin high = slider open: the reverse of the GPIO default
+# Levels, the same as the Pi's GPIO defaults (docs/wiring.md, "Which level
+# means blocked, open, pressed"): a pin low = beam blocked, as most
+# break-beam receivers (Adafruit's and their clones) pull their output low
+# when the beam is broken; True for a receiver whose output goes high.
+BEAM_BLOCKED_HIGH = False
+SLIDER_PIN = 20  # switch to ground, closed when the slider opens
+SLIDER_OPEN_HIGH = False  # pin low = slider open
 BUTTON_PIN = 21  # switch to ground
 STRIP_PIN = 22  # WS2812 data in, through a 3.3 V -> 5 V level shifter
 CELLS = 1  # LEDs per column: 1, or the row count for a light per cell
