@@ -141,3 +141,50 @@ def test_deep_nesting_does_not_leave_the_recursion_limit_changed(tmp_path: Path)
     path.write_bytes(b"x = " + b"[" * 100_000 + b"]" * 100_000)
     one_line_error(path)
     assert sys.getrecursionlimit() == limit
+
+
+# -- what the file asks of the board -----------------------------------------------
+
+_GPIO_7 = (
+    '[gpio]\npin_factory = "mock"\nentry = [4, 17, 27, 22, 5, 6, 13]\n'
+    "exit = [19, 26, 18, 23, 24, 25, 12]\nslider = 2\nbutton = 3\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (
+            '[board]\nbackend = "gpio"\ncolour_sensing = true\n' + _GPIO_7,
+            "[board] colour_sensing: [gpio] has no colour pins, so no disc's colour would ever "
+            "be known; add colour = [one pin per column] to [gpio] (docs/wiring.md), "
+            "or set colour_sensing = false",
+        ),
+        (
+            '[board]\nbackend = "gpio"\ncolour_sensing = true\n[gpio]\n',  # the default map
+            "[board] colour_sensing: [gpio] has no colour pins",
+        ),
+        (
+            '[board]\nbackend = "serial"\ncolour_sensing = true\n[serial]\nport = "/dev/ttyACM0"\n',
+            '[board] colour_sensing: the sensor board (backend = "serial") does not sense '
+            "colour; set colour_sensing = false",
+        ),
+    ],
+)
+def test_colour_sensing_without_anything_that_senses_colour_is_refused(
+    tmp_path: Path, content: str, says: str
+) -> None:
+    """A walk found it accepted, and then no move could ever be played ("A
+    disc of unknown colour went into column 1, but it is Red's turn.")."""
+    path = tmp_path / "config.toml"
+    path.write_text(content)
+    assert one_line_error(path).startswith(f"{path}: {says}")
+
+
+def test_colour_sensing_with_colour_pins_or_on_the_simulated_grid_is_taken(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    colour = "colour = [7, 8, 9, 10, 11, 14, 15]\n"
+    path.write_text('[board]\nbackend = "gpio"\ncolour_sensing = true\n' + _GPIO_7 + colour)
+    assert load_config(path).board.colour_sensing
+    path.write_text("[board]\ncolour_sensing = true\n")
+    assert load_config(path).board.colour_sensing

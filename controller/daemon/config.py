@@ -272,6 +272,7 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     default_port = None if board.backend == "serial" else SIMULATED_PORT
     checked = parse_serial(tables["serial"].table, default_port)
     serial = checked if used else None
+    _senses_colour(tables["board"], board, pins)
     opponent = _opponent(tables["opponent"])
     web = _web(tables["web"], on_a_board=board.backend != "sim")
     ui = _ui(tables["ui"])
@@ -399,6 +400,27 @@ def _board(board: ConfigTable) -> BoardConfig:
         rows=board.integer("rows", 6, low=MIN_SIDE, high=wire.MAX_ROWS),
         colour_sensing=board.boolean("colour_sensing", False),
     )
+
+
+def _senses_colour(table: ConfigTable, board: BoardConfig, pins: PinMap | None) -> None:
+    """``colour_sensing`` needs something that senses colour: else every disc
+    is of unknown colour and no move can ever be played. (The simulated grid
+    senses colour on its own pins; ``[sim] link = "serial"`` is refused above.)"""
+    if not board.colour_sensing:
+        return
+    if board.backend == "serial":
+        raise table.error(
+            "colour_sensing",
+            'the sensor board (backend = "serial") does not sense colour; '
+            "set colour_sensing = false",
+        )
+    if board.backend == "gpio" and pins is not None and not pins.colour:
+        raise table.error(
+            "colour_sensing",
+            "[gpio] has no colour pins, so no disc's colour would ever be known; add "
+            "colour = [one pin per column] to [gpio] (docs/wiring.md), "
+            "or set colour_sensing = false",
+        )
 
 
 def _web(web: ConfigTable, *, on_a_board: bool) -> WebConfig:
