@@ -166,6 +166,9 @@ class Config:
     web: WebConfig = WebConfig()
     ui: UiConfig = UiConfig()
     remote: RemoteConfig = RemoteConfig()
+    # what the file itself sets: its tables ("gpio") and keys ("board.backend"),
+    # so that what is said about a default can say it is one
+    given: frozenset[str] = frozenset()
 
     def pin_map(self) -> PinMap:
         """The pin map, or a one-line error naming the file: for commands
@@ -231,7 +234,7 @@ def parse_config(
 ) -> Config:
     """Check a parsed TOML document; errors start with ``source``."""
     config = _named(source, lambda: _parse(data, env))
-    return dataclasses.replace(config, source=source)
+    return dataclasses.replace(config, source=source, given=_given(data))
 
 
 def _named(source: str, check: Callable[[], T]) -> T:
@@ -278,6 +281,17 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     ui = _ui(tables["ui"])
     remote = _remote(tables["remote"], opponent)
     return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web, ui, remote)
+
+
+def _given(data: Mapping[str, Any]) -> frozenset[str]:
+    """The tables (``"gpio"``) and keys (``"board.backend"``) the file sets."""
+    keys = {
+        f"{name}.{key}"
+        for name, table in data.items()
+        if isinstance(table, Mapping)
+        for key in table
+    }
+    return frozenset(data) | keys
 
 
 def _game(game: ConfigTable) -> GameConfig:
