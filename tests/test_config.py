@@ -188,3 +188,19 @@ def test_colour_sensing_with_colour_pins_or_on_the_simulated_grid_is_taken(tmp_p
     assert load_config(path).board.colour_sensing
     path.write_text("[board]\ncolour_sensing = true\n")
     assert load_config(path).board.colour_sensing
+
+
+def test_a_state_dir_under_the_home_directory_is_there(tmp_path: Path) -> None:
+    """A walk's state_dir = "~/popref-state" made a directory named ~ in the
+    current one."""
+    path = tmp_path / "config.toml"
+    home = tmp_path / "home"
+    path.write_text('[daemon]\nstate_dir = "~/popref-state"\n')
+    assert load_config(path, env={"HOME": str(home)}).state_dir == home / "popref-state"
+    path.write_text('[daemon]\nstate_dir = "~"\n')
+    assert load_config(path, env={"HOME": str(home)}).state_dir == home
+    path.write_text('[daemon]\nstate_dir = "~no-such-user-of-popref/state"\n')
+    assert one_line_error(path) == (
+        f"{path}: [daemon] state_dir: cannot tell which home directory "
+        "'~no-such-user-of-popref' is; write the whole path, e.g. \"/home/pi/popref-state\""
+    )

@@ -255,7 +255,7 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     game = _game(tables["game"])
     board = _board(tables["board"])
     daemon, sim = tables["daemon"], tables["sim"]
-    state_dir = Path(daemon.string("state_dir", str(default_state_dir(env))))
+    state_dir = _state_dir(daemon, env)
     seed = sim.integer("seed", 0, low=0, high=2**32 - 1)
     why = '"gpio" for pins, "serial" for the sensor board'
     link = SIM_LINKS[sim.choice("link", "gpio", tuple(SIM_LINKS), "a link", why)]
@@ -292,6 +292,29 @@ def _given(data: Mapping[str, Any]) -> frozenset[str]:
         for key in table
     }
     return frozenset(data) | keys
+
+
+def _state_dir(daemon: ConfigTable, env: Mapping[str, str]) -> Path:
+    """``state_dir``, with ``~`` the home directory as in a shell (``$HOME``;
+    ``~name``: that user's), not a directory named ``~`` below the current one.
+
+    >>> _state_dir(ConfigTable("daemon", {"state_dir": "~/popref-state"}), {"HOME": "/home/pi"})
+    PosixPath('/home/pi/popref-state')
+    """
+    text = daemon.string("state_dir", str(default_state_dir(env)))
+    if not text.startswith("~"):
+        return Path(text)
+    home = env.get("HOME")
+    if home and (text == "~" or text.startswith("~/")):
+        return Path(home) / text[2:]
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:  # no such user, or no home known for ~ (HOME unset)
+        raise daemon.error(
+            "state_dir",
+            f"cannot tell which home directory {text.split('/')[0]!r} is; "
+            'write the whole path, e.g. "/home/pi/popref-state"',
+        ) from None
 
 
 def _game(game: ConfigTable) -> GameConfig:
