@@ -204,3 +204,32 @@ def test_a_state_dir_under_the_home_directory_is_there(tmp_path: Path) -> None:
         f"{path}: [daemon] state_dir: cannot tell which home directory "
         "'~no-such-user-of-popref' is; write the whole path, e.g. \"/home/pi/popref-state\""
     )
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (
+            '[game]\nrules = "pop10"\nrules = "classic"\n',
+            "not valid TOML: [game] rules is set twice, at lines 2 and 3; keep one",
+        ),
+        (
+            '# mine\n[game]\nrules = "pop10"\n\n[board]\ncolumns = 7\n[ game ]\nrules = "x"\n',
+            "not valid TOML: the table [game] is declared twice, at lines 2 and 7; "
+            "merge the two into one",
+        ),
+        ("seed = 1\nseed = 2\n", "not valid TOML: seed is set twice, at lines 1 and 2; keep one"),
+        (
+            '[web]\nhosts = ["a"]\ntoken = """\nhosts = 1\n"""\nhosts = ["b"]\n',
+            "not valid TOML: [web] hosts is set twice, at lines 2 and 6; keep one",
+        ),
+    ],
+)
+def test_a_key_or_a_table_given_twice_is_named_with_both_lines(
+    tmp_path: Path, content: str, says: str
+) -> None:
+    """A walk read "Cannot overwrite a value (at line 4, column 18)" and
+    "Cannot declare ('game',) twice", neither naming the key."""
+    path = tmp_path / "config.toml"
+    path.write_text(content)
+    assert one_line_error(path).startswith(f"{path}: {says}")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
+from controller.daemon.tomlerror import explain
 from controller.i18n.text import LANGUAGES
 from controller.remote.address import BROWSER, TERMINAL, BrokerAddress, broker_address
 from controller.remote.settings import Account, RemoteSettings
@@ -204,7 +205,7 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        raise ConfigError(f"{path}: not valid TOML: {explain(text, error)}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
 
