@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from controller.cli.argtypes import add_new_game_rules
+    from controller.cli.argtypes import add_new_game_rules, config_file
 
     parser.add_argument(
-        "--config", type=Path, help="TOML configuration (default /etc/popref/config.toml)"
+        "--config", type=config_file, help="TOML configuration (default /etc/popref/config.toml)"
     )
     add_new_game_rules(parser)
     parser.add_argument("--state-dir", type=Path, help="where the journal and finished games live")
