@@ -168,8 +168,9 @@ class Config:
     ui: UiConfig = UiConfig()
     remote: RemoteConfig = RemoteConfig()
     # what the file itself sets: its tables ("gpio") and keys ("board.backend"),
-    # so that what is said about a default can say it is one
-    given: frozenset[str] = frozenset()
+    # so that what is said about a default can say it is one; not part of the
+    # configuration's value (a key written as its default is the same config)
+    given: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
 
     def pin_map(self) -> PinMap:
         """The pin map, or a one-line error naming the file: for commands
