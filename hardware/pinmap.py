@@ -50,6 +50,10 @@ DEFAULT_7: dict[str, Any] = {
     "buzzer": 11,
 }
 
+# GPIO0/1 carry a HAT's ID EEPROM (ID_SD, ID_SC): the firmware reads it at
+# boot, and docs/wiring.md keeps them free
+RESERVED = {"GPIO0": "ID_SD", "GPIO1": "ID_SC"}
+
 LEVELS = ("low", "high")
 # A hobby servo's travel in gpiozero's AngularServo terms: -90 degrees at a
 # 1 ms pulse, +90 at 2 ms (the firmware's SERVO_MIN_US..SERVO_MAX_US too).
@@ -302,6 +306,12 @@ class _Parser:
                 "pick a pin marked GPIO in docs/wiring.md",
             )
         name: str = pin.name
+        if name in RESERVED:
+            raise self.table.error(
+                key,
+                f"{value!r} is {name} ({RESERVED[name]}), kept for a HAT's ID EEPROM; "
+                "pick another pin marked GPIO in docs/wiring.md",
+            )
         if name in self.used:
             raise self.table.error(
                 key,

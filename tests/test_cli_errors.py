@@ -53,6 +53,21 @@ def test_bad_arguments_are_one_line_and_exit_2(
     assert err.count("\n") == 1 and "usage:" not in err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["run"], ["simulate"], ["games"], ["check-wiring"], ["remote-page", "/nonexistent/page"]],
+)
+def test_an_empty_config_option_asks_for_a_file(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """A walk's --config= read "popref run: .: cannot be read: Is a directory"."""
+    assert main([*argv, "--config="]) == 2
+    assert capsys.readouterr().err == (
+        f"popref {argv[0]}: --config: needs the path of a TOML file, e.g. --config "
+        f"/etc/popref/config.toml (see popref {argv[0]} --help)\n"
+    )
+
+
 def test_the_rules_name_is_read_as_replay_reads_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--rules", " Pop10 ", "4"]) == 0
     assert "Pop 10" in capsys.readouterr().out

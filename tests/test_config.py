@@ -141,3 +141,95 @@ def test_deep_nesting_does_not_leave_the_recursion_limit_changed(tmp_path: Path)
     path.write_bytes(b"x = " + b"[" * 100_000 + b"]" * 100_000)
     one_line_error(path)
     assert sys.getrecursionlimit() == limit
+
+
+# -- what the file asks of the board -----------------------------------------------
+
+_GPIO_7 = (
+    '[gpio]\npin_factory = "mock"\nentry = [4, 17, 27, 22, 5, 6, 13]\n'
+    "exit = [19, 26, 18, 23, 24, 25, 12]\nslider = 2\nbutton = 3\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (
+            '[board]\nbackend = "gpio"\ncolour_sensing = true\n' + _GPIO_7,
+            "[board] colour_sensing: [gpio] has no colour pins, so no disc's colour would ever "
+            "be known; add colour = [one pin per column] to [gpio] (docs/wiring.md), "
+            "or set colour_sensing = false",
+        ),
+        (
+            '[board]\nbackend = "gpio"\ncolour_sensing = true\n[gpio]\n',  # the default map
+            "[board] colour_sensing: [gpio] has no colour pins",
+        ),
+        (
+            '[board]\nbackend = "serial"\ncolour_sensing = true\n[serial]\nport = "/dev/ttyACM0"\n',
+            '[board] colour_sensing: the sensor board (backend = "serial") does not sense '
+            "colour; set colour_sensing = false",
+        ),
+    ],
+)
+def test_colour_sensing_without_anything_that_senses_colour_is_refused(
+    tmp_path: Path, content: str, says: str
+) -> None:
+    """A walk found it accepted, and then no move could ever be played ("A
+    disc of unknown colour went into column 1, but it is Red's turn.")."""
+    path = tmp_path / "config.toml"
+    path.write_text(content)
+    assert one_line_error(path).startswith(f"{path}: {says}")
+
+
+def test_colour_sensing_with_colour_pins_or_on_the_simulated_grid_is_taken(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    colour = "colour = [7, 8, 9, 10, 11, 14, 15]\n"
+    path.write_text('[board]\nbackend = "gpio"\ncolour_sensing = true\n' + _GPIO_7 + colour)
+    assert load_config(path).board.colour_sensing
+    path.write_text("[board]\ncolour_sensing = true\n")
+    assert load_config(path).board.colour_sensing
+
+
+def test_a_state_dir_under_the_home_directory_is_there(tmp_path: Path) -> None:
+    """A walk's state_dir = "~/popref-state" made a directory named ~ in the
+    current one."""
+    path = tmp_path / "config.toml"
+    home = tmp_path / "home"
+    path.write_text('[daemon]\nstate_dir = "~/popref-state"\n')
+    assert load_config(path, env={"HOME": str(home)}).state_dir == home / "popref-state"
+    path.write_text('[daemon]\nstate_dir = "~"\n')
+    assert load_config(path, env={"HOME": str(home)}).state_dir == home
+    path.write_text('[daemon]\nstate_dir = "~no-such-user-of-popref/state"\n')
+    assert one_line_error(path) == (
+        f"{path}: [daemon] state_dir: cannot tell which home directory "
+        "'~no-such-user-of-popref' is; write the whole path, e.g. \"/home/pi/popref-state\""
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (
+            '[game]\nrules = "pop10"\nrules = "classic"\n',
+            "not valid TOML: [game] rules is set twice, at lines 2 and 3; keep one",
+        ),
+        (
+            '# mine\n[game]\nrules = "pop10"\n\n[board]\ncolumns = 7\n[ game ]\nrules = "x"\n',
+            "not valid TOML: the table [game] is declared twice, at lines 2 and 7; "
+            "merge the two into one",
+        ),
+        ("seed = 1\nseed = 2\n", "not valid TOML: seed is set twice, at lines 1 and 2; keep one"),
+        (
+            '[web]\nhosts = ["a"]\ntoken = """\nhosts = 1\n"""\nhosts = ["b"]\n',
+            "not valid TOML: [web] hosts is set twice, at lines 2 and 6; keep one",
+        ),
+    ],
+)
+def test_a_key_or_a_table_given_twice_is_named_with_both_lines(
+    tmp_path: Path, content: str, says: str
+) -> None:
+    """A walk read "Cannot overwrite a value (at line 4, column 18)" and
+    "Cannot declare ('game',) twice", neither naming the key."""
+    path = tmp_path / "config.toml"
+    path.write_text(content)
+    assert one_line_error(path).startswith(f"{path}: {says}")

@@ -55,11 +55,11 @@ def test_rgb_bars_and_servos_are_parsed() -> None:
         "slider": 2,
         "button": 3,
         "column_rgb": [[12, 13, 14], [15, 16, 17], [18, 19, 20], [21, 22, 23]],
-        "score_red_bar": [24, 25, 26, 27, 0, 1, "BOARD40", "BOARD38", "BOARD35", "BOARD12"],
+        "score_red_bar": [24, 25, 26, 27, "BOARD40", "BOARD38", "BOARD35", "BOARD12", 4, 5],
     }
     with pytest.raises(ConfigError, match="already used"):
         PinMap.parse(table, 4)  # BOARD40 is GPIO21, BOARD38 GPIO20: taken by column_rgb
-    table["score_red_bar"] = [24, 25, 26, 27, 0, 1]
+    table["score_red_bar"] = [24, 25, 26, 27, 4, 5]
     with pytest.raises(ConfigError, match=r"^\[gpio\] score_red_bar: 6 pins; .* exactly 10"):
         PinMap.parse(table, 4)
     del table["score_red_bar"]
@@ -80,6 +80,14 @@ def test_rgb_bars_and_servos_are_parsed() -> None:
         (seven(buzzer=40), 7, r"^\[gpio\] buzzer: 40 is not a pin on the 40-pin header"),
         (seven(buzzer="BOARD1"), 7, r"^\[gpio\] buzzer: 'BOARD1' is the 3V3 pin, not a GPIO"),
         (seven(buzzer="GPIO99"), 7, r"^\[gpio\] buzzer: 'GPIO99' is not a pin"),
+        (
+            seven(buzzer=0),
+            7,
+            r"^\[gpio\] buzzer: 0 is GPIO0 \(ID_SD\), kept for a HAT's ID EEPROM; pick another "
+            r"pin marked GPIO in docs/wiring.md$",
+        ),
+        (seven(turn_red="BOARD28"), 7, r"^\[gpio\] turn_red: 'BOARD28' is GPIO1 \(ID_SC\), kept"),
+        (seven(entry=[4, 17, 27, 22, 5, 6, "GPIO1"]), 7, r"^\[gpio\] entry\[7\]: 'GPIO1' is GPIO1"),
         (
             seven(entry=[4, 17, 27]),
             7,

@@ -48,7 +48,7 @@ def test_a_config_file_sets_the_board(tmp_path: Any) -> None:
     path.write_text(
         "[board]\ncolumns = 4\nrows = 4\n[gpio]\nentry = [4, 5, 6, 7]\n"
         "exit = [8, 9, 10, 11]\nslider = 2\nbutton = 3\ncolour = [12, 13, 16, 19]\n"
-        "column_rgb = [[20, 21, 22], [23, 24, 25], [26, 27, 0], [1, 14, 15]]\n"
+        "column_rgb = [[20, 21, 22], [23, 24, 25], [26, 27, 17], [18, 14, 15]]\n"
     )
     out = io.StringIO()
     assert wiring_cmd.run(parse("--sim", "--config", str(path)), stdout=out) == 0

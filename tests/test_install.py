@@ -341,3 +341,16 @@ def test_a_file_that_cannot_be_written_is_one_line_not_a_traceback(
     assert carried_out("install", lambda: install(live(root), print)) == 1
     error = capsys.readouterr().err
     assert error == f"popref install: {root / RECORD}: Not a directory\n"
+
+
+def test_each_commands_root_says_what_it_does_there(capsys: pytest.CaptureFixture[str]) -> None:
+    """A walk read uninstall's --root as "a system image or chroot to install into"."""
+    from controller.cli import main
+
+    said = {}
+    for command in ("install", "uninstall"):
+        assert main([command, "--help"]) == 0
+        said[command] = " ".join(capsys.readouterr().out.split())
+    assert "--root DIR a system image or chroot to install into" in said["install"]
+    assert "--root DIR a system image or chroot to remove popref from" in said["uninstall"]
+    assert "install into" not in said["uninstall"]

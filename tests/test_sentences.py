@@ -166,6 +166,40 @@ def test_run_says_which_board_and_where_the_game_is_kept(tmp_path: Path) -> None
     assert started(gpio, state).startswith("Refereeing the board's GPIO pins (c).")
 
 
+def test_run_says_the_file_sets_no_backend_and_which_of_its_tables_go_unused(
+    tmp_path: Path,
+) -> None:
+    """A walk forgot [board] in a file with a whole [gpio] pin map, and read
+    '([board] backend = "sim" in FILE)', a line the file does not have."""
+    from controller.cli.run import started
+    from controller.daemon.config import load_config
+
+    state = tmp_path / "state"
+    config = tmp_path / "config.toml"
+    kept = f" The game is kept in {state}."
+    config.write_text('[game]\nrules = "pop10"\n[gpio]\npin_factory = "mock"\n')
+    assert started(load_config(config), state) == (
+        f"Refereeing the simulated grid: {config} sets no [board] backend, so its [gpio] "
+        "table is not used; for a grid wired to this Pi's pins, set [board] backend = "
+        f'"gpio".{kept}'
+    )
+    config.write_text('[serial]\nport = "/dev/ttyACM0"\n')
+    assert started(load_config(config), state).endswith(
+        'so its [serial] table is not used; for the sensor board, set [board] backend = "serial".'
+        + kept
+    )
+    config.write_text('[gpio]\n[serial]\nport = "/dev/ttyACM0"\n')
+    assert "so its [gpio] and [serial] tables are not used; for the real board, set [board] " + (
+        'backend = "gpio" (wired to this Pi\'s pins) or "serial" (the sensor board).'
+    ) in started(load_config(config), state)
+    # the simulated sensor board uses [serial]'s timings: that table is not a mistake
+    config.write_text('[sim]\nlink = "serial"\n[serial]\ntimeout = 3\n')
+    assert started(load_config(config), state) == (
+        f"Refereeing the simulated grid: {config} sets no [board] backend; for a real board "
+        'set it: "gpio" (wired to this Pi\'s pins) or "serial" (the sensor board).' + kept
+    )
+
+
 def test_run_logs_it_first(tmp_path: Path) -> None:
     import socket
 

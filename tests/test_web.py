@@ -687,3 +687,35 @@ def test_linger_ends_quietly_at_a_ctrl_c_however_late_it_lands(
     # short naps: a signal that lands between two never waits for another one
     assert naps == [0.2, 0.2, 0.2]
     assert "stays up until Ctrl-C" in capsys.readouterr().err
+
+
+def test_a_page_on_every_address_is_logged_at_the_machines_local_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A walk read "The live board is at http://0.0.0.0:8080/", an address no
+    phone can open; the remote seat's links already said pi.local."""
+    import logging
+
+    from controller.store.archive import GameArchive
+    from controller.web.server import WebServer
+    from hardware.clock import monotonic
+
+    class Nobody:
+        def submit(self, command: object, reply: object = None) -> None: ...
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "popref-pi")
+    web = WebServer(
+        WebConfig(host="0.0.0.0", port=0),
+        Nobody(),
+        GameArchive(tmp_path),
+        columns=7,
+        clock=monotonic,
+    )
+    with caplog.at_level(logging.INFO, logger="popref"):
+        web.start()
+    try:
+        port = web.address[1]
+        assert web.url == f"http://popref-pi.local:{port}/"
+        assert f"The live board is at http://popref-pi.local:{port}/." in caplog.messages
+    finally:
+        web.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from pathlib import Path
 from typing import NoReturn, TextIO
 
 from engine import RULES_NAMES, RulesError, rules_named
@@ -35,6 +36,21 @@ def rules_name(text: str) -> str:
         return rules_named(text).name
     except RulesError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def config_file(text: str) -> Path:
+    """``--config FILE``: a path; an empty one (``--config=``) would be the
+    current directory, and its error would name ``.`` instead of the option.
+
+    >>> config_file("")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: needs the path of a TOML file, e.g. --config /etc/popref/config.toml
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "needs the path of a TOML file, e.g. --config /etc/popref/config.toml"
+        )
+    return Path(text)
 
 
 def add_new_game_rules(parser: argparse.ArgumentParser) -> None:

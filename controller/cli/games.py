@@ -23,6 +23,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from controller.cli.argtypes import config_file
 from controller.daemon.config import load_config
 from controller.store.archive import ArchivedGame, ArchiveError, GameArchive, NoSuchGame
 from hardware.errors import ConfigError
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the daemon's state directory (default: the configuration's)",
     )
     parser.add_argument(
-        "--config", type=Path, metavar="FILE", help="TOML configuration (for its state_dir)"
+        "--config", type=config_file, metavar="FILE", help="TOML configuration (for its state_dir)"
     )
     parser.add_argument(
         "number",

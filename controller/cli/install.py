@@ -41,12 +41,13 @@ from hardware.errors import ConfigError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_root(parser, "to install into (enabled, not started: no systemd runs there)")
+
+
+def add_root(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--root DIR``: a system image or chroot, and ``what`` is done there."""
     parser.add_argument(
-        "--root",
-        type=directory,
-        metavar="DIR",
-        help="a system image or chroot to install into (enabled, not started: "
-        "no systemd runs there)",
+        "--root", type=directory, metavar="DIR", help=f"a system image or chroot {what}"
     )
 
 

@@ -12,11 +12,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from controller.cli.argtypes import config_file
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", metavar="DIR", type=Path, help="where to write the page")
     parser.add_argument(
-        "--config", type=Path, metavar="FILE", help="TOML configuration (for [remote] web_broker)"
+        "--config",
+        type=config_file,
+        metavar="FILE",
+        help="TOML configuration (for [remote] web_broker)",
     )
     parser.add_argument(
         "--web-broker",

@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from controller.cli.argtypes import add_new_game_rules
+    from controller.cli.argtypes import add_new_game_rules, config_file
 
     parser.add_argument(
-        "--config", type=Path, help="TOML configuration (default /etc/popref/config.toml)"
+        "--config", type=config_file, help="TOML configuration (default /etc/popref/config.toml)"
     )
     add_new_game_rules(parser)
     parser.add_argument("--state-dir", type=Path, help="where the journal and finished games live")
@@ -81,6 +81,8 @@ Configuration for a real board). The game is kept in /tmp/state. To play by hand
             f"Refereeing the simulated grid: there is no {DEFAULT_PATH} (see the README's "
             f"Configuration for a real board). {kept} To play by hand: popref simulate."
         )
+    if backend == "sim" and "board.backend" not in config.given:
+        return f"Refereeing the simulated grid: {config.source} {_no_backend(config)}. {kept}"
     if backend == "sim":
         board = f'the simulated grid ([board] backend = "sim" in {config.source})'
     elif backend == "serial":
@@ -96,3 +98,38 @@ Configuration for a real board). The game is kept in /tmp/state. To play by hand
     else:
         board = f"the board's GPIO pins ({config.source})"
     return f"Refereeing {board}. {kept}"
+
+
+def _no_backend(config: Config) -> str:
+    """What a file without ``[board] backend`` means: the simulated grid, and
+    a ``[gpio]`` or ``[serial]`` table in it (not used by the simulated grid)
+    is almost surely a forgotten backend.
+
+    >>> from controller.daemon.config import parse_config
+    >>> print(_no_backend(parse_config({"gpio": {}}, "c")))
+    sets no [board] backend, so its [gpio] table is not used; for a grid wired to \
+this Pi's pins, set [board] backend = "gpio"
+    """
+    # the simulated sensor board ([sim] link = "serial") does use [serial]'s timings
+    unused = [
+        name
+        for name in ("gpio", "serial")
+        if name in config.given and not (name == "serial" and config.serial is not None)
+    ]
+    if not unused:
+        return (
+            'sets no [board] backend; for a real board set it: "gpio" (wired to this '
+            'Pi\'s pins) or "serial" (the sensor board)'
+        )
+    tables = " and ".join(f"[{name}]" for name in unused)
+    tables += " table is" if len(unused) == 1 else " tables are"
+    if unused == ["gpio"]:
+        choose = 'for a grid wired to this Pi\'s pins, set [board] backend = "gpio"'
+    elif unused == ["serial"]:
+        choose = 'for the sensor board, set [board] backend = "serial"'
+    else:
+        choose = (
+            'for the real board, set [board] backend = "gpio" (wired to this Pi\'s pins) '
+            'or "serial" (the sensor board)'
+        )
+    return f"sets no [board] backend, so its {tables} not used; {choose}"

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli.argtypes import add_new_game_rules, lenient_stdin
+from controller.cli.argtypes import add_new_game_rules, config_file, lenient_stdin
 from controller.daemon.assembly import StartupError
 from controller.daemon.config import Config, load_config, parse_config
 from controller.daemon.logs import setup_logging
@@ -46,7 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per action")
     add_new_game_rules(parser)
     parser.add_argument("--state-dir", type=Path, help="keep the game here between runs")
-    parser.add_argument("--config", type=Path, help="TOML configuration (board size, house rules)")
+    parser.add_argument(
+        "--config", type=config_file, help="TOML configuration (board size, house rules)"
+    )
     parser.add_argument(
         "--web",
         metavar="HOST:PORT",

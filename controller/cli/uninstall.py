@@ -35,7 +35,9 @@ from controller.cli.installer import (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    install_cmd.add_arguments(parser)
+    install_cmd.add_root(
+        parser, "to remove popref from (nothing is stopped: no systemd runs there)"
+    )
     parser.add_argument(
         "--purge",
         action="store_true",

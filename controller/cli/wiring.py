@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from controller.cli.argtypes import config_file
 from controller.cli.wiring_check import Person, StreamPerson, WiringCheck
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
+        type=config_file,
         metavar="FILE",
         help="TOML configuration with [board] and [gpio] (default: /etc/popref/config.toml "
         "as for popref run, else a 7 x 6 grid on the default pin map)",

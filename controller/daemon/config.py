@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
+from controller.daemon.tomlerror import explain
 from controller.i18n.text import LANGUAGES
 from controller.remote.address import BROWSER, TERMINAL, BrokerAddress, broker_address
 from controller.remote.settings import Account, RemoteSettings
@@ -166,6 +167,10 @@ class Config:
     web: WebConfig = WebConfig()
     ui: UiConfig = UiConfig()
     remote: RemoteConfig = RemoteConfig()
+    # what the file itself sets: its tables ("gpio") and keys ("board.backend"),
+    # so that what is said about a default can say it is one; not part of the
+    # configuration's value (a key written as its default is the same config)
+    given: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
 
     def pin_map(self) -> PinMap:
         """The pin map, or a one-line error naming the file: for commands
@@ -201,7 +206,7 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        raise ConfigError(f"{path}: not valid TOML: {explain(text, error)}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
 
@@ -231,7 +236,7 @@ def parse_config(
 ) -> Config:
     """Check a parsed TOML document; errors start with ``source``."""
     config = _named(source, lambda: _parse(data, env))
-    return dataclasses.replace(config, source=source)
+    return dataclasses.replace(config, source=source, given=_given(data))
 
 
 def _named(source: str, check: Callable[[], T]) -> T:
@@ -252,7 +257,7 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     game = _game(tables["game"])
     board = _board(tables["board"])
     daemon, sim = tables["daemon"], tables["sim"]
-    state_dir = Path(daemon.string("state_dir", str(default_state_dir(env))))
+    state_dir = _state_dir(daemon, env)
     seed = sim.integer("seed", 0, low=0, high=2**32 - 1)
     why = '"gpio" for pins, "serial" for the sensor board'
     link = SIM_LINKS[sim.choice("link", "gpio", tuple(SIM_LINKS), "a link", why)]
@@ -272,11 +277,46 @@ def _parse(data: Mapping[str, Any], env: Mapping[str, str]) -> Config:
     default_port = None if board.backend == "serial" else SIMULATED_PORT
     checked = parse_serial(tables["serial"].table, default_port)
     serial = checked if used else None
+    _senses_colour(tables["board"], board, pins)
     opponent = _opponent(tables["opponent"])
     web = _web(tables["web"], on_a_board=board.backend != "sim")
     ui = _ui(tables["ui"])
     remote = _remote(tables["remote"], opponent)
     return Config("", game, board, state_dir, seed, link, pins, serial, opponent, web, ui, remote)
+
+
+def _given(data: Mapping[str, Any]) -> frozenset[str]:
+    """The tables (``"gpio"``) and keys (``"board.backend"``) the file sets."""
+    keys = {
+        f"{name}.{key}"
+        for name, table in data.items()
+        if isinstance(table, Mapping)
+        for key in table
+    }
+    return frozenset(data) | keys
+
+
+def _state_dir(daemon: ConfigTable, env: Mapping[str, str]) -> Path:
+    """``state_dir``, with ``~`` the home directory as in a shell (``$HOME``;
+    ``~name``: that user's), not a directory named ``~`` below the current one.
+
+    >>> _state_dir(ConfigTable("daemon", {"state_dir": "~/popref-state"}), {"HOME": "/home/pi"})
+    PosixPath('/home/pi/popref-state')
+    """
+    text = daemon.string("state_dir", str(default_state_dir(env)))
+    if not text.startswith("~"):
+        return Path(text)
+    home = env.get("HOME")
+    if home and (text == "~" or text.startswith("~/")):
+        return Path(home) / text[2:]
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:  # no such user, or no home known for ~ (HOME unset)
+        raise daemon.error(
+            "state_dir",
+            f"cannot tell which home directory {text.split('/')[0]!r} is; "
+            'write the whole path, e.g. "/home/pi/popref-state"',
+        ) from None
 
 
 def _game(game: ConfigTable) -> GameConfig:
@@ -399,6 +439,27 @@ def _board(board: ConfigTable) -> BoardConfig:
         rows=board.integer("rows", 6, low=MIN_SIDE, high=wire.MAX_ROWS),
         colour_sensing=board.boolean("colour_sensing", False),
     )
+
+
+def _senses_colour(table: ConfigTable, board: BoardConfig, pins: PinMap | None) -> None:
+    """``colour_sensing`` needs something that senses colour: else every disc
+    is of unknown colour and no move can ever be played. (The simulated grid
+    senses colour on its own pins; ``[sim] link = "serial"`` is refused above.)"""
+    if not board.colour_sensing:
+        return
+    if board.backend == "serial":
+        raise table.error(
+            "colour_sensing",
+            'the sensor board (backend = "serial") does not sense colour; '
+            "set colour_sensing = false",
+        )
+    if board.backend == "gpio" and pins is not None and not pins.colour:
+        raise table.error(
+            "colour_sensing",
+            "[gpio] has no colour pins, so no disc's colour would ever be known; add "
+            "colour = [one pin per column] to [gpio] (docs/wiring.md), "
+            "or set colour_sensing = false",
+        )
 
 
 def _web(web: ConfigTable, *, on_a_board: bool) -> WebConfig:

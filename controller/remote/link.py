@@ -156,6 +156,21 @@ def parse_link(url: str) -> Link:
     )
 
 
+def site_address(host: str, port: int, hostname: str) -> str:
+    """The address of popref's own web server listening on ``host`` and
+    ``port``, as a person opens it: on every address (``0.0.0.0``, ``::``)
+    the machine's ``hostname`` with ``.local``, else ``host`` itself.
+
+    >>> site_address("0.0.0.0", 8080, "pi"), site_address("::1", 8080, "pi")
+    ('http://pi.local:8080', 'http://[::1]:8080')
+    """
+    if host in ("0.0.0.0", "::"):
+        host = f"{hostname}.local"  # the name Raspberry Pi OS announces on the network
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
 def page_address(
     configured: str, web: tuple[str, int] | None, web_broker: str | None, hostname: str
 ) -> str:
@@ -173,12 +188,7 @@ def page_address(
     if configured:
         return configured
     if web is not None:
-        host, port = web
-        if host in ("0.0.0.0", "::"):
-            host = f"{hostname}.local"  # the name Raspberry Pi OS announces on the network
-        elif ":" in host:
-            host = f"[{host}]"
-        return f"http://{host}:{port}/remote"
+        return f"{site_address(*web, hostname)}/remote"
     if web_broker:
         address = broker_address(web_broker, BROWSER)
         host = f"[{address.host}]" if ":" in address.host else address.host

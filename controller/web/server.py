@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.daemon.config import WebConfig
-from controller.remote.link import page_address
+from controller.remote.link import page_address, site_address
 from controller.store.archive import GameArchive
 from controller.web.api import Handler
 from controller.web.connections import ADMIT_WAIT, Connection, Connections, address_key
@@ -207,8 +207,9 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        host, port = self.address
-        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+        """The page's address as a person opens it: listening on every
+        address, the machine's ``.local`` name, not ``0.0.0.0``."""
+        return f"{site_address(*self.address, socket.gethostname())}/"
 
     def close(self) -> None:
         self.hub.close()
