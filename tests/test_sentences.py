@@ -156,7 +156,7 @@ def test_run_says_which_board_and_where_the_game_is_kept(tmp_path: Path) -> None
     )
     assert started(remote, state).endswith(
         "Under systemd, allow 10.0.0.9 with IPAddressAllow= in a drop-in "
-        "(docs/install-pi.md, step 6)."
+        '(docs/install-pi.md, "The page and the network").'
     )
     local = parse_config(
         {"board": {"backend": "serial"}, "serial": {"port": "socket://localhost:4000"}}, "c"

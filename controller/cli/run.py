@@ -93,7 +93,7 @@ Configuration for a real board). The game is kept in /tmp/state. To play by hand
             # the unit's IPAddressDeny= would block it without a word
             kept += (
                 f" Under systemd, allow {host} with IPAddressAllow= in a drop-in "
-                "(docs/install-pi.md, step 6)."
+                '(docs/install-pi.md, "The page and the network").'
             )
     else:
         board = f"the board's GPIO pins ({config.source})"
