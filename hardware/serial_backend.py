@@ -313,7 +313,9 @@ class SerialBackend:
         if self._faulted:
             return []
         self._faulted = True
-        log.warning("%s", message)
+        # the referee logs the fault it is handed: logged here too, each
+        # fault was in the daemon's log twice
+        log.debug("%s", message)
         return [SensorFault(BOARD, message, at=now)]
 
     def _send(self, kind: int, payload: bytes) -> None:
@@ -384,7 +386,7 @@ class SerialBackend:
         if self._faulted:
             self._faulted = False
             self._backoff = self.config.reconnect_min
-            log.warning("the sensor board answers again")
+            log.debug("the sensor board answers again")  # the referee logs the clearing
             events.append((SensorCleared(BOARD, at=now), None))
         events += self._counts.update_marked(hb, now, seq)
         if self._counts.wants_hello:
