@@ -38,6 +38,16 @@ log = logging.getLogger("popref.serial")
 
 BOARD = "sensor board"
 GONE = Sentence("The sensor board stopped answering; check its USB cable.")
+AT_PROMPT = Sentence(
+    "The sensor board is at the MicroPython prompt, not running popref's firmware: "
+    "copy the firmware to it and reset it, or unplug it and plug it back in without "
+    "holding the mode button (docs/sensor-board.md)."
+)
+ECHO = Sentence(
+    "The serial port sends back what popref sends it; is it the sensor board? "
+    "Check [serial] port (docs/sensor-board.md)."
+)
+_FROM_BOARD = (wire.HELLO, wire.HEARTBEAT, wire.ACK)
 _HELLO_EVERY = 0.25
 
 _ALERTS = {
@@ -123,7 +133,8 @@ class SerialBackend:
         self._incompatible: str | None = None
         self._faulted = False
         self._started: float | None = None
-        self._last_rx: float | None = None
+        self._last_rx: float | None = None  # the last frame from the board
+        self._echoed = False  # the host's own frames came back since the board's last
         self._last_tx = float("-inf")
         self._hello_at = float("-inf")  # the last HOST_HELLO
         self._hello_due: float | None = None  # a HOST_HELLO asked for by a heartbeat
@@ -318,6 +329,15 @@ class SerialBackend:
         log.debug("%s", message)
         return [SensorFault(BOARD, message, at=now)]
 
+    def _silence(self) -> Sentence:
+        """Why the board is not heard: what came instead of its frames, if
+        anything told (a MicroPython prompt, the host's own frames)."""
+        if self._link is not None and self._link.at_prompt:
+            return AT_PROMPT
+        if self._echoed:
+            return ECHO
+        return GONE
+
     def _send(self, kind: int, payload: bytes) -> None:
         if self._link is None:
             return
@@ -337,7 +357,13 @@ class SerialBackend:
     def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Marked]:
         seq, kind, payload = frame
         self.frames_in += 1
+        if kind not in _FROM_BOARD:
+            # one of the host's own frames (HOST_HELLO, SHOW, PING) come back:
+            # a port that echoes (loop://, a terminal) is not a board heard
+            self._echoed = True
+            return []
         self._last_rx = now
+        self._echoed = False
         try:
             if kind == wire.HELLO:
                 return _unmarked(self._hello(payload, now))
@@ -412,7 +438,7 @@ class SerialBackend:
             self._connect(now)
         silent_since = self._last_rx if self._last_rx is not None else self._started
         if silent_since is not None and _due(now, silent_since, self.config.timeout):
-            events += self._fault(now, GONE)
+            events += self._fault(now, self._silence())
             if self._link is not None and _due(now, silent_since, 3 * self.config.timeout):
                 # Silent for long on an open port: the device may be a stale node.
                 self._last_rx = now
