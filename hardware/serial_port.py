@@ -33,8 +33,11 @@ Inbox = queue.SimpleQueue[tuple[int, tuple[int, int, bytes] | None]]
 _READ_TIMEOUT = 0.05  # how promptly the reader notices close()
 # What a Pico at the MicroPython prompt sends instead of frames: its banner
 # (at a soft reset too) and its prompt (after a traceback, or in maintenance
-# mode), written escaped so that doctest does not take it for an example.
-REPL_MARKS = (b"MicroPython v", b"\x3e\x3e\x3e ")
+# mode; written escaped so that doctest does not take it for an example). The
+# prompt's banner went out before popref opened the port, but the host's
+# frames carry control bytes the prompt obeys: 0x01 (a HOST_HELLO's length)
+# switches it to its raw mode, which says so, and 0x02 back, with the banner.
+REPL_MARKS = (b"MicroPython v", b"\x3e\x3e\x3e ", b"raw REPL; CTRL-B to exit")
 _MARK_OVERLAP = max(len(mark) for mark in REPL_MARKS) - 1
 _WRITE_TIMEOUT = 0.2  # a board that stopped reading must not stall the daemon
 

@@ -35,14 +35,16 @@ def until(done: Callable[[], bool], seconds: float = 5.0) -> None:
         time.sleep(0.002)
 
 
-def faults_until(backend: SerialBackend, clock: FakeClock, end: float) -> list[SensorFault]:
-    """Poll ``backend`` at each of its deadlines up to ``end``, each poll
-    after every byte sent so far came back through the port (or was read)."""
+def faults_until(
+    backend: SerialBackend, clock: FakeClock, end: float, echo: bool = False
+) -> list[SensorFault]:
+    """Poll ``backend`` at each of its deadlines up to ``end``; on a port
+    that echoes, each poll after every byte sent so far came back."""
     events: list[Event] = []
     while (deadline := backend.next_deadline()) is not None and deadline <= end:
         clock.set(max(clock(), deadline))
         link = backend.port_link
-        if link is not None:
+        if link is not None and echo:
             until(lambda link=link: link.bytes_in >= link.bytes_out)  # type: ignore[misc]
         events += backend.poll(clock())
     return [e for e in events if isinstance(e, SensorFault)]
@@ -55,7 +57,7 @@ def test_a_port_that_echoes_the_hosts_frames_is_not_a_healthy_board() -> None:
     backend = SerialBackend(SerialConfig(port="loop://"), columns=7)
     backend.open(lambda: None)
     try:
-        faults = faults_until(backend, clock, 3.0)
+        faults = faults_until(backend, clock, 3.0, echo=True)
         assert backend.frames_in > 0  # the host's own frames did come back
         assert faults == [SensorFault(BOARD, ECHO, at=faults[0].at)]
         assert faults[0].at == pytest.approx(1.5)  # at the timeout, as a silent board
@@ -74,7 +76,12 @@ def pty_port() -> Iterator[tuple[int, str]]:
     os.close(master)
 
 
-def test_a_pico_at_the_micropython_prompt_is_told_apart(pty_port: tuple[int, str]) -> None:
+# What a Pico at the prompt says after the host opened the port: its banner
+# after a soft reset, or its raw mode's greeting when a HOST_HELLO's 0x01 (Ctrl-A) reaches it.
+@pytest.mark.parametrize("said", [BANNER, b"raw REPL; CTRL-B to exit\r\n>"])
+def test_a_pico_at_the_micropython_prompt_is_told_apart(
+    pty_port: tuple[int, str], said: bytes
+) -> None:
     master, port = pty_port
     clock = FakeClock()
     backend = SerialBackend(SerialConfig(port=port), columns=7)
@@ -83,8 +90,8 @@ def test_a_pico_at_the_micropython_prompt_is_told_apart(pty_port: tuple[int, str
         backend.poll(clock())
         link = backend.port_link
         assert link is not None
-        os.write(master, BANNER)
-        until(lambda: link.bytes_in >= len(BANNER))
+        os.write(master, said)
+        until(lambda: link.bytes_in >= len(said))
         faults = faults_until(backend, clock, 3.0)
         assert faults == [SensorFault(BOARD, AT_PROMPT, at=faults[0].at)]
         assert "MicroPython prompt" in AT_PROMPT and "docs/sensor-board.md" in AT_PROMPT
