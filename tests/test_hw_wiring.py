@@ -237,3 +237,56 @@ def test_the_stream_person_asks_again_until_it_understands() -> None:
     assert stdout.getvalue() == "Did it?   y or n.\nDid it?   y or n.\nDid it? "
     with pytest.raises(EOFError):
         person.ask(prompt)
+
+
+SERVO_DIALS = FOUR_COLUMNS + "score_red_servo = 17\nscore_yellow_servo = 18\n"
+
+
+@pytest.mark.parametrize(
+    "part",
+    ["light 9", "light banana", "buzzer", "score red", "entry 5", "slider half", ""],
+)
+def test_a_sim_fault_names_a_part_this_board_has(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], part: str
+) -> None:
+    """ "light 9" on a 4-column board, "light banana", and a buzzer on a board
+    without one were taken, and the check then said the board was wired
+    correctly."""
+    path = tmp_path / "popref.toml"
+    path.write_text(FOUR_COLUMNS)
+    out = io.StringIO()
+    assert (
+        wiring_cmd.run(parse("--sim", "--config", str(path), "--sim-fault", part), stdout=out) == 2
+    )
+    assert out.getvalue() == ""
+    assert capsys.readouterr().err == (
+        f"popref check-wiring: --sim-fault: {part!r} is not a part of this board; name one the "
+        "report names: light 1-4, turn red, turn yellow, entry 1-4, exit 1-4, slider open, "
+        "slider closed, button\n"
+    )
+
+
+def test_every_part_the_report_names_can_be_broken(tmp_path: Any) -> None:
+    """ "score red", a part the report prints, was refused."""
+    path = tmp_path / "popref.toml"
+    path.write_text(SERVO_DIALS)
+    out = io.StringIO()
+    faults = ("score red", "Turn  Yellow", "slider open", "exit 4")
+    argv = [arg for part in faults for arg in ("--sim-fault", part)]
+    assert wiring_cmd.run(parse("--sim", "--config", str(path), *argv), stdout=out) == 1
+    assert out.getvalue().split("Missing (5):\n")[1].splitlines() == [
+        "  turn yellow: the person did not see it",
+        "  score red: the person did not see it",
+        "  exit 4: nothing seen",
+        "  slider open: nothing seen",
+        "  slider closed: nothing seen",
+    ]
+    assert "score yellow" in out.getvalue().split("Worked (")[1]
+
+
+def test_sim_fault_without_sim_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert wiring_cmd.run(parse("--sim-fault", "entry 3")) == 2
+    assert capsys.readouterr().err == (
+        "popref check-wiring: --sim-fault: only with --sim (it breaks a part of the simulated "
+        "board)\n"
+    )

@@ -53,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="PART",
-        help='with --sim: break a part first, e.g. "entry 3" (cut wire) or '
-        '"light 2" (dead lamp); may be repeated',
+        help='with --sim: break a part first, any the report names, e.g. "entry 3" '
+        '(cut wire) or "light 2" (dead lamp); may be repeated',
     )
 
 
@@ -67,6 +67,10 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
         config = load_config(args.config)
         if args.by_hand and not args.sim:
             raise ConfigError("--by-hand: only with --sim (on a real board it is all by hand)")
+        if args.sim_fault and not args.sim:
+            raise ConfigError(
+                "--sim-fault: only with --sim (it breaks a part of the simulated board)"
+            )
         if args.sim:
             check = _simulated(config, args, stdin, out)
         elif config.board.backend == "serial":
@@ -202,21 +206,48 @@ GLANCE = 0.05  # seconds a simulated person takes to look at the lights
 
 
 def _faults(names: Sequence[str], parts: Parts) -> tuple[set[str], set[str]]:
-    """The outputs (dead lamps) and the sensors (cut wires) among the
-    ``--sim-fault`` parts."""
+    """The outputs (dead lamps) and the sensors (cut wires) that the
+    ``--sim-fault`` ``names`` break: any part the report names, and
+    ``slider`` (both its steps)."""
     from hardware.errors import ConfigError
 
-    known_outputs = ("light ", "turn red", "turn yellow", "buzzer")
-    inputs = [p for p in parts.sensors() if not p.startswith("slider")] + ["slider"]
+    outputs, sensors = parts.outputs(), parts.sensors()
     dead, cut = set(), set()
-    for part in names:
-        if part in inputs:
-            cut.add(part)
-        elif part.startswith(known_outputs):
+    for name in names:
+        part = " ".join(name.lower().split())
+        if part in outputs:
             dead.add(part)
+        elif part in sensors or part == "slider":
+            cut.add("slider" if part.startswith("slider") else part)
         else:
             raise ConfigError(
-                f"--sim-fault: {part!r} is not a part of this board; name a "
-                'sensor such as "entry 3" or an output such as "light 2"'
+                f"--sim-fault: {name!r} is not a part of this board; name one the report "
+                f"names: {_ranges([*outputs, *sensors])}"
             )
     return dead, cut
+
+
+def _ranges(names: Sequence[str]) -> str:
+    """Part names with numbered runs shortened.
+
+    >>> _ranges(["light 1", "light 2", "light 3", "turn red", "entry 1", "button"])
+    'light 1-3, turn red, entry 1, button'
+    """
+    runs: list[tuple[str, list[str]]] = []
+    for name in names:
+        kind, _, number = name.rpartition(" ")
+        if number.isdigit() and runs and runs[-1][0] == kind:
+            runs[-1][1].append(number)
+        elif number.isdigit():
+            runs.append((kind, [number]))
+        else:
+            runs.append((name, []))
+    said = []
+    for kind, numbers in runs:
+        if not numbers:
+            said.append(kind)
+        elif len(numbers) == 1:
+            said.append(f"{kind} {numbers[0]}")
+        else:
+            said.append(f"{kind} {numbers[0]}-{numbers[-1]}")
+    return ", ".join(said)
