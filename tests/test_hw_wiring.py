@@ -202,7 +202,7 @@ def test_by_hand_a_stray_enter_or_an_answer_not_understood_is_asked_again(
     assert text.count("Did the light for column 1 come on? [y/n]") == 4
     assert text.count("  Please answer y (yes) or n (no).\n") == 3
     assert "Enter alone asks again; s skips." in text
-    entry_1 = "Drop a red disc into column 1 (or block its entry beam), then press Enter"
+    entry_1 = "Drop a red disc into column 1: type what you do (s to skip): "
     assert text.count(entry_1) == 2
     assert text.count("  Nothing done yet: type what you do (? shows how), or s to skip.\n") == 1
 
@@ -290,3 +290,19 @@ def test_sim_fault_without_sim_is_one_line(capsys: pytest.CaptureFixture[str]) -
         "popref check-wiring: --sim-fault: only with --sim (it breaks a part of the simulated "
         "board)\n"
     )
+
+
+def test_by_hand_the_sensor_steps_ask_for_what_is_typed(tmp_path: Any) -> None:
+    """--by-hand said "(or block its entry beam), then press Enter", where
+    the step is typed (Enter alone does nothing) and no beam can be blocked."""
+    typed = ["y"] * 6 + ALL_SENSORS
+    status, text = by_hand(tmp_path, typed)
+    assert status == 0
+    assert "press Enter" not in text and "block its" not in text
+    for step in (
+        "Drop a red disc into column 4: type what you do (s to skip): ",
+        "Pop a disc out of the bottom of column 2: type what you do (s to skip): ",
+        "Open the release slider: type what you do (s to skip): ",
+        "Press the mode button: type what you do (s to skip): ",
+    ):
+        assert step in text

@@ -199,6 +199,7 @@ def _simulated(
         parts=parts,
         levels=None if levels is None else levels.levels,
         ready=ready,
+        typed=args.by_hand,
     )
 
 

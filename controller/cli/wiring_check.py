@@ -192,7 +192,9 @@ class WiringCheck:
     ``levels`` reads the inputs' levels now (a hand still in a beam counts);
     ``ready`` says when a sensor board has reported (the check waits for it,
     and a fault before then ends the check); ``tend`` polls the board while
-    the person thinks, for a board that must go on hearing from the host.
+    the person thinks, for a board that must go on hearing from the host;
+    ``typed`` words each sensor step for a person who types what they do on
+    the simulated grid (``--by-hand``) instead of doing it and pressing Enter.
     """
 
     def __init__(
@@ -206,6 +208,7 @@ class WiringCheck:
         levels: Callable[[], Mapping[str, bool]] | None = None,
         ready: Callable[[], bool] | None = None,
         tend: bool = False,
+        typed: bool = False,
     ) -> None:
         self.backend, self.person, self.clock, self.wait = backend, person, clock, wait
         if parts is None:  # a GPIO backend
@@ -214,7 +217,7 @@ class WiringCheck:
             levels = levels or gpio.inputs.levels
         self.parts = parts
         self.levels: Callable[[], Mapping[str, bool]] = levels or dict
-        self.ready, self.tend = ready, tend
+        self.ready, self.tend, self.typed = ready, tend, typed
         self.report = Report()
         self._pending: list[Event] = []  # what polls while the person thought brought
 
@@ -379,6 +382,10 @@ class WiringCheck:
     def _step(self, action: str, beam: str | None = None) -> str:
         """A sensor step's prompt: ``action``, another way to trigger the
         ``beam`` on a real board, and what to do once it is done."""
+        if self.typed:
+            # on the simulated grid the typed step is the doing: no Enter
+            # after it, and no beam a hand could block
+            return f"{action}: type what you do (s to skip):"
         if beam is None:
             return f"{action}, then press Enter (s to skip):"
         # a sensor board counts a beam once it clears: a hand left in it is no disc yet
