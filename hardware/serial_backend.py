@@ -89,19 +89,32 @@ def _colour_code(colour: Colour | None) -> int:
 
 
 def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
-    """The wire form of ``display`` for a board with ``columns`` columns."""
+    """The wire form of ``display`` for a board with ``columns`` columns.
+
+    >>> message = show_message(Display.dark(7), 1, 7)
+    >>> message.red_score == message.yellow_score == wire.NO_SCORE
+    True
+    >>> show_message(Display(Display.dark(7).columns, scores=(3, 300)), 1, 7).yellow_score
+    254
+    """
     lights = list(display.columns[:columns])
     lights += [ColumnLight()] * (columns - len(lights))
     winning = [0] * columns
     for column, row in display.winning:
         if 1 <= column <= columns and 1 <= row <= wire.MAX_ROWS:
             winning[column - 1] |= 1 << (row - 1)
-    red, yellow = display.scores if display.scores is not None else (wire.NO_SCORE,) * 2
+    # a score above 254 is shown as 254: 255 (NO_SCORE) would hide it; and no
+    # scores at all stay NO_SCORE (clamped too, they lit every score LED)
+    red, yellow = (
+        (min(score, wire.NO_SCORE - 1) for score in display.scores)
+        if display.scores is not None
+        else (wire.NO_SCORE, wire.NO_SCORE)
+    )
     return wire.Show(
         display_id,
         _colour_code(display.turn),
-        min(red, 254),
-        min(yellow, 254),
+        red,
+        yellow,
         _ALERTS[display.alert],
         [looks.CODES[light.lamp.value] for light in lights],
         [_colour_code(light.colour) for light in lights],
