@@ -86,6 +86,17 @@ def test_a_port_where_no_board_answers_is_one_line(
     assert captured.out.startswith("Waiting for the sensor board on /dev/")
 
 
+def test_a_port_that_is_not_there_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "ttyACM0"
+    assert wiring_cmd.run(parse("--config", config(tmp_path, str(missing)))) == 2
+    assert capsys.readouterr().err == (
+        f"popref check-wiring: [serial] port {missing}: no such device; plug the sensor "
+        "board in (ls /dev/serial/by-id/ shows its name)\n"
+    )
+
+
 # -- a person who takes their time, in simulated time ------------------------------------
 
 

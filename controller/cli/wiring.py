@@ -18,6 +18,7 @@ real board is built; ``--sim-fault`` breaks a part first.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -113,12 +114,20 @@ def _sensor_board(config: Config, stdin: TextIO | None, out: TextIO) -> WiringCh
     without hearing from the host)."""
     from controller.cli.argtypes import lenient_stdin
     from hardware.clock import monotonic
+    from hardware.errors import HardwareError
     from hardware.serial_backend import SerialBackend
 
     assert config.serial is not None  # the configuration requires [serial] for this backend
+    port = config.serial.port
+    if "://" not in port and not os.path.exists(port):
+        # popref run waits for a board to be plugged in; a check has nothing to wait for
+        raise HardwareError(
+            f"[serial] port {port}: no such device; plug the sensor board in "
+            "(ls /dev/serial/by-id/ shows its name)"
+        )
     board = config.board
     backend = SerialBackend(config.serial, board.columns, board.rows)
-    out.write(f"Waiting for the sensor board on {config.serial.port}...\n")
+    out.write(f"Waiting for the sensor board on {port}...\n")
     return WiringCheck(
         backend,
         StreamPerson(stdin or lenient_stdin(), out),
