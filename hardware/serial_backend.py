@@ -38,6 +38,16 @@ log = logging.getLogger("popref.serial")
 
 BOARD = "sensor board"
 GONE = Sentence("The sensor board stopped answering; check its USB cable.")
+AT_PROMPT = Sentence(
+    "The sensor board is at the MicroPython prompt, not running popref's firmware: "
+    "copy the firmware to it and reset it, or unplug it and plug it back in without "
+    "holding the mode button (docs/sensor-board.md)."
+)
+ECHO = Sentence(
+    "The serial port sends back what popref sends it; is it the sensor board? "
+    "Check [serial] port (docs/sensor-board.md)."
+)
+_FROM_BOARD = (wire.HELLO, wire.HEARTBEAT, wire.ACK)
 _HELLO_EVERY = 0.25
 
 _ALERTS = {
@@ -79,19 +89,32 @@ def _colour_code(colour: Colour | None) -> int:
 
 
 def show_message(display: Display, display_id: int, columns: int) -> wire.Show:
-    """The wire form of ``display`` for a board with ``columns`` columns."""
+    """The wire form of ``display`` for a board with ``columns`` columns.
+
+    >>> message = show_message(Display.dark(7), 1, 7)
+    >>> message.red_score == message.yellow_score == wire.NO_SCORE
+    True
+    >>> show_message(Display(Display.dark(7).columns, scores=(3, 300)), 1, 7).yellow_score
+    254
+    """
     lights = list(display.columns[:columns])
     lights += [ColumnLight()] * (columns - len(lights))
     winning = [0] * columns
     for column, row in display.winning:
         if 1 <= column <= columns and 1 <= row <= wire.MAX_ROWS:
             winning[column - 1] |= 1 << (row - 1)
-    red, yellow = display.scores if display.scores is not None else (wire.NO_SCORE,) * 2
+    # a score above 254 is shown as 254: 255 (NO_SCORE) would hide it; and no
+    # scores at all stay NO_SCORE (clamped too, they lit every score LED)
+    red, yellow = (
+        (min(score, wire.NO_SCORE - 1) for score in display.scores)
+        if display.scores is not None
+        else (wire.NO_SCORE, wire.NO_SCORE)
+    )
     return wire.Show(
         display_id,
         _colour_code(display.turn),
-        min(red, 254),
-        min(yellow, 254),
+        red,
+        yellow,
         _ALERTS[display.alert],
         [looks.CODES[light.lamp.value] for light in lights],
         [_colour_code(light.colour) for light in lights],
@@ -123,7 +146,8 @@ class SerialBackend:
         self._incompatible: str | None = None
         self._faulted = False
         self._started: float | None = None
-        self._last_rx: float | None = None
+        self._last_rx: float | None = None  # the last frame from the board
+        self._echoed = False  # the host's own frames came back since the board's last
         self._last_tx = float("-inf")
         self._hello_at = float("-inf")  # the last HOST_HELLO
         self._hello_due: float | None = None  # a HOST_HELLO asked for by a heartbeat
@@ -313,8 +337,19 @@ class SerialBackend:
         if self._faulted:
             return []
         self._faulted = True
-        log.warning("%s", message)
+        # the referee logs the fault it is handed: logged here too, each
+        # fault was in the daemon's log twice
+        log.debug("%s", message)
         return [SensorFault(BOARD, message, at=now)]
+
+    def _silence(self) -> Sentence:
+        """Why the board is not heard: what came instead of its frames, if
+        anything told (a MicroPython prompt, the host's own frames)."""
+        if self._link is not None and self._link.at_prompt:
+            return AT_PROMPT
+        if self._echoed:
+            return ECHO
+        return GONE
 
     def _send(self, kind: int, payload: bytes) -> None:
         if self._link is None:
@@ -335,7 +370,13 @@ class SerialBackend:
     def _frame(self, frame: tuple[int, int, bytes], now: float) -> list[Marked]:
         seq, kind, payload = frame
         self.frames_in += 1
+        if kind not in _FROM_BOARD:
+            # one of the host's own frames (HOST_HELLO, SHOW, PING) come back:
+            # a port that echoes (loop://, a terminal) is not a board heard
+            self._echoed = True
+            return []
         self._last_rx = now
+        self._echoed = False
         try:
             if kind == wire.HELLO:
                 return _unmarked(self._hello(payload, now))
@@ -384,7 +425,7 @@ class SerialBackend:
         if self._faulted:
             self._faulted = False
             self._backoff = self.config.reconnect_min
-            log.warning("the sensor board answers again")
+            log.debug("the sensor board answers again")  # the referee logs the clearing
             events.append((SensorCleared(BOARD, at=now), None))
         events += self._counts.update_marked(hb, now, seq)
         if self._counts.wants_hello:
@@ -410,7 +451,7 @@ class SerialBackend:
             self._connect(now)
         silent_since = self._last_rx if self._last_rx is not None else self._started
         if silent_since is not None and _due(now, silent_since, self.config.timeout):
-            events += self._fault(now, GONE)
+            events += self._fault(now, self._silence())
             if self._link is not None and _due(now, silent_since, 3 * self.config.timeout):
                 # Silent for long on an open port: the device may be a stale node.
                 self._last_rx = now

@@ -392,7 +392,7 @@ class CounterTracker:
             return events
         self.fault = None
         self._clean_since = None
-        log.warning("The sensor board's reports add up again.")
+        log.debug("The sensor board's reports add up again.")  # the referee logs the clearing
         return [(SensorCleared(LINK, at=seen.at), None), *events]
 
     def _rebaseline(self, seen: _Seen) -> list[tuple[Event, Mark | None]]:
@@ -473,7 +473,7 @@ class CounterTracker:
             "repeats, check the board's USB cable.",
             why=why,
         )
-        log.warning("%s", message)
+        log.debug("%s", message)  # the referee logs the fault it is handed
         return [(SensorFault(LINK, message, at=now), None)]
 
     def _diff(

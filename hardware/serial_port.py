@@ -31,6 +31,14 @@ log = logging.getLogger("popref.serial")
 Inbox = queue.SimpleQueue[tuple[int, tuple[int, int, bytes] | None]]
 
 _READ_TIMEOUT = 0.05  # how promptly the reader notices close()
+# What a Pico at the MicroPython prompt sends instead of frames: its banner
+# (at a soft reset too) and its prompt (after a traceback, or in maintenance
+# mode; written escaped so that doctest does not take it for an example). The
+# prompt's banner went out before popref opened the port, but the host's
+# frames carry control bytes the prompt obeys: 0x01 (a HOST_HELLO's length)
+# switches it to its raw mode, which says so, and 0x02 back, with the banner.
+REPL_MARKS = (b"MicroPython v", b"\x3e\x3e\x3e ", b"raw REPL; CTRL-B to exit")
+_MARK_OVERLAP = max(len(mark) for mark in REPL_MARKS) - 1
 _WRITE_TIMEOUT = 0.2  # a board that stopped reading must not stall the daemon
 
 
@@ -49,6 +57,10 @@ class PortLink:
         self._decoding = threading.Lock()  # the reader and expire() share the decoder
         self.bytes_in = 0  # counted once the bytes' frames are queued
         self.bytes_out = 0
+        # The MicroPython prompt's banner or prompt came after the last frame
+        # (a board that is not running popref's firmware); set by the reader.
+        self.at_prompt = False
+        self._tail = b""  # the last bytes read, for a mark split across reads
         self._thread = threading.Thread(
             target=self._read_loop, name=f"popref-serial-{generation}", daemon=True
         )
@@ -76,8 +88,10 @@ class PortLink:
                     data += self._port.read(waiting)
                 with self._decoding:
                     self.decoder.feed(data)
-                    self._queue_frames()
+                    if self._queue_frames():
+                        self.at_prompt = False
                     self.bytes_in += len(data)
+                self._watch_for_the_prompt(data)
                 # Woken even for bytes that made no frame: a spurious poll is
                 # cheap, and it lets a test wait for exactly these bytes.
                 self._wake()
@@ -90,9 +104,21 @@ class PortLink:
         self.ended.set()
         self._wake()
 
-    def _queue_frames(self) -> None:
+    def _queue_frames(self) -> int:
+        queued = 0
         while (frame := self.decoder.next_frame()) is not None:
             self._inbox.put((self.generation, frame))
+            queued += 1
+        return queued
+
+    def _watch_for_the_prompt(self, data: bytes) -> None:
+        """Note a MicroPython banner or prompt among the bytes read (frames
+        read with them in one chunk count as before it: a board that crashed
+        to the prompt sends no frame after it)."""
+        seen = self._tail + data
+        if any(mark in seen for mark in REPL_MARKS):
+            self.at_prompt = True
+        self._tail = seen[-_MARK_OVERLAP:]
 
     @property
     def waiting(self) -> int:

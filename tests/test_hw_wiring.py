@@ -202,7 +202,7 @@ def test_by_hand_a_stray_enter_or_an_answer_not_understood_is_asked_again(
     assert text.count("Did the light for column 1 come on? [y/n]") == 4
     assert text.count("  Please answer y (yes) or n (no).\n") == 3
     assert "Enter alone asks again; s skips." in text
-    entry_1 = "Drop a red disc into column 1 (or block its entry beam), then press Enter"
+    entry_1 = "Drop a red disc into column 1: type what you do (s to skip): "
     assert text.count(entry_1) == 2
     assert text.count("  Nothing done yet: type what you do (? shows how), or s to skip.\n") == 1
 
@@ -237,3 +237,72 @@ def test_the_stream_person_asks_again_until_it_understands() -> None:
     assert stdout.getvalue() == "Did it?   y or n.\nDid it?   y or n.\nDid it? "
     with pytest.raises(EOFError):
         person.ask(prompt)
+
+
+SERVO_DIALS = FOUR_COLUMNS + "score_red_servo = 17\nscore_yellow_servo = 18\n"
+
+
+@pytest.mark.parametrize(
+    "part",
+    ["light 9", "light banana", "buzzer", "score red", "entry 5", "slider half", ""],
+)
+def test_a_sim_fault_names_a_part_this_board_has(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], part: str
+) -> None:
+    """ "light 9" on a 4-column board, "light banana", and a buzzer on a board
+    without one were taken, and the check then said the board was wired
+    correctly."""
+    path = tmp_path / "popref.toml"
+    path.write_text(FOUR_COLUMNS)
+    out = io.StringIO()
+    assert (
+        wiring_cmd.run(parse("--sim", "--config", str(path), "--sim-fault", part), stdout=out) == 2
+    )
+    assert out.getvalue() == ""
+    assert capsys.readouterr().err == (
+        f"popref check-wiring: --sim-fault: {part!r} is not a part of this board; name one the "
+        "report names: light 1-4, turn red, turn yellow, entry 1-4, exit 1-4, slider open, "
+        "slider closed, button\n"
+    )
+
+
+def test_every_part_the_report_names_can_be_broken(tmp_path: Any) -> None:
+    """ "score red", a part the report prints, was refused."""
+    path = tmp_path / "popref.toml"
+    path.write_text(SERVO_DIALS)
+    out = io.StringIO()
+    faults = ("score red", "Turn  Yellow", "slider open", "exit 4")
+    argv = [arg for part in faults for arg in ("--sim-fault", part)]
+    assert wiring_cmd.run(parse("--sim", "--config", str(path), *argv), stdout=out) == 1
+    assert out.getvalue().split("Missing (5):\n")[1].splitlines() == [
+        "  turn yellow: the person did not see it",
+        "  score red: the person did not see it",
+        "  exit 4: nothing seen",
+        "  slider open: nothing seen",
+        "  slider closed: nothing seen",
+    ]
+    assert "score yellow" in out.getvalue().split("Worked (")[1]
+
+
+def test_sim_fault_without_sim_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert wiring_cmd.run(parse("--sim-fault", "entry 3")) == 2
+    assert capsys.readouterr().err == (
+        "popref check-wiring: --sim-fault: only with --sim (it breaks a part of the simulated "
+        "board)\n"
+    )
+
+
+def test_by_hand_the_sensor_steps_ask_for_what_is_typed(tmp_path: Any) -> None:
+    """--by-hand said "(or block its entry beam), then press Enter", where
+    the step is typed (Enter alone does nothing) and no beam can be blocked."""
+    typed = ["y"] * 6 + ALL_SENSORS
+    status, text = by_hand(tmp_path, typed)
+    assert status == 0
+    assert "press Enter" not in text and "block its" not in text
+    for step in (
+        "Drop a red disc into column 4: type what you do (s to skip): ",
+        "Pop a disc out of the bottom of column 2: type what you do (s to skip): ",
+        "Open the release slider: type what you do (s to skip): ",
+        "Press the mode button: type what you do (s to skip): ",
+    ):
+        assert step in text

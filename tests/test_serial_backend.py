@@ -291,3 +291,15 @@ def test_a_false_sync_from_the_board_delays_its_frames_one_frame_gap(pair: Pair)
     gap_ms = pair.backend.frame_gap * 1000
     assert gap_ms - 1 <= late_ms <= gap_ms + 1
     assert moves(pair.events) == ["6"]
+
+
+def test_a_display_without_scores_lights_no_score_led(pair: Pair) -> None:
+    """No scores (a Classic game, check-wiring's questions) went out as 254
+    each, which lit every score LED of both bars."""
+    pair.backend.show(red_to_drop())
+    pair.run(50)
+    assert pair.fw.board.shown == pair.backend._display_id
+    assert pair.fw.lights.shown().scores is None
+    pair.backend.show(Display(red_to_drop().columns, scores=(3, 7)))
+    pair.run(50)
+    assert pair.fw.lights.shown().scores == (3, 7)

@@ -6,15 +6,16 @@ simulated lights show and does each step in the simulator's shorthand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TextIO
+import dataclasses
+from collections.abc import Callable, Collection
+from typing import Any, TextIO
 
 from controller.cli.wiring_check import Prompt, StreamPerson
 from controller.simulator.script import ScriptError, parse_command
 from engine.colour import Colour
-from hardware.sim.gpio import BLINK_WINDOW, PinLightReader
+from hardware.sim.gpio import BLINK_WINDOW
 from hardware.sim.grid import SimGrid, SimGridError
-from hardware.sim.seam import ShownLights
+from hardware.sim.seam import Beam, LightReader, SensorWires, ShownLights
 
 # the prompts that ask for something to be done to a sensor, by their part's first word
 SENSORS = ("entry", "colour", "exit", "slider", "button")
@@ -27,10 +28,24 @@ NOTHING_DONE = "Nothing done yet: type what you do (? shows how), or s to skip."
 
 class SimPerson:
     """Does what each prompt asks on the simulated grid and answers light
-    questions from what the output pins show."""
+    questions from what the output pins show.
 
-    def __init__(self, grid: SimGrid, reader: PinLightReader, out: TextIO) -> None:
+    ``settle`` runs the grid until the action is done (by default the
+    grid alone; the simulated sensor board must run beside it), and
+    ``look`` lets time pass before a light question is answered (a sensor
+    board draws what it is shown on its next pass)."""
+
+    def __init__(
+        self,
+        grid: SimGrid,
+        reader: LightReader,
+        out: TextIO,
+        settle: Callable[[], None] | None = None,
+        look: Callable[[], None] = lambda: None,
+    ) -> None:
         self.grid, self.reader, self.out = grid, reader, out
+        self.settle = settle or grid.settle
+        self.look = look
 
     def ask(self, prompt: Prompt) -> str:
         kind, _, number = prompt.part.partition(" ")
@@ -48,10 +63,11 @@ class SimPerson:
         elif kind == "button":
             g.press_button()
         else:
+            self.look()
             answer = "y" if self._sees(prompt.part) else "n"
             self.out.write(f"{prompt.text} {answer}\n")
             return answer
-        g.settle()
+        self.settle()
         self.out.write(f"{prompt.text} (done)\n")
         return ""
 
@@ -75,16 +91,20 @@ class SimPerson:
 class HandSimPerson:
     """The person at the terminal, checking the simulated grid by hand:
     told what the simulated lights show for each light question, and doing
-    each sensor step with one action in the simulator's shorthand."""
+    each sensor step with one action in the simulator's shorthand.
+    ``wait`` lets simulated time pass, ``settle`` runs the grid until an
+    action is done (as for :class:`SimPerson`)."""
 
     def __init__(
         self,
         person: StreamPerson,
         grid: SimGrid,
-        reader: PinLightReader,
+        reader: LightReader,
         wait: Callable[[float], None],
+        settle: Callable[[], None] | None = None,
     ) -> None:
         self.person, self.grid, self.reader, self.wait = person, grid, reader, wait
+        self.settle = settle or grid.settle
         self.out: TextIO = person.stdout
         self._told = False
 
@@ -140,8 +160,67 @@ class HandSimPerson:
                 g.press_button()
         except SimGridError as error:
             return str(error)
-        g.settle()
+        self.settle()
         return None
+
+
+class BrokenLights:
+    """A :class:`~hardware.sim.seam.LightReader` whose ``dead`` outputs
+    (``"light 3"``, ``"turn red"``, ``"score yellow"``, ``"buzzer"``) show
+    nothing, whatever drives them: ``--sim-fault``'s dead lamps."""
+
+    def __init__(self, reader: LightReader, dead: Collection[str]) -> None:
+        self.reader, self.dead = reader, frozenset(dead)
+
+    def shown(self) -> ShownLights:
+        shown = self.reader.shown()
+        dead = self.dead
+        columns = tuple(
+            None if f"light {c}" in dead else look for c, look in enumerate(shown.columns, 1)
+        )
+        scores = shown.scores
+        if scores is not None:
+            scores = (
+                0 if "score red" in dead else scores[0],
+                0 if "score yellow" in dead else scores[1],
+            )
+        return dataclasses.replace(
+            shown,
+            columns=columns,
+            blinking=frozenset(c for c in shown.blinking if f"light {c}" not in dead),
+            turn_red=shown.turn_red and "turn red" not in dead,
+            turn_yellow=shown.turn_yellow and "turn yellow" not in dead,
+            scores=scores,
+            buzzer=shown.buzzer and "buzzer" not in dead,
+        )
+
+    def fast_blinking(self) -> frozenset[int]:
+        return frozenset(c for c in self.reader.fast_blinking() if f"light {c}" not in self.dead)
+
+
+class CutWires:
+    """:class:`~hardware.sim.seam.SensorWires` with the wires of ``cut``
+    sensors (``"entry 3"``, ``"slider"``, ``"button"``) cut: their level
+    never changes. ``--sim-fault``'s cut wires."""
+
+    def __init__(self, wires: SensorWires, cut: Collection[str]) -> None:
+        self.wires, self.cut = wires, frozenset(cut)
+
+    def beam(self, beam: Beam, column: int, blocked: bool, **how: Any) -> None:
+        if f"{beam.value} {column}" not in self.cut:
+            self.wires.beam(beam, column, blocked, **how)
+
+    def disc_colour(self, column: int, colour: Colour | None) -> None:
+        if f"colour {column}" not in self.cut:
+            self.wires.disc_colour(column, colour)
+
+    def slider(self, open: bool) -> None:
+        if "slider" not in self.cut:
+            self.wires.slider(open)
+
+    def button(self, pressed: bool) -> None:
+        if "button" not in self.cut:
+            self.wires.button(pressed)
 
 
 def told(shown: ShownLights) -> str:
