@@ -217,3 +217,61 @@ def test_either_grid_restarted_mid_game_resumes_with_nothing_lost(
     finally:
         b.close()
         a.close()
+
+
+def spent(sim: Simulation) -> Callable[[], bool]:
+    return lambda: sim.daemon.guest is not None and sim.daemon.guest.spent
+
+
+def test_a_new_game_on_the_joined_grid_takes_none_of_the_linked_game_s_moves(
+    grids: tuple[Simulation, Simulation],
+) -> None:
+    """The link names one game: once it is over, a new game on the grid that
+    joined is its own (a new user's B replayed the old game's moves as the
+    other grid's), and the board says to join the other grid's next link."""
+    a, b = grids
+    play(a, b, RED_WINS)
+    act(b, "slider open", "slider close")  # B's next game, before A's
+    assert both(a, b, spent(b))
+    assert b.daemon.referee.remote.invitation is None
+    act(a, "slider open", "slider close")  # A's next game: a new link, the old one ended
+    guest = b.daemon.guest
+    assert guest is not None
+    assert both(a, b, lambda: (guest.client.state or {}).get("invitation") == "ended")
+    state = b.daemon.state()
+    assert state["moves"] == [] and state["link"] == "down"
+    assert "join the link of its next game" in b.daemon.display().fault.render("en")
+
+
+def test_an_old_link_joined_after_the_other_grid_moved_on_says_it_is_spent(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """Not "the link is down" for ever (a new user's fresh grid on a finished
+    game's link): the link is spent, and said so."""
+    with linked_pair(mosquitto, tmp_path) as (a, b):
+        play(a, b, RED_WINS)
+        old = a.links[-1]
+        act(a, "slider open", "slider close")  # a new game, a new link: the old one ended
+        late = grid_b(old, tmp_path / "late")
+        try:
+            assert both(a, late, spent(late))
+            assert late.daemon.referee.remote.invitation is None
+            assert "link is spent" in late.daemon.display().fault.render("en")
+        finally:
+            late.close()
+
+
+def test_the_joined_grid_does_not_abandon_a_linked_game_in_progress(
+    grids: tuple[Simulation, Simulation],
+) -> None:
+    """A hold on B would part the grids (a new user's B began a new game and
+    replayed A's moves against its own): it is refused with the reason, and
+    the game goes on on both grids."""
+    a, b = grids
+    play(a, b, RED_WINS[:2])
+    act(b, "hold", "hold")
+    assert [str(m) for m in b.daemon.referee.game.moves] == ["4", "5"]
+    assert not b.daemon.referee.abandon_armed
+    play_from = RED_WINS[2:]
+    act(a, f"drop {play_from[0]}")
+    assert both(a, b, waits(b, play_from[0]))

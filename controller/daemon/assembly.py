@@ -65,6 +65,7 @@ def table_of(config: Config) -> Table:
         both_lines=config.game.both_lines,
         computer_level=config.opponent.level,
         computer_seed=config.opponent.seed,
+        joined=config.remote.join is not None,
     )
 
 

@@ -37,6 +37,7 @@ from controller.referee.commands import (
     RemoteCommand,
 )
 from controller.referee.core import Referee, Table
+from controller.referee.remote_seat import link_spent
 from controller.referee.state import state_of
 from controller.referee.verdict import Verdict
 from controller.referee.view import display as view
@@ -503,7 +504,10 @@ class Daemon:
         return dataclasses.replace(shown, alert=alert, fault=fault)
 
     def _link_cut(self) -> Text | None:
-        """The fault while the link of a game with a remote seat is down."""
+        """The fault while the link of a game with a remote seat is down, or
+        once the link this grid joined is spent."""
+        if self.guest is not None and self.guest.spent:
+            return link_spent()
         if self.referee.remote.colour() is None or self.link_state() != "down":
             return None
         return _t("The link to the other side is down; play goes on when it is back.")

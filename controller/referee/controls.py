@@ -64,6 +64,9 @@ class Transitions(Protocol):
         """Whether a new game now would abandon a game in progress whose
         position is still on the grid."""
 
+    def linked_here(self) -> bool:
+        """Whether a linked game is in progress on the grid that joined it."""
+
     def friend_plays(self, colour: Colour) -> bool:
         """Whether a remote player has ``colour``, in this game or the next."""
 
@@ -181,7 +184,8 @@ class Controls:
         """A hold: a game in progress is abandoned at the second (or at once
         when the slider already emptied it), and the next game begins."""
         out.changed = True
-        if referee.at_stake() and not self.abandon_armed:
+        # a linked game on the grid that joined it is not abandoned here: new_game says why
+        if referee.at_stake() and not self.abandon_armed and not referee.linked_here():
             self.abandon_armed = True
             out.log.append(_t("Hold the mode button again to abandon this game."))
             return

@@ -260,13 +260,13 @@ class Referee:
                 self.seats.next_colour = None
         elif isinstance(command, RemoteInvited):
             colour = command.invitation.colour
-            self.remote.invited(command.invitation, self.game.is_over(), out)
+            self.remote.invited(command.invitation, self.game.is_over(), out, self.table.joined)
             if self.seats.leave(colour):
                 out.log.append(self.remote.computer_left(colour))
         elif isinstance(command, RemoteRequested):
             self.remote.requested(command, self, out)
         elif isinstance(command, RemoteRevoked):
-            self.remote.revoked(command.expired, out)
+            self.remote.revoked(command.expired, out, self.table.joined)
         else:
             assert_never(command)
 
@@ -318,8 +318,17 @@ class Referee:
         out.log.append(_t("{colour} asked for a hint.", colour=player(self.game.to_move)))
 
     def new_game(self, out: Draft) -> None:
-        """The next game begins now; a game in progress is abandoned."""
+        """The next game begins now; a game in progress is abandoned, except
+        a linked one on the grid that joined it (the two grids would part)."""
         out.changed = True
+        if self.linked_here():
+            out.log.append(
+                _t(
+                    "This game is linked with another grid: it ends when it is over, "
+                    "or when the grid that invited begins a new one."
+                )
+            )
+            return
         if self.in_progress():
             out.finished = self.game
             out.log.append(_t("The game was abandoned."))
@@ -359,6 +368,11 @@ class Referee:
     def in_progress(self) -> bool:
         """Whether a game has begun and is not over."""
         return bool(self.game.moves) and not self.game.is_over()
+
+    def linked_here(self) -> bool:
+        """Whether a linked game is in progress on the grid that joined it:
+        no new game here may end it."""
+        return self.table.joined and self.in_progress() and self.remote.invitation is not None
 
     def at_stake(self) -> bool:
         """Whether a new game now would abandon a game in progress whose

@@ -169,9 +169,12 @@ class RemoteSeat(ProxySeat):
         out.log.append(invites)
         return True
 
-    def invited(self, invitation: Invitation, between_games: bool, out: Draft) -> None:
+    def invited(
+        self, invitation: Invitation, between_games: bool, out: Draft, joined: bool = False
+    ) -> None:
         """This game's invitation (a new link: the last one reaches nothing
-        now); made ``between_games``, it is for the next one."""
+        now); made ``between_games``, it is for the next one. ``joined``:
+        another grid's link, which this grid joined."""
         out.changed = True
         self.invitation = invitation
         self.for_next = between_games
@@ -181,15 +184,23 @@ class RemoteSeat(ProxySeat):
         self.move = None
         self.agreement = Agreement()  # a new link: the other side numbers its words anew
         colour = player(invitation.colour)
-        out.log.append(_t("A friend is invited to play {colour}.", colour=colour))
+        if joined:
+            sentence = _t(
+                "Joined the other grid's game: {colour}'s moves come from there.", colour=colour
+            )
+        else:
+            sentence = _t("A friend is invited to play {colour}.", colour=colour)
+        out.log.append(sentence)
 
     def computer_left(self, colour: Colour) -> Text:
         """What the log says when an invitation takes the computer's colour."""
         return _t("The computer no longer plays {colour}.", colour=player(colour))
 
-    def revoked(self, expired: bool, out: Draft) -> None:
+    def revoked(self, expired: bool, out: Draft, joined: bool = False) -> None:
         """The invitation ends: revoked by the owner (no more in new games either),
-        or expired unused (new games still invite, each with a link of its own)."""
+        or expired unused (new games still invite, each with a link of its own).
+        ``joined``: the other grid's link, spent (its game is over, or that
+        grid began another)."""
         invitation = self.invitation
         if invitation is None and not self.due and (expired or self.next_colour is None):
             return
@@ -201,6 +212,8 @@ class RemoteSeat(ProxySeat):
             self.next_colour = None
         if invitation is None:
             out.log.append(_t("New games no longer invite a friend."))
+        elif joined:
+            out.log.append(link_spent())
         elif expired:
             out.log.append(
                 _t(
@@ -282,3 +295,11 @@ def _count(data: dict[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
         raise ValueError(f'"{key}" is not a count')
     return value
+
+
+def link_spent() -> Text:
+    """What a grid that joined another's game says once that link is spent."""
+    return _t(
+        "The other grid's link is spent: its game is over or that grid began another. "
+        "To play on together, join the link of its next game."
+    )

@@ -24,6 +24,9 @@ class Table:
     both_lines: Literal["popper", "opponent"] = "popper"
     computer_level: int = 5
     computer_seed: int = 0
+    # this grid joined another's game ([remote] join): a linked game in
+    # progress ends on the grid that invited, never by a new game here
+    joined: bool = False
 
 
 Grid = list[list[Colour | None]]

@@ -24,6 +24,7 @@ from controller.referee.commands import (
     RemoteCommand,
     RemoteInvited,
     RemoteRequested,
+    RemoteRevoked,
     TakebackHeard,
 )
 from controller.referee.core import Referee
@@ -63,6 +64,9 @@ class LinkedGuest:
         self._resumed = False  # this run said again what the journal says this grid said
         self._answered = 0  # the other grid's last ``up`` this grid answered with its own
         self.diverged: int | None = None  # the first ply where the two journals differ
+        # the link's one game is over here, or ended there: see _spends
+        self._over_here = False
+        self.spent = False
         self._wake: Callable[[], None] = lambda: None
         # told, on the network thread, when the other grid's word arrives or the
         # link comes or goes: a terminal waiting for a typed line wakes for it
@@ -85,6 +89,11 @@ class LinkedGuest:
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
         self._take()
         seat = referee.remote
+        ours = seat.invitation is not None and seat.invitation.game == self.link.game
+        if self._spends(referee, ours):
+            if ours:
+                yield RemoteRevoked(at=self._wall())
+            return
         if seat.invitation is None and referee.not_begun():
             invitation = Invitation(self.link.game, self.link.key, self.theirs, self._wall())
             yield RemoteInvited(invitation)
@@ -101,6 +110,25 @@ class LinkedGuest:
         theirs = self._next_theirs(referee)
         if theirs is not None:
             yield theirs
+
+    def _spends(self, referee: Referee, ours: bool) -> bool:
+        """Whether the link is spent: it names one game, so once that game is
+        over here (and a new one begins), or the other grid has ended it, or
+        this grid would begin at a game already over there, no game here
+        follows it again. Without this, a new game here would take the old
+        game's moves for the other grid's (docs/remote.md, "Linked grids")."""
+        if self.spent:
+            return True
+        if ours and referee.game.is_over():
+            self._over_here = True  # shown until a new game begins here
+            return False
+        state = self.client.state or {}
+        fresh = referee.not_begun()
+        ended = state.get("invitation") == "ended"
+        over_there = state.get("result") is not None
+        if ended or (fresh and (self._over_here or over_there)):
+            self.spent = True  # the board says so (controller.daemon.loop)
+        return self.spent
 
     def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
         """The referee's word on one of the inviting grid's moves: nothing to say back."""
@@ -124,6 +152,8 @@ class LinkedGuest:
         return now + RESEND if self.client.unanswered() or self._word is not None else None
 
     def link_state(self) -> str:
+        if self.spent:
+            return "down"
         there = self.client.connection.connected.is_set() and self.client.presence.up is True
         return "up" if there else "down"
 
