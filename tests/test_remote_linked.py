@@ -240,7 +240,7 @@ def test_a_new_game_on_the_joined_grid_takes_none_of_the_linked_game_s_moves(
     assert both(a, b, lambda: (guest.client.state or {}).get("invitation") == "ended")
     state = b.daemon.state()
     assert state["moves"] == [] and state["link"] == "down"
-    assert "join the link of its next game" in b.daemon.display().fault.render("en")
+    assert "join the link of its next game" in str(b.daemon.display().fault)
 
 
 def test_an_old_link_joined_after_the_other_grid_moved_on_says_it_is_spent(
@@ -256,7 +256,7 @@ def test_an_old_link_joined_after_the_other_grid_moved_on_says_it_is_spent(
         try:
             assert both(a, late, spent(late))
             assert late.daemon.referee.remote.invitation is None
-            assert "link is spent" in late.daemon.display().fault.render("en")
+            assert "link is spent" in str(late.daemon.display().fault)
         finally:
             late.close()
 
@@ -275,3 +275,32 @@ def test_the_joined_grid_does_not_abandon_a_linked_game_in_progress(
     play_from = RED_WINS[2:]
     act(a, f"drop {play_from[0]}")
     assert both(a, b, waits(b, play_from[0]))
+
+
+def test_a_grid_given_the_next_link_mid_game_ends_the_old_game_and_joins(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """A abandoned and gave B its new link; B, restarted with it, had the
+    old game in its journal, held to the old link and could not leave it.
+    Now B's old game is its own (the fault says to hold the button), and a
+    new game there is the new link's."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(a.links[-1], tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:2])
+        act(a, "hold", "hold")  # A abandons: a new game, a new link
+        assert a.daemon.referee.not_begun()
+        b.close()
+        b = grid_b(a.links[-1], tmp_path / "b")
+        assert both(a, b, lambda: b.daemon.referee.remote.invitation is None)
+        assert "hold the mode button" in str(b.daemon.display().fault)
+        act(b, "hold", "hold")  # the old game ends here too
+        for grid in (a, b):
+            act(grid, "slider open", "slider close")  # each grid emptied for the new game
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:1])
+        same_game(a, b)
+    finally:
+        b.close()
+        a.close()

@@ -508,6 +508,11 @@ class Daemon:
         once the link this grid joined is spent."""
         if self.guest is not None and self.guest.spent:
             return link_spent()
+        if self.guest is not None and self.guest.behind:
+            return _t(
+                "This game followed an earlier link of the other grid's: hold the mode "
+                "button to end it, and the new link's game begins."
+            )
         if self.referee.remote.colour() is None or self.link_state() != "down":
             return None
         return _t("The link to the other side is down; play goes on when it is back.")

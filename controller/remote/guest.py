@@ -67,6 +67,8 @@ class LinkedGuest:
         # the link's one game is over here, or ended there: see _spends
         self._over_here = False
         self.spent = False
+        # the game here followed an earlier link, until a new game begins
+        self.behind = False
         self._wake: Callable[[], None] = lambda: None
         # told, on the network thread, when the other grid's word arrives or the
         # link comes or goes: a terminal waiting for a typed line wakes for it
@@ -90,6 +92,14 @@ class LinkedGuest:
         self._take()
         seat = referee.remote
         ours = seat.invitation is not None and seat.invitation.game == self.link.game
+        if seat.invitation is not None and not ours:
+            # the journal's game followed an earlier link: this grid was given
+            # a new one, whose game begins with a new game here
+            self.behind = True
+            yield RemoteRevoked(at=self._wall())
+            return
+        if self.behind and not referee.in_progress():
+            self.behind = False
         if self._spends(referee, ours):
             if ours:
                 yield RemoteRevoked(at=self._wall())
@@ -152,7 +162,7 @@ class LinkedGuest:
         return now + RESEND if self.client.unanswered() or self._word is not None else None
 
     def link_state(self) -> str:
-        if self.spent:
+        if self.spent or self.behind:
             return "down"
         there = self.client.connection.connected.is_set() and self.client.presence.up is True
         return "up" if there else "down"
