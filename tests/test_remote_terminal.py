@@ -8,6 +8,7 @@ import io
 import queue
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.daemon.config import parse_config
@@ -99,5 +100,52 @@ def test_the_other_grid_s_move_shows_on_a_joining_terminal_without_anyone_typing
     finally:
         typed.type("q\n")
         session.join(WAIT)
+        b.close()
+        a.close()
+
+
+DOWN = "The link to the other side is down"
+
+
+def last_picture(out: io.StringIO) -> str:
+    """The last picture drawn: from its last column numbers to its end."""
+    said = out.getvalue()
+    return said[said.rfind("  1 2 3 4 5 6 7") :]
+
+
+def shown_within(out: io.StringIO, done: Callable[[str], bool]) -> bool:
+    """Whether the last picture drawn satisfies ``done`` within WAIT seconds
+    (nobody types: only a wake can draw it)."""
+    end = time.monotonic() + WAIT
+    while not done(last_picture(out)) and time.monotonic() < end:
+        time.sleep(0.05)
+    return done(last_picture(out))
+
+
+def test_both_terminals_redraw_when_the_link_goes_down_and_comes_back(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(a.links[-1], tmp_path / "b")
+    (typed_a, out_a), (typed_b, out_b) = (Still(), io.StringIO()), (Still(), io.StringIO())
+    sessions = [prompt(a, typed_a, out_a), prompt(b, typed_b, out_b)]
+    try:
+        assert shown_within(out_a, lambda picture: DOWN not in picture)
+        assert shown_within(out_b, lambda picture: DOWN not in picture)
+        # a game with a remote seat: the link matters to the picture
+        typed_a.type("4\n")
+        assert shown_within(out_b, lambda picture: COPY in picture)
+        mosquitto.stop()
+        # nobody types: each prompt wakes for its link's change and draws it
+        assert shown_within(out_a, lambda picture: DOWN in picture), out_a.getvalue()
+        assert shown_within(out_b, lambda picture: DOWN in picture), out_b.getvalue()
+        mosquitto.start()
+        assert shown_within(out_a, lambda picture: DOWN not in picture), out_a.getvalue()
+        assert shown_within(out_b, lambda picture: DOWN not in picture), out_b.getvalue()
+    finally:
+        for typed in (typed_a, typed_b):
+            typed.type("q\n")
+        for session in sessions:
+            session.join(WAIT)
         b.close()
         a.close()

@@ -137,9 +137,9 @@ class RemoteHost:
         self._expires: float | None = None  # when the invitation expires (wall clock)
         # told each invitation's link as it is made (and at start-up)
         self.on_invited: Callable[[str], None] | None = None
-        # told, on the network thread, when a request waits for the loop: a
-        # terminal waiting for a typed line wakes for it (the daemon's own
-        # loop wakes through ``open``'s ``wake``)
+        # told, on the network thread, when a request waits for the loop or
+        # the link comes or goes: a terminal waiting for a typed line wakes
+        # for it (the daemon's own loop wakes through ``open``'s ``wake``)
         self.on_arrival: Callable[[], None] | None = None
         # the other side's presence, when it says it (a linked grid: docs/remote.md)
         self.presence = Presence()
@@ -163,9 +163,17 @@ class RemoteHost:
     def open(self, wake: Callable[[], None], referee: Referee) -> None:
         """Connect (on the network thread) and follow the referee's invitation."""
         self._wake = wake
-        self.connection.on_change = wake
+        self.connection.on_change = self._changed
         self._starts = referee.remote.starts
         self.fed(Verdict(), referee)
+
+    def _changed(self) -> None:
+        """On the network thread: the broker's connection came or went, or the
+        other side said it did; the link's state may differ, so the loop and
+        a terminal waiting for a typed line both wake to show it."""
+        self._wake()
+        if self.on_arrival is not None:
+            self.on_arrival()
 
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
         """The inputs due from the remote side, one at a time: the loop feeds
@@ -408,7 +416,7 @@ class RemoteHost:
                     # answered with this side's own, which the grid answers with its
                     # own: a will replayed while the grid is there heals
                     self._resend.set()
-                self._wake()
+                self._changed()
             return
         repeated = message.seq <= gate.high[message.kind]
         if repeated and self._repeatable.get(message.seq) != message.body:

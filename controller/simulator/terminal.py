@@ -178,20 +178,21 @@ def interact(
         columns=columns,
         place=str(simulation.state_dir),
     )
-    stdout.write(welcome.render(language) + "\n")
-    stdout.write(render(simulation, language) + "\n")
     writing = threading.Lock()  # the page's thread and this one take turns
     lines = typed or Lines(stdin)
+    prompt = _Prompt(simulation, lines, stdout, writing, language, clock)
+    stdout.write(welcome.render(language) + "\n")
+    with simulation.lock:
+        stdout.write(prompt.picture() + "\n")
 
     def redraw() -> None:
         # called on the web server's thread while the simulation is locked
         with writing:
             heading = _t("(from the web page)").render(language)
-            stdout.write(f"\n{heading}\n{render(simulation, language)}\n> ")
+            stdout.write(f"\n{heading}\n{prompt.picture()}\n> ")
             stdout.flush()
         lines.wake()  # the page may have set a new deadline (a pairing request)
 
-    prompt = _Prompt(simulation, lines, stdout, writing, language, clock)
     simulation.on_command = redraw
     simulation.catch_up = lambda: prompt.catch_up(None)
     sides = simulation.daemon.sides()
@@ -236,6 +237,15 @@ class _Prompt(RealTime):
         super().__init__(simulation, lines, clock)
         self.stdout, self.writing, self.language = stdout, writing, language
         self.showing = False  # the prompt waits for a line at the end of the screen
+        # the picture last drawn (the simulation locked): the display is read
+        # live (a link's state, say, is whatever it is when read), so what
+        # changed while nobody typed is told by comparing with this
+        self.drawn = ""
+
+    def picture(self) -> str:
+        """The picture now, remembered as the one last drawn (the simulation is locked)."""
+        self.drawn = render(self.simulation, self.language)
+        return self.drawn
 
     def say(self, text: str) -> None:
         with self.writing:
@@ -263,10 +273,9 @@ class _Prompt(RealTime):
 
     def passed(self, reached: float | None, typed: bool) -> None:
         """The picture drawn again if it changed while nobody typed."""
-        shown = self.simulation.display()
         self.catch_up(reached)
-        if not typed and self.simulation.display() != shown:
-            self.say(f"\n{render(self.simulation, self.language)}\n> ")
+        if not typed and render(self.simulation, self.language) != self.drawn:
+            self.say(f"\n{self.picture()}\n> ")
 
     def _take(self, line: str) -> None:
         """One typed line: help, a mistake to explain, or an action."""
@@ -287,5 +296,5 @@ class _Prompt(RealTime):
             except SimGridError as error:
                 picture = reason(error.sentence).render(language)
             else:
-                picture = render(self.simulation, language)
+                picture = self.picture()
         self.say(picture + "\n")
