@@ -217,3 +217,17 @@ def test_either_grid_restarted_mid_game_resumes_with_nothing_lost(
     finally:
         b.close()
         a.close()
+
+
+def test_each_grid_s_state_says_which_joined_which(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    published: list[dict[str, Any]] = []
+    a.daemon.on_state = published.append
+    b = grid_b(a.links[-1], tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b) and a.daemon.state()["linked"] == "inviting")
+        assert both(a, b, lambda: published[-1]["linked"] == "inviting")  # the page learns it
+        assert b.daemon.state()["linked"] == "joined"
+    finally:
+        b.close()
+        a.close()
