@@ -5,6 +5,7 @@ other grid's moves; both journals end with the same game."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -231,3 +232,16 @@ def test_each_grid_s_state_says_which_joined_which(mosquitto: Mosquitto, tmp_pat
     finally:
         b.close()
         a.close()
+
+
+def test_a_lost_broker_is_said_in_words_not_paho_s_unspecified_error(
+    mosquitto: Mosquitto, grids: tuple[Simulation, Simulation], caplog: pytest.LogCaptureFixture
+) -> None:
+    a, b = grids
+    caplog.set_level(logging.WARNING, logger="popref")
+    mosquitto.stop()
+    assert both(a, b, lambda: a.daemon.state()["link"] == b.daemon.state()["link"] == "down")
+    said = [
+        record.getMessage() for record in caplog.records if "trying again" in record.getMessage()
+    ]
+    assert said and all(line.endswith(": the connection ended; trying again.") for line in said)
