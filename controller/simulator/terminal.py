@@ -59,7 +59,8 @@ Actions (one a line):
   w 500     wait 500 ms
   q         quit (the game is kept for next time; hold the button for a new one)
 Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line,
-V / A drop or pop for the computer's move, h / H for a hint.
+V / A drop or pop for a move to make for another player (the computer, a friend, the other grid),
+h / H for a hint.
 A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
 takeback, decline, wait 500.""")
@@ -83,10 +84,25 @@ def render(simulation: Simulation, language: str = ENGLISH) -> str:
         red, yellow = shown.scores
         facts.append(_t("scores Red {red} : {yellow} Yellow", red=red, yellow=yellow))
     lines.append("  " + "   ".join(fact.render(language) for fact in facts))
-    lines.append(f"  {i18n.render(shown.status, language)}")
+    lines.append(f"  {i18n.render(_keyed(simulation, shown.status), language)}")
     if shown.fault and shown.fault != shown.status:
         lines.append(f"  ! {i18n.render(shown.fault, language)}")
     return "\n".join(lines)
+
+
+def _keyed(simulation: Simulation, status: str) -> str:
+    """The board's status as the terminal says it: the other side's takeback
+    question names the keys that answer it (the page has buttons)."""
+    referee = simulation.daemon.referee
+    if not referee.remote.agreement.theirs or not isinstance(status, Text):
+        return status
+    asked = referee.takeback_question().pieces
+    keyed = _t(
+        "The other side asks to take back {move}: type t to take it back too and agree, "
+        "or n to decline.",
+        move=referee.last_move(),
+    ).pieces
+    return Text(p for piece in status.pieces for p in (keyed if (piece,) == asked else (piece,)))
 
 
 def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[Text]]:
