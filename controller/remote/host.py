@@ -135,7 +135,8 @@ class RemoteHost:
         self._rules = "classic"
         self._mover: Colour | None = None  # who is to move, as of the last input
         self._expires: float | None = None  # when the invitation expires (wall clock)
-        # told each invitation's link as it is made (and at start-up)
+        # told each invitation's link as it is made (and at start-up);
+        # without it, the log says the link (popref run: journalctl)
         self.on_invited: Callable[[str], None] | None = None
         # told, on the network thread, when a request waits for the loop or
         # the link comes or goes: a terminal waiting for a typed line wakes
@@ -316,9 +317,10 @@ class RemoteHost:
         if not self.connection.started:
             self.connection.start()  # its will names this invitation's topics
         link = self.link(invitation, self._rules)
-        log.info("Invitation to play %s: %s", invitation.colour.title, link)
         if self.on_invited is not None:
-            self.on_invited(link)
+            self.on_invited(link)  # it says the link (popref simulate prints it once)
+        else:
+            log.info("Invitation to play %s: %s", invitation.colour.title, link)
 
     def _ended(self, invitation: Invitation) -> None:
         """The last word on an invitation's own topics: it has ended."""
