@@ -307,3 +307,26 @@ def test_the_other_sides_takeback_question_names_the_keys_and_the_help_the_moves
     legend = _t(HELP).render("en")
     assert "the computer's move" not in legend
     assert "V / A drop or pop for a move to make for another player" in legend
+
+
+class Screen(io.StringIO):
+    """Standard output on a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_picture_drawn_while_nobody_types_takes_the_prompts_line(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    clock = FakeClock(100.0)
+    typed = Scripted(clock, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
+    out = Screen()
+    try:
+        assert interact(simulation, io.StringIO(), out, typed=typed, clock=clock) == 0
+    finally:
+        simulation.close()
+    text = out.getvalue()
+    # the hint went dark: the waiting prompt's line cleared, the picture in its place
+    assert "> \r\033[K  1 2 3 4 5 6 7\n" in text
+    # no empty prompt left above a picture (the last is the quit's, after the typed q)
+    assert "> \n" not in text.removesuffix("> \n")

@@ -205,7 +205,7 @@ def interact(
         # called on the web server's thread while the simulation is locked
         with writing:
             heading = _t("(from the web page)").render(language)
-            stdout.write(f"\n{heading}\n{prompt.picture()}\n> ")
+            stdout.write(f"{prompt.over_the_prompt()}{heading}\n{prompt.picture()}\n> ")
             stdout.flush()
         lines.wake()  # the page may have set a new deadline (a pairing request)
 
@@ -253,6 +253,8 @@ class _Prompt(RealTime):
         super().__init__(simulation, lines, clock)
         self.stdout, self.writing, self.language = stdout, writing, language
         self.showing = False  # the prompt waits for a line at the end of the screen
+        # a terminal, whose prompt line a picture drawn unasked takes over
+        self.erase = stdout.isatty()
         # the picture last drawn (the simulation locked): the display is read
         # live (a link's state, say, is whatever it is when read), so what
         # changed while nobody typed is told by comparing with this
@@ -267,6 +269,12 @@ class _Prompt(RealTime):
         with self.writing:
             self.stdout.write(text)
             self.stdout.flush()
+
+    def over_the_prompt(self) -> str:
+        """What begins a picture drawn while nobody typed (under ``writing``):
+        on a terminal, the waiting prompt's line cleared, so no empty prompt
+        is left above the picture; elsewhere a new line."""
+        return "\r\033[K" if self.showing and self.erase else "\n"
 
     def _showing(self, showing: bool) -> None:
         """The prompt shown and waiting, or its line taken (a log sentence
@@ -291,7 +299,9 @@ class _Prompt(RealTime):
         """The picture drawn again if it changed while nobody typed."""
         self.catch_up(reached)
         if not typed and render(self.simulation, self.language) != self.drawn:
-            self.say(f"\n{self.picture()}\n> ")
+            with self.writing:
+                self.stdout.write(f"{self.over_the_prompt()}{self.picture()}\n> ")
+                self.stdout.flush()
 
     def _take(self, line: str) -> None:
         """One typed line: help, a mistake to explain, or an action."""
