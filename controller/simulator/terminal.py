@@ -216,6 +216,9 @@ def interact(
         # the friend's request, the other grid's move: taken, and the picture
         # drawn again, at once
         side.on_arrival = lines.wake
+    # what arrived before the prompt listened (the broker's connection coming
+    # up, the other grid's hello) is taken at once, not at the next deadline
+    lines.wake()
 
     def beside_the_prompt(write: Callable[[], None]) -> None:
         with writing:
