@@ -238,3 +238,16 @@ def test_choosing_the_opponent_from_the_command_line() -> None:
     referee.handle(DiscEntered(4, at=1.0))
     verdict = referee.choose_computer(None)
     assert verdict.log == ("The next game: two players.",) and referee.computer is not None
+
+
+def test_the_computers_move_ends_the_mode_buttons_choosing_of_rules() -> None:
+    referee = against(Colour.YELLOW)
+    referee.handle(DiscEntered(4, at=1.0))
+    referee.handle(ButtonPressed(at=2.0))  # the next game's rules, while the computer thinks
+    assert display(referee).status.startswith("Next game: Pop Out, the computer plays Yellow.")
+    referee.computer_chose(Move.drop(5))
+    # the move to make shows at once, not after the next disc
+    shown = display(referee)
+    assert shown.status == "The computer's move: drop a Yellow disc into column 5."
+    assert shown.columns[4] == ColumnLight(Lamp.COMPUTER_DROP, Colour.YELLOW)
+    assert referee.next_rules == "popout"  # the press's choice stands

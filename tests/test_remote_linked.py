@@ -5,6 +5,7 @@ other grid's moves; both journals end with the same game."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -304,3 +305,30 @@ def test_a_grid_given_the_next_link_mid_game_ends_the_old_game_and_joins(
     finally:
         b.close()
         a.close()
+
+
+def test_each_grid_s_state_says_which_joined_which(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    published: list[dict[str, Any]] = []
+    a.daemon.on_state = published.append
+    b = grid_b(a.links[-1], tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b) and a.daemon.state()["linked"] == "inviting")
+        assert both(a, b, lambda: published[-1]["linked"] == "inviting")  # the page learns it
+        assert b.daemon.state()["linked"] == "joined"
+    finally:
+        b.close()
+        a.close()
+
+
+def test_a_lost_broker_is_said_in_words_not_paho_s_unspecified_error(
+    mosquitto: Mosquitto, grids: tuple[Simulation, Simulation], caplog: pytest.LogCaptureFixture
+) -> None:
+    a, b = grids
+    caplog.set_level(logging.WARNING, logger="popref")
+    mosquitto.stop()
+    assert both(a, b, lambda: a.daemon.state()["link"] == b.daemon.state()["link"] == "down")
+    said = [
+        record.getMessage() for record in caplog.records if "trying again" in record.getMessage()
+    ]
+    assert said and all(line.endswith(": the connection ended; trying again.") for line in said)

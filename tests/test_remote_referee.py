@@ -230,3 +230,18 @@ def test_a_damaged_remote_record_is_damage_named_by_its_field() -> None:
         decode({"e": "request", "seq": 0, "ply": 0, "move": "4", "at": 1.0})
     with pytest.raises(CodecError, match='"move"'):
         decode({"e": "request", "seq": 1, "ply": 0, "move": "x9", "at": 1.0})
+
+
+def test_a_request_arriving_while_the_mode_button_chooses_rules_ends_the_choosing() -> None:
+    referee = invited()
+    referee.handle(DiscEntered(4, at=1.0))
+    referee.handle(ButtonPressed(at=2.0))  # the next game's rules, while the friend thinks
+    assert display(referee).status == "Next game: Pop Out. Press again for other rules."
+    referee.handle(RemoteRequested(1, 1, Move.drop(5)))
+    # the move to make shows at once, not after the next disc
+    shown = display(referee)
+    assert shown.status == (
+        "Your friend's move: drop a Yellow disc into column 5; make it on the grid."
+    )
+    assert shown.columns[4] == ColumnLight(Lamp.COMPUTER_DROP, Colour.YELLOW)
+    assert referee.next_rules == "popout"  # the press's choice stands

@@ -452,3 +452,29 @@ def test_a_flood_of_signed_requests_is_journalled_at_a_bounded_rate(
     assert friend.replies[seq]["ok"] and table.daemon.state()["remote"] == "5"
     taken = (table.state_dir / "journal").read_text().count('"request"') - before
     assert taken <= BURST + RATE * (table.clock() - began) + 1 < 300
+
+
+def test_an_invitation_s_link_is_said_once(
+    mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="popref")
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    # popref simulate prints each link it is told (with its QR code): not the log too
+    told = Simulation(config, tmp_path / "told", remote=Colour.YELLOW)
+    try:
+        assert told.links
+        assert not [r for r in caplog.records if told.links[-1] in r.getMessage()]
+    finally:
+        told.close()
+    # popref run tells nobody: the log is where the owner finds the link
+    logged = Simulation(config, tmp_path / "logged")
+    try:
+        assert logged.daemon.remote is not None
+        logged.daemon.remote.on_invited = None
+        logged.daemon.choose_remote(Colour.YELLOW)
+        logged.advance(1.0)
+        link = logged.daemon.remote.current_link()
+        assert link is not None
+        assert [r for r in caplog.records if r.getMessage() == f"Invitation to play Yellow: {link}"]
+    finally:
+        logged.close()

@@ -15,10 +15,12 @@ import pytest
 
 from controller.daemon.config import parse_config
 from controller.daemon.logs import setup_logging
-from controller.referee.commands import PairingRequested
+from controller.i18n.text import _t
+from controller.referee.commands import PairingRequested, RemoteInvited, TakebackHeard
+from controller.referee.invitation import Invitation, b64url
 from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
-from controller.simulator.terminal import Lines, interact
+from controller.simulator.terminal import HELP, Lines, interact, render
 from engine import Colour
 from hardware.clock import FakeClock
 
@@ -282,3 +284,49 @@ def test_a_sentence_logged_by_another_thread_goes_above_the_prompt(
         assert last.endswith("> \r\033[KThe broker is away.\n> \n")
     else:  # standard error elsewhere (a file, journald): the prompt is left alone
         assert last.endswith("> The broker is away.\n\n") and "\033" not in last
+
+
+def test_the_other_sides_takeback_question_names_the_keys_and_the_help_the_moves(
+    tmp_path: Path,
+) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    try:
+        # Yellow is a remote seat (the other grid), Red's drop is made, and
+        # the other side asks to take it back
+        simulation.submit(RemoteInvited(Invitation(b64url(bytes(16)), bytes(32), Colour.YELLOW, 0)))
+        simulation.act(parse_command("4", 7) or pytest.fail("a drop"))
+        simulation.submit(TakebackHeard(1, 0, 1, True))
+        picture = render(simulation)
+    finally:
+        simulation.close()
+    assert (
+        "The other side asks to take back Red's drop into column 4: type t to take it back "
+        "too and agree, or n to decline."
+    ) in picture
+    assert "take it back too to agree, or decline" not in picture  # the page's version
+    legend = _t(HELP).render("en")
+    assert "the computer's move" not in legend
+    assert "V / A drop or pop for a move to make for another player" in legend
+
+
+class Screen(io.StringIO):
+    """Standard output on a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_picture_drawn_while_nobody_types_takes_the_prompts_line(tmp_path: Path) -> None:
+    simulation = Simulation(parse_config({}, "test"), tmp_path)
+    clock = FakeClock(100.0)
+    typed = Scripted(clock, [(100.0, "4\n"), (101.0, "d\n"), (130.0, "q\n")])
+    out = Screen()
+    try:
+        assert interact(simulation, io.StringIO(), out, typed=typed, clock=clock) == 0
+    finally:
+        simulation.close()
+    text = out.getvalue()
+    # the hint went dark: the waiting prompt's line cleared, the picture in its place
+    assert "> \r\033[K  1 2 3 4 5 6 7\n" in text
+    # no empty prompt left above a picture (the last is the quit's, after the typed q)
+    assert "> \n" not in text.removesuffix("> \n")

@@ -20,6 +20,7 @@ from tests.browser import (
     needs_chromium,
     open_page,
     pair_page,
+    says,
     shot,
     text,
     wait,
@@ -278,3 +279,34 @@ def test_the_takeback_button_takes_the_last_move_back_and_the_board_shows_the_wa
     table.act("pop 3")
     wait(browser, lambda d: lit(d, "error") == [], "the grid back in step")
     assert table.get_json("/api/state")["moves"] == ["4"]
+
+
+def test_a_joined_grid_hides_the_next_games_menus_and_the_link_is_said(
+    browser: Any, table: Table
+) -> None:
+    open_page(browser, table)
+    pair_page(browser, table)
+    choices = browser.find_elements(By.CSS_SELECTOR, "label.choice")
+    assert len(choices) == 3 and all(choice.is_displayed() for choice in choices)
+    assert not browser.find_element(By.ID, "linked").is_displayed()
+    state = table.get_json("/api/state")
+    joined = {**state, "linked": "joined", "link": "up", "remote_colour": "red"}
+    table.web.hub.publish(joined)
+    wait(browser, says("linked", "Linked with another grid: the link is up."), "the link's line")
+    # the inviting grid chooses the rules; each grid's person plays its colour
+    assert not any(choice.is_displayed() for choice in choices)
+    assert not browser.find_element(By.ID, "from-next-game").is_displayed()
+    assert "that grid chooses the rules" in text(browser, "joined")
+    assert text(browser, "link") == "live"
+    shot(browser, "joined")
+    cut = "The link to the other side is down; play goes on when it is back."
+    table.web.hub.publish({**joined, "link": "down", "fault": cut})
+    wait(browser, says("linked", "the link is down"), "the link down")
+    # the badge cannot say the connection is up beside the fault
+    assert text(browser, "link") == "link down"
+    # the inviting grid keeps its menus, and says the link too
+    table.web.hub.publish({**state, "linked": "inviting", "link": "up", "remote_colour": "yellow"})
+    wait(browser, says("linked", "the link is up"), "the link up")
+    assert all(choice.is_displayed() for choice in choices)
+    assert not browser.find_element(By.ID, "joined").is_displayed()
+    assert text(browser, "link") == "live"

@@ -118,7 +118,8 @@ class Daemon:
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
         self._published: dict[str, Any] | None = None
-        self._link: str | None = None  # the link's state when the board last showed it
+        # the link's state, and the other grid's part, when the board last showed them
+        self._link: tuple[str | None, str | None] | None = None
         # the computer's moves and hints (controller.computer.dispatch)
         self.dispatcher = Dispatcher(
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
@@ -340,7 +341,7 @@ class Daemon:
         verdicts += [verdict for _, _, verdict in answers]
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
-        link, self._link = self._link, self.link_state()
+        link, self._link = self._link, (self.link_state(), self.linked())
         changed = verdicts or thought or retried or link != self._link or self.shown is None
         if changed:
             # only an event or the link going down or up can change what the
@@ -393,6 +394,17 @@ class Daemon:
         states = [side.link_state() for side in self.sides()]
         return min(states) if states else None  # "down" < "up"
 
+    def linked(self) -> str | None:
+        """The other grid's part in a linked game (docs/remote.md, "Linked
+        grids"): ``joined`` on a grid that joined another's game (that grid
+        chooses the rules), ``inviting`` on one a grid joined (it said it is
+        there); ``None`` without another grid (a friend's page is no grid)."""
+        if self.guest is not None:
+            return "joined"
+        if self.remote is not None and self.referee.remote.colour() is not None:
+            return "inviting" if self.remote.presence.up is not None else None
+        return None
+
     def next_deadline(self) -> float | None:
         times = [
             self.backend.next_deadline(),
@@ -416,6 +428,7 @@ class Daemon:
         state["hint"] = str(hint.move) if hint is not None else None
         state["hint_proven"] = hint.proven if hint is not None else None
         state["link"] = self.link_state()
+        state["linked"] = self.linked()
         return state
 
     def publish(self) -> None:

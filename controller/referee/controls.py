@@ -138,6 +138,12 @@ class Controls:
         if not isinstance(event, ButtonHeld):
             self.abandon_armed = False
 
+    def gave_way(self) -> None:
+        """A move a person is to make for another seat (the computer's, a
+        friend's, the other grid's) arrived: the lights show it instead of
+        the rules chosen, which stand. A second press may still follow."""
+        self.selecting = False
+
     def restarted(self) -> None:
         """The clock behind event times started again: no double press spans it."""
         self.last_press_at = None

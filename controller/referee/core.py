@@ -264,7 +264,10 @@ class Referee:
             if self.seats.leave(colour):
                 out.log.append(self.remote.computer_left(colour))
         elif isinstance(command, RemoteRequested):
+            waiting = self.remote.move
             self.remote.requested(command, self, out)
+            if waiting is None and self.remote.move is not None:
+                self.controls.gave_way()  # the move to make shows at once
         elif isinstance(command, RemoteRevoked):
             self.remote.revoked(command.expired, out, self.table.joined)
         else:
@@ -443,6 +446,7 @@ class Referee:
         ``ValueError`` when the computer is not to move or the move is illegal
         (a journal that does not fit)."""
         seat = self.seats.chose(self.game, move, self.slider_open or self.rebuilding)
+        self.controls.gave_way()  # the move to make shows at once
         what = _t(
             "The computer ({colour}) plays a {move}.",
             colour=player(seat.colour),

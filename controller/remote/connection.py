@@ -30,6 +30,9 @@ KEEPALIVE = 60  # seconds; the broker drops a client silent for 1.5 times this
 IDLE_WAIT = KEEPALIVE / 4
 QUEUED = 32  # messages kept while the broker is away; the retained state heals the rest
 RECONNECT = (1, 8)  # seconds between attempts to reach the broker again, doubling
+# MQTT's reason codes that say nothing a person can use: "Success" (0), and
+# "Unspecified error" (128), paho's for a connection that was just lost
+SAYS_NOTHING = (0, 128)
 
 
 def _raw(sock: Any) -> Any:
@@ -195,7 +198,7 @@ class Connection:
         with self._lock:
             self._subscribed = False
         self.connected.clear()
-        self._lost(f"the connection ended ({reason})")
+        self._lost(_ended(reason))
         self.on_change()
 
     def _lost(self, why: str) -> None:
@@ -205,3 +208,19 @@ class Connection:
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self._on_message(message.topic, bytes(message.payload))
+
+
+def _ended(reason: Any) -> str:
+    """Why the connection ended, as the log says it: the reason the broker
+    (or paho) gave, unless its code says nothing a person can use.
+
+    >>> from paho.mqtt.packettypes import PacketTypes
+    >>> from paho.mqtt.reasoncodes import ReasonCode
+    >>> _ended(ReasonCode(PacketTypes.DISCONNECT, "Unspecified error"))
+    'the connection ended'
+    >>> _ended(ReasonCode(PacketTypes.DISCONNECT, "Keep alive timeout"))
+    'the connection ended (Keep alive timeout)'
+    """
+    if getattr(reason, "value", None) in SAYS_NOTHING:
+        return "the connection ended"
+    return f"the connection ended ({reason})"

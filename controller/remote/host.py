@@ -135,11 +135,12 @@ class RemoteHost:
         self._rules = "classic"
         self._mover: Colour | None = None  # who is to move, as of the last input
         self._expires: float | None = None  # when the invitation expires (wall clock)
-        # told each invitation's link as it is made (and at start-up)
+        # told each invitation's link as it is made (and at start-up);
+        # without it, the log says the link (popref run: journalctl)
         self.on_invited: Callable[[str], None] | None = None
-        # told, on the network thread, when a request waits for the loop: a
-        # terminal waiting for a typed line wakes for it (the daemon's own
-        # loop wakes through ``open``'s ``wake``)
+        # told, on the network thread, when a request waits for the loop or
+        # the link comes or goes: a terminal waiting for a typed line wakes
+        # for it (the daemon's own loop wakes through ``open``'s ``wake``)
         self.on_arrival: Callable[[], None] | None = None
         # the other side's presence, when it says it (a linked grid: docs/remote.md)
         self.presence = Presence()
@@ -163,9 +164,17 @@ class RemoteHost:
     def open(self, wake: Callable[[], None], referee: Referee) -> None:
         """Connect (on the network thread) and follow the referee's invitation."""
         self._wake = wake
-        self.connection.on_change = wake
+        self.connection.on_change = self._changed
         self._starts = referee.remote.starts
         self.fed(Verdict(), referee)
+
+    def _changed(self) -> None:
+        """On the network thread: the broker's connection came or went, or the
+        other side said it did; the link's state may differ, so the loop and
+        a terminal waiting for a typed line both wake to show it."""
+        self._wake()
+        if self.on_arrival is not None:
+            self.on_arrival()
 
     def inputs(self, referee: Referee, now: float) -> Iterator[RemoteCommand]:
         """The inputs due from the remote side, one at a time: the loop feeds
@@ -308,9 +317,10 @@ class RemoteHost:
         if not self.connection.started:
             self.connection.start()  # its will names this invitation's topics
         link = self.link(invitation, self._rules)
-        log.info("Invitation to play %s: %s", invitation.colour.title, link)
         if self.on_invited is not None:
-            self.on_invited(link)
+            self.on_invited(link)  # it says the link (popref simulate prints it once)
+        else:
+            log.info("Invitation to play %s: %s", invitation.colour.title, link)
 
     def _ended(self, invitation: Invitation) -> None:
         """The last word on an invitation's own topics: it has ended."""
@@ -408,7 +418,7 @@ class RemoteHost:
                     # answered with this side's own, which the grid answers with its
                     # own: a will replayed while the grid is there heals
                     self._resend.set()
-                self._wake()
+                self._changed()
             return
         repeated = message.seq <= gate.high[message.kind]
         if repeated and self._repeatable.get(message.seq) != message.body:

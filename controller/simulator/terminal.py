@@ -59,7 +59,8 @@ Actions (one a line):
   w 500     wait 500 ms
   q         quit (the game is kept for next time; hold the button for a new one)
 Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line,
-V / A drop or pop for the computer's move, h / H for a hint.
+V / A drop or pop for a move to make for another player (the computer, a friend, the other grid),
+h / H for a hint.
 A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
 The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
 takeback, decline, wait 500.""")
@@ -83,10 +84,25 @@ def render(simulation: Simulation, language: str = ENGLISH) -> str:
         red, yellow = shown.scores
         facts.append(_t("scores Red {red} : {yellow} Yellow", red=red, yellow=yellow))
     lines.append("  " + "   ".join(fact.render(language) for fact in facts))
-    lines.append(f"  {i18n.render(shown.status, language)}")
+    lines.append(f"  {i18n.render(_keyed(simulation, shown.status), language)}")
     if shown.fault and shown.fault != shown.status:
         lines.append(f"  ! {i18n.render(shown.fault, language)}")
     return "\n".join(lines)
+
+
+def _keyed(simulation: Simulation, status: str) -> str:
+    """The board's status as the terminal says it: the other side's takeback
+    question names the keys that answer it (the page has buttons)."""
+    referee = simulation.daemon.referee
+    if not referee.remote.agreement.theirs or not isinstance(status, Text):
+        return status
+    asked = referee.takeback_question().pieces
+    keyed = _t(
+        "The other side asks to take back {move}: type t to take it back too and agree, "
+        "or n to decline.",
+        move=referee.last_move(),
+    ).pieces
+    return Text(p for piece in status.pieces for p in (keyed if (piece,) == asked else (piece,)))
 
 
 def _grid_as_counted(simulation: Simulation) -> tuple[list[str], list[Text]]:
@@ -178,20 +194,21 @@ def interact(
         columns=columns,
         place=str(simulation.state_dir),
     )
-    stdout.write(welcome.render(language) + "\n")
-    stdout.write(render(simulation, language) + "\n")
     writing = threading.Lock()  # the page's thread and this one take turns
     lines = typed or Lines(stdin)
+    prompt = _Prompt(simulation, lines, stdout, writing, language, clock)
+    stdout.write(welcome.render(language) + "\n")
+    with simulation.lock:
+        stdout.write(prompt.picture() + "\n")
 
     def redraw() -> None:
         # called on the web server's thread while the simulation is locked
         with writing:
             heading = _t("(from the web page)").render(language)
-            stdout.write(f"\n{heading}\n{render(simulation, language)}\n> ")
+            stdout.write(f"{prompt.over_the_prompt()}{heading}\n{prompt.picture()}\n> ")
             stdout.flush()
         lines.wake()  # the page may have set a new deadline (a pairing request)
 
-    prompt = _Prompt(simulation, lines, stdout, writing, language, clock)
     simulation.on_command = redraw
     simulation.catch_up = lambda: prompt.catch_up(None)
     sides = simulation.daemon.sides()
@@ -199,6 +216,9 @@ def interact(
         # the friend's request, the other grid's move: taken, and the picture
         # drawn again, at once
         side.on_arrival = lines.wake
+    # what arrived before the prompt listened (the broker's connection coming
+    # up, the other grid's hello) is taken at once, not at the next deadline
+    lines.wake()
 
     def beside_the_prompt(write: Callable[[], None]) -> None:
         with writing:
@@ -236,11 +256,28 @@ class _Prompt(RealTime):
         super().__init__(simulation, lines, clock)
         self.stdout, self.writing, self.language = stdout, writing, language
         self.showing = False  # the prompt waits for a line at the end of the screen
+        # a terminal, whose prompt line a picture drawn unasked takes over
+        self.erase = stdout.isatty()
+        # the picture last drawn (the simulation locked): the display is read
+        # live (a link's state, say, is whatever it is when read), so what
+        # changed while nobody typed is told by comparing with this
+        self.drawn = ""
+
+    def picture(self) -> str:
+        """The picture now, remembered as the one last drawn (the simulation is locked)."""
+        self.drawn = render(self.simulation, self.language)
+        return self.drawn
 
     def say(self, text: str) -> None:
         with self.writing:
             self.stdout.write(text)
             self.stdout.flush()
+
+    def over_the_prompt(self) -> str:
+        """What begins a picture drawn while nobody typed (under ``writing``):
+        on a terminal, the waiting prompt's line cleared, so no empty prompt
+        is left above the picture; elsewhere a new line."""
+        return "\r\033[K" if self.showing and self.erase else "\n"
 
     def _showing(self, showing: bool) -> None:
         """The prompt shown and waiting, or its line taken (a log sentence
@@ -263,10 +300,11 @@ class _Prompt(RealTime):
 
     def passed(self, reached: float | None, typed: bool) -> None:
         """The picture drawn again if it changed while nobody typed."""
-        shown = self.simulation.display()
         self.catch_up(reached)
-        if not typed and self.simulation.display() != shown:
-            self.say(f"\n{render(self.simulation, self.language)}\n> ")
+        if not typed and render(self.simulation, self.language) != self.drawn:
+            with self.writing:
+                self.stdout.write(f"{self.over_the_prompt()}{self.picture()}\n> ")
+                self.stdout.flush()
 
     def _take(self, line: str) -> None:
         """One typed line: help, a mistake to explain, or an action."""
@@ -287,5 +325,5 @@ class _Prompt(RealTime):
             except SimGridError as error:
                 picture = reason(error.sentence).render(language)
             else:
-                picture = render(self.simulation, language)
+                picture = self.picture()
         self.say(picture + "\n")

@@ -29,6 +29,16 @@ PAGE: dict[str, str] = {
     "connecting": N_("connecting"),
     "live": N_("live"),
     "offline": N_("reconnecting"),
+    # the badge while the page follows the board but the link to the other
+    # side of a remote game is down (the fault says so too)
+    "link_down": N_("link down"),
+    # linked grids (docs/remote.md): the other side is a grid, and its link
+    "linked_up": N_("Linked with another grid: the link is up."),
+    "linked_down": N_("Linked with another grid: the link is down."),
+    "joined": N_(
+        "This grid joined another grid's game: that grid chooses the rules, "
+        "and each grid's person plays their own colour."
+    ),
     "language": N_("Language"),
     "moves": N_("Moves"),
     "no_moves": N_("No moves yet."),

@@ -83,6 +83,7 @@ function render() {
   $("opponent").hidden = extra.length === 0;
   $("opponent").textContent = extra.join(" ");
   document.body.classList.toggle("pairing", Boolean(state.pairing));
+  showLinked();
   showFriend();
   followChoice("rules-choice", state.next_rules);
   followChoice("opponent-choice", state.next_opponent || "none");
@@ -109,11 +110,35 @@ function followChoice(id, value) {
   if (!choice.dataset.sending) choice.value = value;
 }
 
+// Linked grids (docs/remote.md): the other side is a grid, its link up or
+// down; a grid that joined another's game plays by that grid's rules and
+// its own person's colour, so the next game's menus mean nothing there.
+function showLinked() {
+  $("linked").hidden = !state.linked;
+  $("linked").textContent = state.linked ? t(state.link === "up" ? "linked_up" : "linked_down") : "";
+  const joined = state.linked === "joined";
+  $("joined").hidden = !joined;
+  for (const id of ["rules-choice", "opponent-choice", "level-choice"]) $(id).closest("label").hidden = joined;
+  $("from-next-game").hidden = joined;
+  showBadge();
+}
+
 // -- the event stream (fetch, so a token can go in a header) --------------------------
 
+let following = false; // the event stream is open
+
 function setLink(on) {
-  $("link").textContent = t(on ? "live" : "offline");
-  $("link").className = "link " + (on ? "on" : "off");
+  following = on;
+  showBadge();
+}
+
+// The badge: whether what the page shows is live; while the link to the
+// other side of a remote game is down it says that instead, as the fault
+// does, so it never reads as a connection that is up.
+function showBadge() {
+  const cut = following && state && state.remote_colour && state.link === "down";
+  $("link").textContent = t(cut ? "link_down" : following ? "live" : "offline");
+  $("link").className = "link " + (following && !cut ? "on" : "off");
 }
 
 let stream = null;
