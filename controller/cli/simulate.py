@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.cli.argtypes import add_new_game_rules, config_file, lenient_stdin
 from controller.daemon.assembly import StartupError
-from controller.daemon.config import Config, load_config, parse_config
+from controller.daemon.config import Config, joining, load_config, parse_config
 from controller.daemon.logs import setup_logging
 from controller.i18n.text import N_, _t, from_locale
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
@@ -182,17 +182,35 @@ def _with_web_broker(config: Config, args: argparse.Namespace) -> Config:
 
 
 def _with_join(config: Config, args: argparse.Namespace) -> Config:
-    """``config`` with ``--join`` as ``[remote] join``; the game's rules are the link's."""
-    if args.join is None:
+    """``config`` with ``--join`` as ``[remote] join``: the game is the
+    link's, its rules too (:func:`controller.daemon.config.joining`)."""
+    if args.join is not None:
+        if args.remote is not None or args.broker is not None:
+            raise ConfigError(
+                "--join: this grid joins a game; it invites nobody (leave out --remote)"
+            )
+        checked = parse_config({"remote": {"join": args.join}}, "--join").remote
+        config = joining(replace(config, remote=replace(checked, settings=None)), "--join")
+        joined_by = "--join"
+    elif config.remote.join is not None:
+        joined_by = f"[remote] join in {config.source}"
+    else:
         return config
-    if args.remote is not None or args.broker is not None:
-        raise ConfigError("--join: this grid joins a game; it invites nobody (leave out --remote)")
-    checked = parse_config({"remote": {"join": args.join}}, "--join").remote
-    if args.rules is None:
+    if args.rules is not None:
+        raise ConfigError(
+            f"--rules: this grid joins another grid's game ({joined_by}), whose link carries "
+            "the rules: the inviting grid chooses them; leave out --rules"
+        )
+    if args.opponent in ("red", "yellow"):
         from controller.remote.link import parse_link
 
-        args.rules = parse_link(args.join).rules
-    return replace(config, remote=replace(checked, settings=None))
+        mine = parse_link(config.remote.join or "").colour
+        raise ConfigError(
+            f"--opponent {args.opponent}: this grid joins another grid's game ({joined_by}): "
+            f"the person here plays {mine.value}, the other grid {mine.other.value}, "
+            "the computer neither; leave out --opponent"
+        )
+    return config
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:
