@@ -147,3 +147,36 @@ def test_a_computer_seated_before_the_grid_joined_plays_neither_colour(tmp_path:
         assert joined.daemon.guest is not None and joined.daemon.guest.mine is Colour.YELLOW
     finally:
         joined.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--broker", "mqtt://127.0.0.1:1883"], "--broker and --join: a joining grid uses the "
+         "broker its link names; leave out --broker"),
+        (["--web-broker", "ws://127.0.0.1:9001"], "--web-broker and --join: a joining grid uses "
+         "the broker its link names; leave out --web-broker"),
+        (["--remote", "yellow"], "--remote and --join: one grid either invites a friend or "
+         "joins another grid's game, not both; to join, leave out --remote; to invite, leave "
+         "out --join"),
+        (["--remote", "red", "--broker", "mqtt://127.0.0.1:1883"], "--remote, --broker and "
+         "--join: one grid either invites a friend or joins another grid's game, not both; to "
+         "join, leave out --remote and --broker; to invite, leave out --join"),
+    ],
+)  # fmt: skip
+def test_an_inviting_option_beside_join_names_the_options_given_and_the_way_out(
+    options: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = refused(capsys, ["simulate", "--join", LINK, *options, "--script", os.devnull])
+    assert err == f"popref simulate: {said}\n"
+
+
+def test_an_inviting_option_beside_a_configured_join_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "b.toml"
+    config.write_text(f'[remote]\njoin = "{LINK}"\n')
+    argv = ["simulate", "--config", str(config), "--remote", "red", "--script", os.devnull]
+    assert refused(capsys, argv).startswith(
+        f"popref simulate: --remote and [remote] join in {config}: one grid either invites"
+    )

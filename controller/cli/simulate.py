@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             config = _as_simulated(config)
         if args.web is not None:
             config = _with_web(config, args.web)
+        _invites_or_joins(config, args)
         config = _with_web_broker(_with_remote(config, args), args)
         config = _with_join(config, args)
         # standard input is acted on line by line as it arrives (live.py)
@@ -181,14 +182,46 @@ def _with_web_broker(config: Config, args: argparse.Namespace) -> Config:
     return replace(config, remote=replace(config.remote, settings=settings))
 
 
+def _invites_or_joins(config: Config, args: argparse.Namespace) -> None:
+    """Refuse an inviting grid's options on a joining one, naming all those
+    given and what to leave out: one grid either invites or joins, and a
+    joining grid's broker is the one its link names."""
+    if args.join is not None:
+        joins = "--join"
+    elif config.remote.join is not None:
+        joins = f"[remote] join in {config.source}"
+    else:
+        return
+    options = (
+        ("--remote", args.remote),
+        ("--broker", args.broker),
+        ("--web-broker", args.web_broker),
+    )
+    inviting = [name for name, value in options if value is not None]
+    if not inviting:
+        return
+    given, leave = _listed([*inviting, joins]), _listed(inviting)
+    if "--remote" in inviting:
+        raise ConfigError(
+            f"{given}: one grid either invites a friend or joins another grid's game, not "
+            f"both; to join, leave out {leave}; to invite, leave out {joins}"
+        )
+    raise ConfigError(f"{given}: a joining grid uses the broker its link names; leave out {leave}")
+
+
+def _listed(names: list[str]) -> str:
+    """``names`` as a sentence lists them.
+
+    >>> _listed(["--remote"]), _listed(["--remote", "--broker", "--join"])
+    ('--remote', '--remote, --broker and --join')
+    """
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+
+
 def _with_join(config: Config, args: argparse.Namespace) -> Config:
     """``config`` with ``--join`` as ``[remote] join``: the game is the
     link's, its rules too (:func:`controller.daemon.config.joining`)."""
     if args.join is not None:
-        if args.remote is not None or args.broker is not None:
-            raise ConfigError(
-                "--join: this grid joins a game; it invites nobody (leave out --remote)"
-            )
         checked = parse_config({"remote": {"join": args.join}}, "--join").remote
         config = joining(replace(config, remote=replace(checked, settings=None)), "--join")
         joined_by = "--join"
