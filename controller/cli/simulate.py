@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.cli.argtypes import add_new_game_rules, config_file, lenient_stdin
+from controller.cli.play import LINK_VARIABLE
 from controller.daemon.assembly import StartupError
 from controller.daemon.config import Config, joining, load_config, parse_config
 from controller.daemon.logs import setup_logging
@@ -86,7 +87,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--join",
         metavar="LINK",
-        help="play another grid's game on this one: its invitation link (as [remote] join)",
+        nargs="?",
+        const="",
+        help="play another grid's game on this one: its invitation link (as [remote] join); "
+        f"without LINK, ${LINK_VARIABLE}, which other users of this machine cannot read as "
+        "they can a command line",
     )
 
 
@@ -222,7 +227,15 @@ def _with_join(config: Config, args: argparse.Namespace) -> Config:
     """``config`` with ``--join`` as ``[remote] join``: the game is the
     link's, its rules too (:func:`controller.daemon.config.joining`)."""
     if args.join is not None:
-        checked = parse_config({"remote": {"join": args.join}}, "--join").remote
+        link, source = args.join, "--join"
+        if not link:
+            link, source = os.environ.get(LINK_VARIABLE, ""), f"--join (${LINK_VARIABLE})"
+            if not link:
+                raise ConfigError(
+                    f"--join: give the invitation link, or set {LINK_VARIABLE} to it and "
+                    "pass --join alone"
+                )
+        checked = parse_config({"remote": {"join": link}}, source).remote
         config = joining(replace(config, remote=replace(checked, settings=None)), "--join")
         joined_by = "--join"
     elif config.remote.join is not None:
