@@ -26,13 +26,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from controller.daemon.assembly import StartupError, assemble
+    from controller.daemon.config import load_config
     from controller.daemon.logs import setup_logging
     from hardware.clock import monotonic
-    from hardware.errors import HardwareError
+    from hardware.errors import ConfigError, HardwareError
 
     setup_logging()
     try:
-        assembled = assemble(args.config, args.rules, args.state_dir, monotonic)
+        try:
+            config = load_config(args.config)
+        except (ConfigError, HardwareError) as error:
+            raise StartupError(str(error)) from None
+        if args.rules is not None and config.remote.join is not None:
+            raise StartupError(
+                f"--rules: this grid joins another grid's game ([remote] join in "
+                f"{config.source}), whose link carries the rules: the inviting grid chooses "
+                "them; leave out --rules"
+            )
+        assembled = assemble(args.config, args.rules, args.state_dir, monotonic, config=config)
     except StartupError as error:
         print(f"popref run: {error}", file=sys.stderr)
         return 2

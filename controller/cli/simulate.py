@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.cli.argtypes import add_new_game_rules, config_file, lenient_stdin
+from controller.cli.play import LINK_VARIABLE
 from controller.daemon.assembly import StartupError
-from controller.daemon.config import Config, load_config, parse_config
+from controller.daemon.config import Config, joining, load_config, parse_config
 from controller.daemon.logs import setup_logging
 from controller.i18n.text import N_, _t, from_locale
 from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
@@ -86,7 +87,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--join",
         metavar="LINK",
-        help="play another grid's game on this one: its invitation link (as [remote] join)",
+        nargs="?",
+        const="",
+        help="play another grid's game on this one: its invitation link (as [remote] join); "
+        f"without LINK, ${LINK_VARIABLE}, which other users of this machine cannot read as "
+        "they can a command line",
     )
 
 
@@ -97,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             config = _as_simulated(config)
         if args.web is not None:
             config = _with_web(config, args.web)
+        _invites_or_joins(config, args)
         config = _with_web_broker(_with_remote(config, args), args)
         config = _with_join(config, args)
         # standard input is acted on line by line as it arrives (live.py)
@@ -181,18 +187,76 @@ def _with_web_broker(config: Config, args: argparse.Namespace) -> Config:
     return replace(config, remote=replace(config.remote, settings=settings))
 
 
+def _invites_or_joins(config: Config, args: argparse.Namespace) -> None:
+    """Refuse an inviting grid's options on a joining one, naming all those
+    given and what to leave out: one grid either invites or joins, and a
+    joining grid's broker is the one its link names."""
+    if args.join is not None:
+        joins = "--join"
+    elif config.remote.join is not None:
+        joins = f"[remote] join in {config.source}"
+    else:
+        return
+    options = (
+        ("--remote", args.remote),
+        ("--broker", args.broker),
+        ("--web-broker", args.web_broker),
+    )
+    inviting = [name for name, value in options if value is not None]
+    if not inviting:
+        return
+    given, leave = _listed([*inviting, joins]), _listed(inviting)
+    if "--remote" in inviting:
+        raise ConfigError(
+            f"{given}: one grid either invites a friend or joins another grid's game, not "
+            f"both; to join, leave out {leave}; to invite, leave out {joins}"
+        )
+    raise ConfigError(f"{given}: a joining grid uses the broker its link names; leave out {leave}")
+
+
+def _listed(names: list[str]) -> str:
+    """``names`` as a sentence lists them.
+
+    >>> _listed(["--remote"]), _listed(["--remote", "--broker", "--join"])
+    ('--remote', '--remote, --broker and --join')
+    """
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+
+
 def _with_join(config: Config, args: argparse.Namespace) -> Config:
-    """``config`` with ``--join`` as ``[remote] join``; the game's rules are the link's."""
-    if args.join is None:
+    """``config`` with ``--join`` as ``[remote] join``: the game is the
+    link's, its rules too (:func:`controller.daemon.config.joining`)."""
+    if args.join is not None:
+        link, source = args.join, "--join"
+        if not link:
+            link, source = os.environ.get(LINK_VARIABLE, ""), f"--join (${LINK_VARIABLE})"
+            if not link:
+                raise ConfigError(
+                    f"--join: give the invitation link, or set {LINK_VARIABLE} to it and "
+                    "pass --join alone"
+                )
+        checked = parse_config({"remote": {"join": link}}, source).remote
+        config = joining(replace(config, remote=replace(checked, settings=None)), "--join")
+        joined_by = "--join"
+    elif config.remote.join is not None:
+        joined_by = f"[remote] join in {config.source}"
+    else:
         return config
-    if args.remote is not None or args.broker is not None:
-        raise ConfigError("--join: this grid joins a game; it invites nobody (leave out --remote)")
-    checked = parse_config({"remote": {"join": args.join}}, "--join").remote
-    if args.rules is None:
+    if args.rules is not None:
+        raise ConfigError(
+            f"--rules: this grid joins another grid's game ({joined_by}), whose link carries "
+            "the rules: the inviting grid chooses them; leave out --rules"
+        )
+    if args.opponent in ("red", "yellow"):
         from controller.remote.link import parse_link
 
-        args.rules = parse_link(args.join).rules
-    return replace(config, remote=replace(checked, settings=None))
+        mine = parse_link(config.remote.join or "").colour
+        raise ConfigError(
+            f"--opponent {args.opponent}: this grid joins another grid's game ({joined_by}): "
+            f"the person here plays {mine.value}, the other grid {mine.other.value}, "
+            "the computer neither; leave out --opponent"
+        )
+    return config
 
 
 def _read_script(path: Path, config: Config) -> list[Action]:

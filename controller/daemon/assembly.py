@@ -119,7 +119,9 @@ def assemble(
                 guest=linked_guest(config, wall),
             )
             daemon.resume()
-            if rules is None:
+            if config.remote.join is not None:
+                join_game(daemon, config, rules)
+            elif rules is None:
                 configure_rules(daemon, directory, config)
             else:
                 daemon.choose_rules(rules)
@@ -186,6 +188,26 @@ def configure_rules(daemon: Daemon, directory: Path, config: Config) -> None:
     name = config.game.rules
     if _configured(directory / CONFIGURED_RULES, name) and daemon.choose_rules(name):
         log.info("(%s says [game] rules = %s.)", config.source, name)
+
+
+def join_game(daemon: Daemon, config: Config, rules: str | None) -> None:
+    """A grid that joins another grid's game plays the link's rules
+    (``[game] rules`` is the link's, :func:`controller.daemon.config.joining`),
+    whatever this state directory played before, and the computer plays
+    neither colour: this grid's is its person's, the other the other grid's
+    (``[opponent] plays`` is refused beside ``join``; a computer seated
+    before, on the page or with ``--opponent``, gives its colour up).
+    ``rules`` asked for besides must be the link's (the command lines refuse
+    them before)."""
+    name = config.game.rules
+    if rules is not None and rules != name:
+        raise StartupError(
+            f"the rules {rules} are not the link's ({name}): a joining grid plays the link's "
+            "rules; leave them out"
+        )
+    daemon.choose_rules(name)
+    if daemon.choose_computer(None):
+        log.info("(This grid joins another grid's game: the computer plays neither colour.)")
 
 
 def configure_opponent(daemon: Daemon, directory: Path, config: Config) -> None:

@@ -236,7 +236,34 @@ def parse_config(
 ) -> Config:
     """Check a parsed TOML document; errors start with ``source``."""
     config = _named(source, lambda: _parse(data, env))
-    return dataclasses.replace(config, source=source, given=_given(data))
+    return joining(dataclasses.replace(config, source=source, given=_given(data)), "[remote] join")
+
+
+def joining(config: Config, joined_by: str) -> Config:
+    """``config`` for a grid that joins another grid's game (``[remote]
+    join``, which ``joined_by`` names: the key, or ``--join``): its game is
+    the link's, so the rules are the link's (the inviting grid chose them)
+    and the colours are the people's at the two grids. A file that chooses
+    either is refused, one line naming its key, rather than ignored: the
+    two grids would play two different games."""
+    join = config.remote.join
+    if join is None:
+        return config
+    from controller.remote.link import parse_link
+
+    link = parse_link(join)  # checked already
+    if "game.rules" in config.given:
+        raise ConfigError(
+            f"{config.source}: [game] rules: this grid joins another grid's game ({joined_by}), "
+            "whose link carries the rules: the inviting grid chooses them; remove rules"
+        )
+    if config.opponent.plays is not None:
+        raise ConfigError(
+            f"{config.source}: [opponent] plays: this grid joins another grid's game "
+            f"({joined_by}): the person here plays {link.colour.value}, the other grid "
+            f"{link.colour.other.value}, the computer neither; remove plays"
+        )
+    return dataclasses.replace(config, game=dataclasses.replace(config.game, rules=link.rules))
 
 
 def _named(source: str, check: Callable[[], T]) -> T:

@@ -20,6 +20,7 @@ controller.remote.link.LinkError: the link is cut short: it has no secret (k); c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -34,6 +35,10 @@ MAX_LINK = 2048  # characters: a link is a few hundred; anything longer is not o
 # name that reaches nothing by design (RFC 2606), so nobody is sent elsewhere.
 NO_PAGE = "http://popref.invalid/remote"
 _NAMES = {"g": "no game", "k": "no secret", "c": "no colour"}
+# the link's secret and its guest account's password, wherever a link sits in
+# a text: up to the next key, a quote or a space (a command line quotes it)
+_SECRETS = re.compile(r"([#&][kp]=)[^&'\"\s]+")
+HIDDEN = "(hidden)"
 
 
 class LinkError(ValueError):
@@ -154,6 +159,17 @@ def parse_link(url: str) -> Link:
         values.get("u") or None,
         values.get("p") or None,
     )
+
+
+def hide_secrets(text: str) -> str:
+    """``text`` (a link, or a command line or message holding one) with the
+    link's secret (``k``) and guest password (``p``) replaced, for anything
+    shown to a person or kept in a log: whoever reads the secret plays.
+
+    >>> hide_secrets("popref simulate --join 'http://pi/remote#v=1&k=c2VjcmV0&c=red&p=pw'")
+    "popref simulate --join 'http://pi/remote#v=1&k=(hidden)&c=red&p=(hidden)'"
+    """
+    return _SECRETS.sub(rf"\g<1>{HIDDEN}", text)
 
 
 def site_address(host: str, port: int, hostname: str) -> str:

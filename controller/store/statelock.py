@@ -5,7 +5,9 @@ start would find it damaged. So a daemon takes an exclusive ``flock`` on
 ``<state_dir>/lock`` before it touches anything else there (the journal, the
 archive, the markers, the board), and keeps it until it closes; the kernel
 drops it when the process ends, however it ends. The holder writes its pid
-and command into the file, so a second daemon can name it in its one line.
+and command into the file, so a second daemon can name it in its one line
+(the secret of an invitation link on that command line hidden: the file is
+anyone's to read, and so is the line).
 Readers (``popref games``) need no lock: every file they read is written
 whole and renamed into place.
 
@@ -61,6 +63,15 @@ def this_command() -> str:
     return shlex.join(["popref", *sys.argv[1:]])
 
 
+def _shown(command: str) -> str:
+    """``command`` without an invitation link's secret (``--join LINK``):
+    the lock file is anyone's to read, and the holder's command is quoted
+    to whoever starts a second daemon."""
+    from controller.remote.link import hide_secrets
+
+    return hide_secrets(command)
+
+
 def lock_state_dir(directory: Path, command: str | None = None) -> StateLock:
     """Take ``directory``'s lock (creating both if need be), or raise
     :class:`StateDirBusy` naming the process that holds it. ``OSError``
@@ -82,7 +93,8 @@ def lock_state_dir(directory: Path, command: str | None = None) -> StateLock:
             raise StateDirBusy(busy(directory, holder(path))) from None
         with suppress(OSError):  # the name is a courtesy: a full disk must not stop the daemon
             os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()} {command or this_command()}\n".encode(), 0)
+            named = _shown(command or this_command())
+            os.pwrite(fd, f"{os.getpid()} {named}\n".encode(), 0)
     except BaseException:
         os.close(fd)
         raise
@@ -99,7 +111,8 @@ def holder(path: Path) -> tuple[int, str] | None:
     pid, _, command = line.partition(" ")
     if not pid.isascii() or not pid.isdigit() or len(pid) > 10:
         return None
-    shown = "".join(c if c.isprintable() else "?" for c in command)
+    # a lock written by a popref that kept the secret in it
+    shown = "".join(c if c.isprintable() else "?" for c in _shown(command))
     if len(shown) > HOLDER_LIMIT:
         shown = shown[: HOLDER_LIMIT - 3] + "..."
     return int(pid), shown
