@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.remote.link import hide_secrets
 from controller.store.statelock import LOCK_NAME, StateDirBusy, lock_state_dir
 from tests.test_remote_join_options import LINK, POP10_LINK, SECRET
 
@@ -58,12 +59,12 @@ def test_a_damaged_link_in_the_variable_says_where_it_came_from(
 
 def test_the_lock_names_its_holder_without_the_link_s_secret(tmp_path: Path) -> None:
     command = f"popref simulate --join '{LINK}' --state-dir {tmp_path}"
-    held = lock_state_dir(tmp_path, command)
+    held = lock_state_dir(tmp_path, command, shown=hide_secrets)  # as the daemon takes it
     try:
         kept = (tmp_path / LOCK_NAME).read_text()
         assert SECRET not in kept and "&k=(hidden)&c=yellow" in kept
         with pytest.raises(StateDirBusy) as busy:
-            lock_state_dir(tmp_path, "popref run")
+            lock_state_dir(tmp_path, "popref run", shown=hide_secrets)
         assert SECRET not in str(busy.value) and "k=(hidden)" in str(busy.value)
     finally:
         held.release()
@@ -75,7 +76,7 @@ def test_a_lock_written_with_the_secret_is_quoted_without_it(tmp_path: Path) -> 
     try:
         (tmp_path / LOCK_NAME).write_text(f"{os.getpid()} popref simulate --join '{LINK}'\n")
         with pytest.raises(StateDirBusy) as busy:
-            lock_state_dir(tmp_path, "popref run")
+            lock_state_dir(tmp_path, "popref run", shown=hide_secrets)
         assert SECRET not in str(busy.value) and "k=(hidden)" in str(busy.value)
     finally:
         held.release()

@@ -94,8 +94,10 @@ def assemble(
     directory = state_dir or config.state_dir
     # before anything else touches the directory or the board: a second
     # daemon must change nothing of the first one's game
+    from controller.remote.link import hide_secrets  # pure: no broker library
+
     with _state_dir_errors(directory):
-        lock = lock_state_dir(directory)
+        lock = lock_state_dir(directory, shown=hide_secrets)
     try:
         try:
             backend, sim = build_backend(config, clock, physics)

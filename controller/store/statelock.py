@@ -29,6 +29,7 @@ import os
 import shlex
 import stat
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
@@ -63,19 +64,15 @@ def this_command() -> str:
     return shlex.join(["popref", *sys.argv[1:]])
 
 
-def _shown(command: str) -> str:
-    """``command`` without an invitation link's secret (``--join LINK``):
-    the lock file is anyone's to read, and the holder's command is quoted
-    to whoever starts a second daemon."""
-    from controller.remote.link import hide_secrets
-
-    return hide_secrets(command)
-
-
-def lock_state_dir(directory: Path, command: str | None = None) -> StateLock:
+def lock_state_dir(
+    directory: Path, command: str | None = None, shown: Callable[[str], str] = str
+) -> StateLock:
     """Take ``directory``'s lock (creating both if need be), or raise
     :class:`StateDirBusy` naming the process that holds it. ``OSError``
-    (permission, not a directory) is raised as it is."""
+    (permission, not a directory) is raised as it is. ``shown`` is how a
+    command line may be shown: the lock file is anyone's to read, and the
+    holder's command is quoted to whoever starts a second daemon, so the
+    caller hides what must not be (an invitation link's secret)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / LOCK_NAME
     # O_NONBLOCK: a FIFO planted there must not hang the start
@@ -90,10 +87,10 @@ def lock_state_dir(directory: Path, command: str | None = None) -> StateLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise StateDirBusy(busy(directory, holder(path))) from None
+            raise StateDirBusy(busy(directory, holder(path, shown))) from None
         with suppress(OSError):  # the name is a courtesy: a full disk must not stop the daemon
             os.ftruncate(fd, 0)
-            named = _shown(command or this_command())
+            named = shown(command or this_command())
             os.pwrite(fd, f"{os.getpid()} {named}\n".encode(), 0)
     except BaseException:
         os.close(fd)
@@ -101,8 +98,9 @@ def lock_state_dir(directory: Path, command: str | None = None) -> StateLock:
     return StateLock(path, fd)
 
 
-def holder(path: Path) -> tuple[int, str] | None:
-    """The pid and command the lock file names, if it names them."""
+def holder(path: Path, shown: Callable[[str], str] = str) -> tuple[int, str] | None:
+    """The pid and command the lock file names, if it names them (as
+    ``shown`` shows a command line)."""
     try:
         data = read_regular(path, 4096)
     except OSError:
@@ -112,10 +110,10 @@ def holder(path: Path) -> tuple[int, str] | None:
     if not pid.isascii() or not pid.isdigit() or len(pid) > 10:
         return None
     # a lock written by a popref that kept the secret in it
-    shown = "".join(c if c.isprintable() else "?" for c in _shown(command))
-    if len(shown) > HOLDER_LIMIT:
-        shown = shown[: HOLDER_LIMIT - 3] + "..."
-    return int(pid), shown
+    said = "".join(c if c.isprintable() else "?" for c in shown(command))
+    if len(said) > HOLDER_LIMIT:
+        said = said[: HOLDER_LIMIT - 3] + "..."
+    return int(pid), said
 
 
 def busy(directory: Path, held_by: tuple[int, str] | None) -> str:
