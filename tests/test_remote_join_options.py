@@ -180,3 +180,36 @@ def test_an_inviting_option_beside_a_configured_join_names_the_file(
     assert refused(capsys, argv).startswith(
         f"popref simulate: --remote and [remote] join in {config}: one grid either invites"
     )
+
+
+def test_a_link_carries_the_inviting_grid_s_house_rules_to_the_grid_that_joins() -> None:
+    """Two grids with different house rules would end one game two ways (a
+    draw by repetition on one, a win on the other): the link carries them."""
+    from controller.remote.link import parse_link
+
+    house = LINK + "&n=3&b=opponent"
+    link = parse_link(house)
+    assert (link.repetition, link.both_lines) == (3, "opponent")
+    assert parse_link(link.url()) == link
+    joined = parse_config({"remote": {"join": house}}, "b.toml")
+    assert (joined.game.repetition, joined.game.both_lines) == (3, "opponent")
+    plain = parse_config({"remote": {"join": LINK}}, "b.toml")
+    assert (plain.game.repetition, plain.game.both_lines) == (None, "popper")
+
+
+@pytest.mark.parametrize(("key", "value"), [("repetition", 3), ("both_lines", "opponent")])
+def test_a_joining_file_may_not_choose_house_rules(key: str, value: object) -> None:
+    with pytest.raises(ConfigError) as error:
+        parse_config({"remote": {"join": LINK}, "game": {key: value}}, "b.toml")
+    assert str(error.value) == (
+        f"b.toml: [game] {key}: this grid joins another grid's game ([remote] join), "
+        f"whose link carries its house rules; remove {key}"
+    )
+
+
+@pytest.mark.parametrize("bad", ["n=1", "n=101", "n=x", "b=both"])
+def test_a_link_with_house_rules_popref_does_not_know_is_refused(bad: str) -> None:
+    from controller.remote.link import LinkError, parse_link
+
+    with pytest.raises(LinkError):
+        parse_link(f"{LINK}&{bad}")

@@ -332,3 +332,20 @@ def test_a_lost_broker_is_said_in_words_not_paho_s_unspecified_error(
         record.getMessage() for record in caplog.records if "trying again" in record.getMessage()
     ]
     assert said and all(line.endswith(": the connection ended; trying again.") for line in said)
+
+
+def test_the_grid_that_joins_plays_the_inviting_grid_s_house_rules(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    house = {"repetition": 3, "both_lines": "opponent"}
+    config = parse_config({"remote": {"broker": mosquitto.url}, "game": house}, "a.toml")
+    a = Simulation(config, tmp_path / "a", "popout", remote=Colour.YELLOW)
+    b = grid_b(a.links[-1], tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b))
+        table = b.daemon.referee.table
+        assert (table.repetition, table.both_lines) == (3, "opponent")
+        assert b.daemon.referee.game.rules.name == "popout"
+    finally:
+        b.close()
+        a.close()

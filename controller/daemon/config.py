@@ -25,7 +25,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 from urllib.parse import urlsplit
 
 from controller.daemon.tomlerror import explain
@@ -242,10 +242,10 @@ def parse_config(
 def joining(config: Config, joined_by: str) -> Config:
     """``config`` for a grid that joins another grid's game (``[remote]
     join``, which ``joined_by`` names: the key, or ``--join``): its game is
-    the link's, so the rules are the link's (the inviting grid chose them)
-    and the colours are the people's at the two grids. A file that chooses
-    either is refused, one line naming its key, rather than ignored: the
-    two grids would play two different games."""
+    the link's, so the rules and the house rules are the link's (the
+    inviting grid chose them) and the colours are the people's at the two
+    grids. A file that chooses any of them is refused, one line naming its
+    key, rather than ignored: the two grids would play two different games."""
     join = config.remote.join
     if join is None:
         return config
@@ -257,13 +257,23 @@ def joining(config: Config, joined_by: str) -> Config:
             f"{config.source}: [game] rules: this grid joins another grid's game ({joined_by}), "
             "whose link carries the rules: the inviting grid chooses them; remove rules"
         )
+    for key in ("repetition", "both_lines"):
+        if f"game.{key}" in config.given:
+            raise ConfigError(
+                f"{config.source}: [game] {key}: this grid joins another grid's game "
+                f"({joined_by}), whose link carries its house rules; remove {key}"
+            )
     if config.opponent.plays is not None:
         raise ConfigError(
             f"{config.source}: [opponent] plays: this grid joins another grid's game "
             f"({joined_by}): the person here plays {link.colour.value}, the other grid "
             f"{link.colour.other.value}, the computer neither; remove plays"
         )
-    return dataclasses.replace(config, game=dataclasses.replace(config.game, rules=link.rules))
+    both_lines = cast(Literal["popper", "opponent"], link.both_lines)  # parse_link checked it
+    game = dataclasses.replace(
+        config.game, rules=link.rules, repetition=link.repetition, both_lines=both_lines
+    )
+    return dataclasses.replace(config, game=game)
 
 
 def _named(source: str, check: Callable[[], T]) -> T:

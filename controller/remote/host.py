@@ -133,6 +133,9 @@ class RemoteHost:
         self._resend = threading.Event()  # (re)connected, or a hello: send the state again
         self._invitation: Invitation | None = None  # the one the gate and topics are for
         self._rules = "classic"
+        # the table's house rules, which a link carries for a grid that joins
+        self._repetition: int | None = None
+        self._both_lines = "popper"
         self._mover: Colour | None = None  # who is to move, as of the last input
         self._expires: float | None = None  # when the invitation expires (wall clock)
         # told each invitation's link as it is made (and at start-up);
@@ -166,6 +169,7 @@ class RemoteHost:
         self._wake = wake
         self.connection.on_change = self._changed
         self._starts = referee.remote.starts
+        self._repetition, self._both_lines = referee.table.repetition, referee.table.both_lines
         self.fed(Verdict(), referee)
 
     def _changed(self) -> None:
@@ -297,6 +301,8 @@ class RemoteHost:
             web_broker=settings.web_broker,
             user=settings.guest.user,
             password=settings.guest.password,
+            repetition=self._repetition,
+            both_lines=self._both_lines,
         ).url()
 
     def _follow(self, referee: Referee) -> None:

@@ -61,6 +61,11 @@ class Link:
     web_broker: str | None = None
     user: str | None = None
     password: str | None = field(default=None, repr=False)
+    # the inviting grid's house rules (docs/rules.md), so that a grid that
+    # joins plays the same game: a draw on the N-th repetition, and who wins
+    # when a pop completes lines of both colours
+    repetition: int | None = None
+    both_lines: str = "popper"
 
     @classmethod
     def of(
@@ -73,6 +78,8 @@ class Link:
         web_broker: str | None = None,
         user: str | None = None,
         password: str | None = None,
+        repetition: int | None = None,
+        both_lines: str = "popper",
     ) -> Link:
         return cls(
             page,
@@ -84,6 +91,8 @@ class Link:
             web_broker,
             user,
             password,
+            repetition,
+            both_lines,
         )
 
     def url(self) -> str:
@@ -95,6 +104,8 @@ class Link:
             ("r", self.rules),
         ]
         optional = (
+            ("n", str(self.repetition) if self.repetition else None),
+            ("b", self.both_lines if self.both_lines != "popper" else None),
             ("w", self.web_broker),
             ("m", self.broker),
             ("u", self.user),
@@ -138,6 +149,14 @@ def parse_link(url: str) -> Link:
     rules = values.get("r", "classic")
     if rules not in RULES_NAMES:
         raise LinkError(f"the link names unknown rules {rules[:20]!r}; update popref")
+    repetition = values.get("n")
+    if repetition is not None and not (
+        repetition.isascii() and repetition.isdigit() and 2 <= int(repetition[:4]) <= 100
+    ):
+        raise LinkError("the link's repetition rule (n) is not 2 to 100; copy it again")
+    both_lines = values.get("b", "popper")
+    if both_lines not in ("popper", "opponent"):
+        raise LinkError("the link's rule for lines of both colours (b) is unknown; update popref")
     broker, web_broker = values.get("m"), values.get("w")
     if not broker and not web_broker:
         raise LinkError("the link names no broker (m or w); ask for a new link")
@@ -158,6 +177,8 @@ def parse_link(url: str) -> Link:
         web_broker or None,
         values.get("u") or None,
         values.get("p") or None,
+        int(repetition) if repetition is not None else None,
+        both_lines,
     )
 
 
