@@ -213,3 +213,20 @@ def test_a_link_with_house_rules_popref_does_not_know_is_refused(bad: str) -> No
 
     with pytest.raises(LinkError):
         parse_link(f"{LINK}&{bad}")
+
+
+def test_a_file_s_own_broker_is_said_to_be_unused_when_the_grid_joins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A grid whose file invites through its broker, joining another's game
+    today: the file's [remote] is left aside, said in one line, not dropped
+    without a word."""
+    config = tmp_path / "grid.toml"
+    config.write_text('[remote]\nbroker = "mqtt://127.0.0.1:1"\n')
+    argv = ["simulate", "--config", str(config), "--join", LINK, "--script", os.devnull]
+    assert main([*argv, "--state-dir", str(tmp_path / "state")]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"popref simulate: [remote] in {config} is not used: this grid joins (--join) "
+        "through the broker its link names.\n"
+    ) in err

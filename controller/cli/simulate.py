@@ -235,6 +235,12 @@ def _with_join(config: Config, args: argparse.Namespace) -> Config:
                     f"--join: give the invitation link, or set {LINK_VARIABLE} to it and "
                     "pass --join alone"
                 )
+        if config.remote.settings is not None:  # the file's own broker, to invite through
+            print(
+                f"popref simulate: [remote] in {config.source} is not used: this grid joins "
+                "(--join) through the broker its link names.",
+                file=sys.stderr,
+            )
         checked = parse_config({"remote": {"join": link}}, source).remote
         config = joining(replace(config, remote=replace(checked, settings=None)), "--join")
         joined_by = "--join"
