@@ -21,6 +21,8 @@ from __future__ import annotations
 import enum
 from typing import Any
 
+from controller.referee.commands import countable
+
 
 class Heard(enum.Enum):
     """What a word from the other side did."""
@@ -102,7 +104,7 @@ class Agreement:
         counts = [data[key] for key in ("seq", "epoch")]
         if not all(isinstance(flag, bool) for flag in flags):
             raise ValueError('"takeback" has a flag that is not true or false')
-        if any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**53 for n in counts):
+        if not all(countable(n) for n in counts):
             raise ValueError('"takeback" has a number that is not a count')
         self.ours, self.theirs, self.declined = flags
         self.seq, self.epoch = counts

@@ -34,7 +34,7 @@ from controller.i18n.text import Text, _t
 from controller.i18n.words import player, reason
 from controller.referee import commentary, fields
 from controller.referee.agreement import Agreement
-from controller.referee.commands import RemoteRequested
+from controller.referee.commands import RemoteRequested, countable
 from controller.referee.invitation import DAY, Invitation
 from controller.referee.proxy import ProxySeat
 from controller.referee.verdict import Declined, Draft
@@ -292,7 +292,7 @@ def _flag(data: dict[str, Any], key: str) -> bool:
 
 def _count(data: dict[str, Any], key: str) -> int:
     value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+    if not countable(value):
         raise ValueError(f'"{key}" is not a count')
     return value
 
