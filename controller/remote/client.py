@@ -36,7 +36,7 @@ EVENTS = 256  # board messages waiting to be read; the retained state heals a dr
 RESEND = 1.0  # seconds between copies of a request the board has not answered
 # A request unanswered this long with nothing at all from the broker (no state,
 # reply or presence) meanwhile: the connection may be up but deaf (the board's
-# side of it is watched by controller/remote/host.py's echo), so it is made anew.
+# side of it is watched by controller/remote/echo.py), so it is made anew.
 DEAF = 15.0
 
 

@@ -29,6 +29,7 @@ from controller.simulator.simulation import Simulation
 from hardware.display import Lamp
 from hardware.sim.grid import SimGridError
 
+CLEAR_LINE = "\r\033[K"  # back to the line's start, and the line erased (ANSI)
 LAMP_MARKS = {
     Lamp.OFF: " ",
     Lamp.DROP: "v",
@@ -224,7 +225,7 @@ def interact(
         with writing:
             showing = prompt.showing
             if showing:  # the prompt's line cleared, the sentence, the prompt again
-                stdout.write("\r\033[K")
+                stdout.write(CLEAR_LINE)
                 stdout.flush()
             write()
             if showing:
@@ -277,7 +278,7 @@ class _Prompt(RealTime):
         """What begins a picture drawn while nobody typed (under ``writing``):
         on a terminal, the waiting prompt's line cleared, so no empty prompt
         is left above the picture; elsewhere a new line."""
-        return "\r\033[K" if self.showing and self.erase else "\n"
+        return CLEAR_LINE if self.showing and self.erase else "\n"
 
     def _showing(self, showing: bool) -> None:
         """The prompt shown and waiting, or its line taken (a log sentence
@@ -301,9 +302,13 @@ class _Prompt(RealTime):
     def passed(self, reached: float | None, typed: bool) -> None:
         """The picture drawn again if it changed while nobody typed."""
         self.catch_up(reached)
-        if not typed and render(self.simulation, self.language) != self.drawn:
+        if typed:
+            return
+        now = render(self.simulation, self.language)
+        if now != self.drawn:
+            self.drawn = now
             with self.writing:
-                self.stdout.write(f"{self.over_the_prompt()}{self.picture()}\n> ")
+                self.stdout.write(f"{self.over_the_prompt()}{now}\n> ")
                 self.stdout.flush()
 
     def _take(self, line: str) -> None:
