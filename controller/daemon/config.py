@@ -25,7 +25,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from controller.daemon.tomlerror import explain
@@ -269,9 +269,8 @@ def joining(config: Config, joined_by: str) -> Config:
             f"({joined_by}): the person here plays {link.colour.value}, the other grid "
             f"{link.colour.other.value}, the computer neither; remove plays"
         )
-    both_lines = cast(Literal["popper", "opponent"], link.both_lines)  # parse_link checked it
     game = dataclasses.replace(
-        config.game, rules=link.rules, repetition=link.repetition, both_lines=both_lines
+        config.game, rules=link.rules, repetition=link.repetition, both_lines=link.both_lines
     )
     return dataclasses.replace(config, game=game)
 

@@ -25,7 +25,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from controller.i18n.text import Text, _n, _t
 from controller.i18n.words import reason
@@ -135,7 +135,7 @@ class RemoteHost:
         self._rules = "classic"
         # the table's house rules, which a link carries for a grid that joins
         self._repetition: int | None = None
-        self._both_lines = "popper"
+        self._both_lines: Literal["popper", "opponent"] = "popper"
         self._mover: Colour | None = None  # who is to move, as of the last input
         self._expires: float | None = None  # when the invitation expires (wall clock)
         # told each invitation's link as it is made (and at start-up);

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url, unb64url
 from controller.remote.address import BROWSER, TERMINAL, broker_address
 from engine import RULES_NAMES
 from engine.colour import Colour
+from engine.rules import BOTH_LINES
 
 VERSION = "1"
 MAX_LINK = 2048  # characters: a link is a few hundred; anything longer is not ours
@@ -65,7 +67,7 @@ class Link:
     # joins plays the same game: a draw on the N-th repetition, and who wins
     # when a pop completes lines of both colours
     repetition: int | None = None
-    both_lines: str = "popper"
+    both_lines: Literal["popper", "opponent"] = "popper"
 
     @classmethod
     def of(
@@ -79,7 +81,7 @@ class Link:
         user: str | None = None,
         password: str | None = None,
         repetition: int | None = None,
-        both_lines: str = "popper",
+        both_lines: Literal["popper", "opponent"] = "popper",
     ) -> Link:
         return cls(
             page,
@@ -154,9 +156,10 @@ def parse_link(url: str) -> Link:
         repetition.isascii() and repetition.isdigit() and 2 <= int(repetition[:4]) <= 100
     ):
         raise LinkError("the link's repetition rule (n) is not 2 to 100; copy it again")
-    both_lines = values.get("b", "popper")
-    if both_lines not in ("popper", "opponent"):
+    side = values.get("b", "popper")
+    if side not in BOTH_LINES:
         raise LinkError("the link's rule for lines of both colours (b) is unknown; update popref")
+    both_lines = cast(Literal["popper", "opponent"], side)  # one of BOTH_LINES
     broker, web_broker = values.get("m"), values.get("w")
     if not broker and not web_broker:
         raise LinkError("the link names no broker (m or w); ask for a new link")
