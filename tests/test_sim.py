@@ -13,6 +13,7 @@ from hardware.backend import Counting
 from hardware.clock import FakeClock
 from hardware.events import DiscEntered
 from hardware.sim.backend import build_simulated
+from hardware.sim.broken import BrokenLights
 from hardware.sim.gpio import PinLightReader
 
 
@@ -60,7 +61,7 @@ def test_the_simulated_player_goes_by_the_lights_not_the_referee(tmp_path: Path)
         assert sim.daemon.referee.game.to_move is Colour.YELLOW
         assert sim.asked_colour(3) is Colour.YELLOW  # the yellow turn light is lit
         assert isinstance(sim.lights, PinLightReader)
-        sim.lights.dead.update({"turn red", "turn yellow"})
+        sim.lights = BrokenLights(sim.lights, {"turn red", "turn yellow"})
         # with both turn lamps broken, all they know is that they dropped yellow last
         assert sim.asked_colour(3) is Colour.RED
         (action,) = parse_script("slider open", "test")

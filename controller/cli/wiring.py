@@ -149,8 +149,9 @@ def _simulated(
     link = "serial"``), else the GPIO board on mock pins; a simulated person
     does each step, or with ``--by-hand`` the person at the terminal."""
     from controller.cli.argtypes import lenient_stdin
-    from controller.cli.wiring_sim import BrokenLights, CutWires, HandSimPerson, SimPerson
+    from controller.cli.wiring_sim import HandSimPerson, SimPerson
     from hardware.clock import FakeClock
+    from hardware.sim.broken import BrokenLights, CutWires
     from hardware.sim.grid import Physics, build_simulated_gpio
     from hardware.sim.seam import LightReader
 

@@ -18,7 +18,6 @@ False
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection
 from typing import Any
 
 from engine.colour import Colour
@@ -89,18 +88,14 @@ class PinLightReader:
     A light blinks when its pins changed at least twice in the last
     ``BLINK_WINDOW`` seconds; a blinking light reports the colour it blinks
     with even while momentarily dark. A servo dial keeps showing where it was
-    last driven after it is detached, as a real dial does. ``dead`` names
-    outputs (``"light 3"``, ``"turn red"``, ``"buzzer"``) whose lamp or
-    buzzer is broken: they stay dark whatever their pin does.
+    last driven after it is detached, as a real dial does (a broken lamp:
+    :class:`hardware.sim.broken.BrokenLights`).
     """
 
-    def __init__(
-        self, pins: PinMap, factory: Any, clock: Clock, dead: Collection[str] = ()
-    ) -> None:
+    def __init__(self, pins: PinMap, factory: Any, clock: Clock) -> None:
         self.pins = pins
         self._by_name = PinsByName(factory)
         self._clock = clock
-        self.dead = set(dead)
 
     def _pin(self, name: str) -> Any:
         return self._by_name[name]
@@ -123,8 +118,6 @@ class PinLightReader:
         return (self.pins.column_lights[column - 1],)
 
     def _column(self, column: int, now: float) -> tuple[str | None, bool]:
-        if f"light {column}" in self.dead:
-            return None, False
         parts = self._parts(column)
         recent = [self._recent(p, now) for p in parts]
         blinking = any(n >= 2 for n, _ in recent)
@@ -140,8 +133,8 @@ class PinLightReader:
                 return name, blinking
         return "mixed", blinking
 
-    def _lit(self, key: str, pin: str | None) -> bool:
-        return pin is not None and key not in self.dead and bool(self._pin(pin).state)
+    def _lit(self, pin: str | None) -> bool:
+        return pin is not None and bool(self._pin(pin).state)
 
     def _servo_score(self, pin: str) -> int | None:
         driven = [s for _, s in self._history(pin) if s > 0]
@@ -178,8 +171,6 @@ class PinLightReader:
         now = self._clock()
         fast = set()
         for column in range(1, self.pins.columns + 1):
-            if f"light {column}" in self.dead:
-                continue
             for part in self._parts(column):
                 times = [t for t, _ in _newest(self._history(part), now - BLINK_WINDOW)]
                 if any(a - b < FAST_GAP for a, b in itertools.pairwise(times)):
@@ -196,10 +187,10 @@ class PinLightReader:
         return ShownLights(
             columns=tuple(c for c, _ in columns),
             blinking=frozenset(i for i, (_, b) in enumerate(columns, 1) if b),
-            turn_red=self._lit("turn red", self.pins.turn_red),
-            turn_yellow=self._lit("turn yellow", self.pins.turn_yellow),
+            turn_red=self._lit(self.pins.turn_red),
+            turn_yellow=self._lit(self.pins.turn_yellow),
             scores=self._scores(),
-            buzzer=self._lit("buzzer", self.pins.buzzer),
+            buzzer=self._lit(self.pins.buzzer),
         )
 
 

@@ -387,7 +387,6 @@ def build_simulated_gpio(
     pinmap: PinMap | None = None,
     physics: Physics | None = None,
     seed: int = 0,
-    dead: tuple[str, ...] = (),
     colour_sensing: bool = False,
 ) -> tuple[GpioBackend, SimGrid, PinLightReader]:
     """A whole simulated GPIO board: the backend the daemon uses, the grid
@@ -396,11 +395,10 @@ def build_simulated_gpio(
     Without ``pinmap`` the board has every sensor (colour bits too with
     ``colour_sensing``), a light per column, turn lights, a buzzer and servo
     score dials, as far as they fit (:meth:`PinMap.simulated`).
-    ``dead`` names outputs whose lamp is broken (see :class:`PinLightReader`).
     """
     pins = pinmap or PinMap.simulated(columns, colour_sensing)
     factory = clocked_mock_factory(clock, pins.board_revision)
     wires = MockWires(pins, factory)
     backend = GpioBackend(pins, factory, clock, rows=rows)
     grid = SimGrid(columns, rows, wires, clock, physics, seed)
-    return backend, grid, PinLightReader(pins, factory, clock, dead)
+    return backend, grid, PinLightReader(pins, factory, clock)
