@@ -98,11 +98,7 @@ def play(client: RemoteClient, lines: Iterable[str], out: TextIO, timeout: float
     from engine import parse_move
 
     if not client.wait(lambda: client.state is not None, timeout):
-        broker = client.connection.address.url
-        _say(
-            f"no state from the board through {broker} within {timeout:g} s; is popref "
-            "running with this invitation, and the broker reachable?"
-        )
+        _say(f"no state from the board within {timeout:g} s; {_why_silent(client)}")
         return 2
     status = 0
     for number, line in enumerate(lines, start=1):
@@ -136,7 +132,7 @@ def _one(client: RemoteClient, move: Move, timeout: float) -> dict[str, Any]:
     ply = _state(client)["ply"]
     seq = client.request(str(move), ply)  # sent again until answered (RemoteClient.resend)
     if not client.wait(lambda: client.answered(seq) or _waiting(client, ply), timeout):
-        raise Refused(f"no answer within {timeout:g} s; is the broker reachable?")
+        raise Refused(f"no answer within {timeout:g} s; {_why_silent(client)}")
     reply = client.replies.get(seq, {"ok": True})
     if not reply.get("ok") and not _waiting(client, ply):
         raise Refused(str(reply.get("reason", "no reason given")))
@@ -144,6 +140,16 @@ def _one(client: RemoteClient, move: Move, timeout: float) -> dict[str, Any]:
     if _state(client).get("invitation") == "ended":
         _stop_if_over(client)
     return _state(client)
+
+
+def _why_silent(client: RemoteClient) -> str:
+    """What to look at when the board says nothing: the broker's trouble,
+    while there is one, else the board."""
+    broker = client.connection.address.url
+    trouble = client.connection.trouble
+    if trouble is not None:
+        return f"the broker at {broker}: {trouble}"
+    return f"is popref running with this invitation, on {broker}?"
 
 
 def _state(client: RemoteClient) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -20,6 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.remote.address import BrokerAddress
 from controller.remote.settings import Account
+from controller.remote.trouble import ended, failed
 
 log = logging.getLogger("popref")
 
@@ -30,9 +32,6 @@ KEEPALIVE = 60  # seconds; the broker drops a client silent for 1.5 times this
 IDLE_WAIT = KEEPALIVE / 4
 QUEUED = 32  # messages kept while the broker is away; the retained state heals the rest
 RECONNECT = (1, 8)  # seconds between attempts to reach the broker again, doubling
-# MQTT's reason codes that say nothing a person can use: "Success" (0), and
-# "Unspecified error" (128), paho's for a connection that was just lost
-SAYS_NOTHING = (0, 128)
 
 
 def _raw(sock: Any) -> Any:
@@ -87,6 +86,8 @@ class Connection:
         self._subscribed = False  # the connection up has been given the topics (under _lock)
         self.connected = threading.Event()
         self._lost_said = False
+        self.trouble: str | None = None  # why the broker is away, while it is
+        self._refusal: str | None = None  # the broker's answer to the attempt, a refusal
         self._closing = False
         client = _Client(
             CallbackAPIVersion.VERSION2,
@@ -96,6 +97,7 @@ class Connection:
         if address.websockets:
             client.ws_set_options(path=address.path or "/")
         account = account or Account()
+        self._ca_file = account.ca_file
         if address.tls:
             client.tls_set(ca_certs=account.ca_file)
         if account.user:
@@ -172,7 +174,8 @@ class Connection:
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
         if reason.is_failure:
-            self._lost(f"the broker refused the connection ({reason})")
+            self._refusal = f"the broker refused the connection ({reason})"
+            self._lost(self._refusal)
             return
         with self._lock:
             # from here on subscribe() sends its own: a topic added between
@@ -186,41 +189,31 @@ class Connection:
         self.connected.set()
         log.info("Connected to the broker at %s.", self.address.url)
         self._lost_said = False
+        self.trouble = None
         self._on_connected()
         self.on_change()
 
     def _connect_failed(self, client: mqtt.Client, userdata: Any) -> None:
-        self._lost("it cannot be reached")
+        # paho calls this inside its ``except OSError`` and passes no error
+        self._lost(failed(sys.exception(), self._ca_file))
 
     def _disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
         with self._lock:
             self._subscribed = False
+        answered = self.connected.is_set()
         self.connected.clear()
-        self._lost(_ended(reason))
+        # the attempt's own refusal says more than its hanging up after it
+        refusal, self._refusal = self._refusal, None
+        self._lost(refusal or ended(reason, answered))
         self.on_change()
 
     def _lost(self, why: str) -> None:
+        self.trouble = why
         if not self._lost_said and not self._closing:
             self._lost_said = True  # said once until it comes back
             log.warning("The broker at %s: %s; trying again.", self.address.url, why)
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self._on_message(message.topic, bytes(message.payload))
-
-
-def _ended(reason: Any) -> str:
-    """Why the connection ended, as the log says it: the reason the broker
-    (or paho) gave, unless its code says nothing a person can use.
-
-    >>> from paho.mqtt.packettypes import PacketTypes
-    >>> from paho.mqtt.reasoncodes import ReasonCode
-    >>> _ended(ReasonCode(PacketTypes.DISCONNECT, "Unspecified error"))
-    'the connection ended'
-    >>> _ended(ReasonCode(PacketTypes.DISCONNECT, "Keep alive timeout"))
-    'the connection ended (Keep alive timeout)'
-    """
-    if getattr(reason, "value", None) in SAYS_NOTHING:
-        return "the connection ended"
-    return f"the connection ended ({reason})"
