@@ -1,8 +1,9 @@
 """A real Mosquitto for the tests, on free ports of the loopback interface:
 an MQTT listener and a WebSockets one (for browsers), anonymous, nothing kept
 on disk (a restart loses the retained messages, as a broker that was
-replaced would). ``tests/run.sh`` installs Debian's ``mosquitto``; where it is
-missing, the tests that need it skip, with this reason."""
+replaced would); with :class:`Tls`, both listeners speak TLS, as a broker on
+the internet does. ``tests/run.sh`` installs Debian's ``mosquitto``; where it
+is missing, the tests that need it skip, with this reason."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import signal
 import socket
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 MOSQUITTO = shutil.which("mosquitto") or next(
@@ -28,6 +30,41 @@ READY = b" running"  # the line Mosquitto logs once it listens
 START_WAIT = 10.0
 
 
+@dataclass(frozen=True)
+class Tls:
+    """A certificate authority of the test's own and the certificate it signed
+    for the broker (127.0.0.1 and localhost), as PEM files; ``spki`` is the
+    base64 SHA-256 of the broker's public key, which Chromium can be told
+    to trust (``--ignore-certificate-errors-spki-list``)."""
+
+    ca: Path
+    cert: Path
+    key: Path
+    spki: str
+
+    @classmethod
+    def make(cls, directory: Path) -> Tls:
+        import base64
+        import hashlib
+
+        import trustme
+        from cryptography import x509
+        from cryptography.hazmat.primitives import serialization
+
+        directory.mkdir(parents=True, exist_ok=True)
+        authority = trustme.CA()
+        issued = authority.issue_cert("127.0.0.1", "localhost")
+        ca, cert, key = (directory / name for name in ("ca.pem", "cert.pem", "key.pem"))
+        authority.cert_pem.write_to_path(str(ca))
+        issued.cert_chain_pems[0].write_to_path(str(cert))
+        issued.private_key_pem.write_to_path(str(key))
+        public = x509.load_pem_x509_certificate(cert.read_bytes()).public_key()
+        der = public.public_bytes(
+            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        return cls(ca, cert, key, base64.b64encode(hashlib.sha256(der).digest()).decode("ascii"))
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -38,23 +75,28 @@ def free_port() -> int:
 class Mosquitto:
     """One broker process; :meth:`restart` brings it back on the same ports."""
 
-    def __init__(self, directory: Path, http_dir: Path | None = None) -> None:
+    def __init__(
+        self, directory: Path, http_dir: Path | None = None, tls: Tls | None = None
+    ) -> None:
         assert MOSQUITTO is not None, MISSING
+        self.tls = tls
         self.port = free_port()
         self.ws_port = free_port()
         self.config = directory / "mosquitto.conf"
-        # the WebSockets listener also serves files, as for the remote page;
-        # as the test's own user (run as root, Mosquitto would become the
-        # user mosquitto, who cannot read a test's temporary directory)
-        serves = ""
-        if http_dir is not None:
-            serves = f"http_dir {http_dir}\nuser {pwd.getpwuid(os.getuid()).pw_name}\n"
+        # the WebSockets listener may also serve files, as for the remote page
+        serves = f"http_dir {http_dir}\n" if http_dir is not None else ""
+        secure = f"certfile {tls.cert}\nkeyfile {tls.key}\n" if tls is not None else ""
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
+            f"{secure}"
             "allow_anonymous true\n"
             f"listener {self.ws_port} 127.0.0.1\n"
             "protocol websockets\n"
+            f"{secure}"
             f"{serves}"
+            # as the test's own user: run as root, Mosquitto would become the user
+            # mosquitto, who cannot read a test's files (the page, the certificates)
+            f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
             "persistence false\n"
             "set_tcp_nodelay true\n"
             "log_dest stderr\n"
@@ -64,11 +106,11 @@ class Mosquitto:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     @property
     def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.ws_port}"
+        return f"{'wss' if self.tls else 'ws'}://127.0.0.1:{self.ws_port}"
 
     def start(self) -> None:
         """Start it and wait until it says it is running."""

@@ -60,7 +60,7 @@ class Browsers:
         driver = self.drivers.get(languages)
         if driver is None:
             profile = self.directory / f"profile-{len(self.drivers)}"
-            driver = self.drivers[languages] = _start(profile, languages)
+            driver = self.drivers[languages] = start(profile, languages)
         try:
             yield driver
         finally:
@@ -75,7 +75,10 @@ class Browsers:
             driver.quit()
 
 
-def _start(profile: Path, languages: str) -> Any:
+def start(profile: Path, languages: str, trusting: str | None = None) -> Any:
+    """A headless Chromium; ``trusting`` is the base64 SHA-256 of one more
+    public key whose certificate it takes as valid (a test's own broker), as
+    a phone trusts a broker's certificate from a public authority."""
     options = webdriver.ChromeOptions()
     options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.binary_location = CHROMIUM
@@ -92,6 +95,7 @@ def _start(profile: Path, languages: str) -> Any:
         f"--window-size={WINDOW[0]},{WINDOW[1]}",
         "--force-device-scale-factor=1",
         f"--user-data-dir={profile}",
+        *([f"--ignore-certificate-errors-spki-list={trusting}"] if trusting else []),
     ):
         options.add_argument(flag)
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
