@@ -1,6 +1,7 @@
 """``popref remote-page DIR``: write the remote page (docs/remote.md) into
-``DIR`` for a broker's own static server (Mosquitto's ``http_dir``): the page
-as ``index.html`` with its policy in a ``<meta>`` element, its scripts and
+``DIR`` for a web server on the internet (or a broker's own static server,
+Mosquitto's ``http_dir``, where its build allows): the page as
+``index.html`` with its policy in a ``<meta>`` element, its scripts and
 styles, the vendored libraries with their licences, its sentences in every
 language and the lamp table. The page then reaches the broker for browsers
 of ``[remote] web_broker`` (or ``--web-broker``), that one origin.
@@ -64,7 +65,10 @@ def run(args: argparse.Namespace) -> int:
         written = write_page(args.directory, web_broker, RULES)
     except OSError as error:
         return _fail(f"{args.directory}: cannot write the page there: {error.strerror or error}")
-    print(f"Wrote {len(written)} files into {args.directory}; serve it as Mosquitto's http_dir.")
+    print(
+        f"Wrote {len(written)} files into {args.directory}; serve them over https and set "
+        '[remote] page to their address (docs/remote.md, "For the internet").'
+    )
     return 0
 
 
