@@ -16,6 +16,7 @@ Run: .venv/bin/python bench/firmware.py
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -87,4 +88,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     main()

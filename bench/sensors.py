@@ -17,6 +17,7 @@ Run: .venv/bin/python bench/sensors.py
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -94,4 +95,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     main()

@@ -13,6 +13,7 @@ Run: .venv/bin/python bench/serial.py [drops]
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -77,4 +78,6 @@ def main(drops: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("drops", nargs="?", type=int, default=2000, help="discs to drop (2000)")
+    main(parser.parse_args().drops)

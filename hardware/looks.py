@@ -15,8 +15,8 @@ lamp           plain LED        RGB LED, strip or page
 =============  ===============  ===========================================
 off            off              dark
 drop           on               disc colour (white if none), steady
-drop-or-pop    on               disc colour (white if none), steady
 pop            on               disc colour (white if none), slow blink
+drop-or-pop    on               disc colour (white if none), steady
 chosen         slow blink       disc colour (white if none), fast blink
 error          fast blink       blue, fast blink
 winning        on               cyan, steady

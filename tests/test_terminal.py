@@ -20,9 +20,10 @@ from controller.referee.commands import PairingRequested, RemoteInvited, Takebac
 from controller.referee.invitation import Invitation, b64url
 from controller.simulator.script import ScriptError, parse_command
 from controller.simulator.simulation import Simulation
-from controller.simulator.terminal import HELP, Lines, interact, render
+from controller.simulator.terminal import HELP, LAMP_MARKS, Lines, interact, render
 from engine import Colour
 from hardware.clock import FakeClock
+from hardware.display import Lamp
 
 
 @pytest.mark.parametrize(
@@ -330,3 +331,10 @@ def test_a_picture_drawn_while_nobody_types_takes_the_prompts_line(tmp_path: Pat
     assert "> \r\033[K  1 2 3 4 5 6 7\n" in text
     # no empty prompt left above a picture (the last is the quit's, after the typed q)
     assert "> \n" not in text.removesuffix("> \n")
+
+
+def test_every_lamp_has_its_own_mark_in_the_picture() -> None:
+    """A lamp added to hardware/display.py without a mark would stop the
+    picture with a KeyError only when a game first lights it."""
+    assert set(LAMP_MARKS) == set(Lamp)
+    assert len(set(LAMP_MARKS.values())) == len(LAMP_MARKS)
