@@ -25,6 +25,9 @@ from engine.sentence import Sentence
 MIN_SIDE = 4
 MAX_SIDE = 20
 BOTH_LINES = ("popper", "opponent")
+# the house rule on repetition: a draw on the N-th occurrence, N within these
+# (1 would end every game at once; more than 100 is never met in a game)
+REPETITION = (2, 100)
 
 
 @dataclass(frozen=True)

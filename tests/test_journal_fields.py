@@ -46,6 +46,8 @@ Path_ = tuple[str | int, ...]
 # Keys older journals lack: absent, they are read as what the daemon assumes for them.
 OPTIONAL = {"id", "size", "computer", "next_computer", "computer_move", "next_level"}
 OPTIONAL |= {"pairing_since", "pairing_code", "problem_text", "colour", "takebacks"}
+OPTIONAL |= {"repetition", "both_lines"}  # the game's own house rules, since 2026-12-05
+OPTIONAL |= {"takeback"}  # the remote seat's, since the agreed takeback
 MARK = {"boot": 7, "drops": [0] * 7, "pops": [0] * 7, "slider_changes": 0, "slider": False}
 MARK |= {"presses": 1, "holds": 0}
 
@@ -200,8 +202,8 @@ def read_exactly(record: dict[str, Any], again: dict[str, Any]) -> None:
     """Every value ``record`` holds is written again as it was; a key it
     lacks is an optional one."""
     for key, value in record.items():
-        if isinstance(value, dict) and key == "snapshot":
-            read_exactly(value, again[key])
+        if isinstance(value, dict) and key in ("snapshot", "remote"):
+            read_exactly(value, again[key])  # each holds keys older journals lack
         elif not (key == "problem_text" and value is None):  # older: the English alone
             assert key in again and same(value, again[key]), (key, value, again.get(key))
     for key in again.keys() - record.keys():

@@ -34,7 +34,7 @@ from controller.remote.address import BROWSER, TERMINAL, BrokerAddress, broker_a
 from controller.remote.settings import Account, RemoteSettings
 from engine import RULES_NAMES
 from engine.colour import Colour
-from engine.rules import MIN_SIDE
+from engine.rules import MIN_SIDE, REPETITION
 from engine.solver.opponent import MAX_LEVEL, MIN_LEVEL
 from hardware import wire
 from hardware.configtable import ConfigTable
@@ -357,7 +357,7 @@ def _state_dir(daemon: ConfigTable, env: Mapping[str, str]) -> Path:
 
 def _game(game: ConfigTable) -> GameConfig:
     rules = game.choice("rules", "classic", RULES_NAMES, "a game")
-    repetition = game.integer("repetition", 0, low=0, high=100)
+    repetition = game.integer("repetition", 0, low=0, high=REPETITION[1])
     if repetition == 1:
         raise game.error("repetition", "1 would end every game at once; use 0 (off) or 2 or more")
     both_lines = _BOTH_LINES[game.choice("both_lines", "popper", tuple(_BOTH_LINES), "a side")]

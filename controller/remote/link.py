@@ -29,7 +29,7 @@ from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64
 from controller.remote.address import BROWSER, TERMINAL, broker_address
 from engine import RULES_NAMES
 from engine.colour import Colour
-from engine.rules import BOTH_LINES
+from engine.rules import BOTH_LINES, REPETITION
 
 VERSION = "1"
 MAX_LINK = 2048  # characters: a link is a few hundred; anything longer is not ours
@@ -152,10 +152,11 @@ def parse_link(url: str) -> Link:
     if rules not in RULES_NAMES:
         raise LinkError(f"the link names unknown rules {rules[:20]!r}; update popref")
     repetition = values.get("n")
+    low, high = REPETITION
     if repetition is not None and not (
-        repetition.isascii() and repetition.isdigit() and 2 <= int(repetition[:4]) <= 100
+        repetition.isascii() and repetition.isdigit() and low <= int(repetition[:4]) <= high
     ):
-        raise LinkError("the link's repetition rule (n) is not 2 to 100; copy it again")
+        raise LinkError(f"the link's repetition rule (n) is not {low} to {high}; copy it again")
     side = values.get("b", "popper")
     if side not in BOTH_LINES:
         raise LinkError("the link's rule for lines of both colours (b) is unknown; update popref")

@@ -8,18 +8,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from controller.i18n.text import TEXT_LIMIT, Text
 from controller.referee import fields
 from controller.referee.computer_seat import COLOURS, MAX_LEVEL, MIN_LEVEL, Seat
 from controller.referee.core import Referee, Table
-from engine import RULES_NAMES, game_from_position
+from engine import RULES_NAMES, Rules, game_from_position, new_game
 from engine.colour import Colour
+from engine.rules import BOTH_LINES, REPETITION
 
 GRID_COLUMN = re.compile(r"[RY?]*")
 T = TypeVar("T")
@@ -52,6 +54,10 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "game_number": referee.game_number,
         "takebacks": referee.takebacks,
         "rules": referee.game.rules.name,
+        # the game's own house rules: a configuration changed since it began
+        # reaches the next game, never the moves already played in this one
+        "repetition": referee.game.rules.repetition,
+        "both_lines": referee.game.rules.both_lines,
         "start": referee.start_rows,
         "moves": [str(m) for m in referee.game.moves],
         "next_rules": referee.next_rules,
@@ -105,10 +111,13 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     if any(len(column) > table.rows or not GRID_COLUMN.fullmatch(column) for column in grid):
         raise ValueError(f"a column is not at most {table.rows} discs R, Y or ?")
     referee.grid = [[None if d == "?" else Colour.from_letter(d) for d in c] for c in grid]
+    played = _house_rules(referee.rules_for(rules), data)
     start = fields.nullable(data, "start", lambda d, k: fields.strings(d, k, 1000))
     if start is not None:
-        referee.game = game_from_position(referee.rules_for(rules), start, Colour.RED)
+        referee.game = game_from_position(played, start, Colour.RED)
         referee.start_rows = start
+    elif played != referee.game.rules:
+        referee.game = new_game(played)
     for move in fields.moves(data, "moves", 100_000):
         referee.game.play(move)
     referee.game_number = fields.integer(data, "game_number", 1)
@@ -145,6 +154,19 @@ def _keys() -> frozenset[str]:
 def _optional(data: dict[str, Any], key: str, read: Callable[[dict[str, Any], str], T]) -> T | None:
     """A key journals from before it existed lack: absent or null is None."""
     return fields.nullable(data, key, read) if key in data else None
+
+
+def _house_rules(rules: Rules, data: dict[str, Any]) -> Rules:
+    """``rules`` with the house rules the game was saved with (journals from
+    before they were saved have none: the table's stand)."""
+    if "repetition" in data:
+        low, high = REPETITION
+        repetition = _optional(data, "repetition", lambda d, k: fields.integer(d, k, low, high))
+        rules = dataclasses.replace(rules, repetition=repetition)
+    if "both_lines" in data:
+        side = fields.one_of(data, "both_lines", BOTH_LINES)
+        rules = dataclasses.replace(rules, both_lines=cast(Literal["popper", "opponent"], side))
+    return rules
 
 
 def _colour(data: dict[str, Any], key: str) -> Colour:
