@@ -133,7 +133,8 @@ class RemoteHost:
         self._resend = threading.Event()  # (re)connected, or a hello: send the state again
         self._invitation: Invitation | None = None  # the one the gate and topics are for
         self._rules = "classic"
-        # the table's house rules, which a link carries for a grid that joins
+        # the game's house rules, which a link carries for a grid that joins
+        # (the game's own: a configuration changed since waits for the next game)
         self._repetition: int | None = None
         self._both_lines: Literal["popper", "opponent"] = "popper"
         self._mover: Colour | None = None  # who is to move, as of the last input
@@ -169,7 +170,7 @@ class RemoteHost:
         self._wake = wake
         self.connection.on_change = self._changed
         self._starts = referee.remote.starts
-        self._repetition, self._both_lines = referee.table.repetition, referee.table.both_lines
+        self._played(referee)
         self.fed(Verdict(), referee)
 
     def _changed(self) -> None:
@@ -223,8 +224,14 @@ class RemoteHost:
             self._send(topics(self._invitation.game).board, "move", played)
             self._check((epoch, ply), hashed)
         self._mover = referee.game.to_move
-        self._rules = referee.game.rules.name
+        self._played(referee)
         self._expires = referee.remote.expires()
+
+    def _played(self, referee: Referee) -> None:
+        """The rules a link names: the game's, its house rules included."""
+        rules = referee.game.rules
+        self._rules = rules.name
+        self._repetition, self._both_lines = rules.repetition, rules.both_lines
 
     def publish_state(self, state: dict[str, Any], referee: Referee) -> None:
         """The daemon's state changed: the retained state, for the remote."""
@@ -318,7 +325,7 @@ class RemoteHost:
         self._gate = _Gate(invitation, referee.remote.last_seq) if invitation else None
         if invitation is None:
             return
-        self._rules = referee.game.rules.name
+        self._played(referee)
         self.connection.subscribe([topics(invitation.game).remote])
         if not self.connection.started:
             self.connection.start()  # its will names this invitation's topics
