@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
-from controller.daemon.config import Config, load_config
+from controller.daemon.config import Config, load_config, page_joined
+from controller.daemon.joining import Home
 from controller.daemon.loop import Daemon
 from controller.daemon.sdnotify import Notifier
 from controller.referee.core import Table
+from controller.store.joined import forget, stored
 from controller.store.journal import (
     JournalError,
     SpecialFile,
@@ -34,6 +36,7 @@ from hardware.errors import ConfigError, HardwareError
 if TYPE_CHECKING:
     from controller.remote.guest import LinkedGuest
     from controller.remote.host import RemoteHost
+    from controller.remote.link import Link
     from hardware.sim.backend import SimulatedTable
     from hardware.sim.grid import SimGrid
 
@@ -98,6 +101,7 @@ def assemble(
 
     with _state_dir_errors(directory):
         lock = lock_state_dir(directory, shown=hide_secrets)
+    home, config = _page_link(config, directory)
     try:
         try:
             backend, sim = build_backend(config, clock, physics)
@@ -119,6 +123,8 @@ def assemble(
                 lock=lock,
                 remote=remote_host(config, wall),
                 guest=linked_guest(config, wall),
+                make_guest=lambda link: _guest(link, wall),
+                home=home,
             )
             daemon.resume()
             if config.remote.join is not None:
@@ -127,7 +133,8 @@ def assemble(
                 configure_rules(daemon, directory, config)
             else:
                 daemon.choose_rules(rules)
-            configure_opponent(daemon, directory, config)
+            if config.remote.join is None:  # a joining grid's computer plays neither colour
+                configure_opponent(daemon, directory, config)
             configure_remote(daemon, directory, config)
     except BaseException:
         lock.release()
@@ -242,10 +249,38 @@ def linked_guest(config: Config, wall: Callable[[], float] = time.time) -> Linke
     """This grid's side of another grid's game, when ``[remote] join`` holds its link."""
     if config.remote.join is None:
         return None
-    from controller.remote.guest import LinkedGuest
     from controller.remote.link import parse_link
 
-    return LinkedGuest(parse_link(config.remote.join), wall=wall)
+    return _guest(parse_link(config.remote.join), wall)
+
+
+def _guest(link: Link, wall: Callable[[], float]) -> LinkedGuest:
+    from controller.remote.guest import LinkedGuest
+
+    return LinkedGuest(link, wall=wall)
+
+
+def _page_link(config: Config, directory: Path) -> tuple[Home | None, Config]:
+    """The link given on the page before this start (kept in ``directory``),
+    unless the configuration or the command line names one, which is then
+    the only one: this grid as configured, and the configuration while
+    the kept link holds (:func:`controller.daemon.config.page_joined`)."""
+    if config.remote.join is not None:
+        forget(directory)
+        return None, config
+    kept = stored(directory)
+    if kept is None:
+        return None, config
+    from controller.remote.link import LinkError
+
+    try:
+        joined = page_joined(config, kept)
+    except LinkError as error:
+        log.warning("The link kept in %s is not one (%s); it is forgotten.", directory, error)
+        forget(directory)
+        return None, config
+    log.info("(This grid joins the other grid's game its page was given.)")
+    return Home(table_of(config), config.game.rules, config.opponent.plays), joined
 
 
 def remote_host(config: Config, wall: Callable[[], float] = time.time) -> RemoteHost | None:

@@ -275,6 +275,25 @@ def joining(config: Config, joined_by: str) -> Config:
     return dataclasses.replace(config, game=game)
 
 
+def page_joined(config: Config, link: str) -> Config:
+    """``config`` while a link given on the page holds (``link``, checked):
+    as :func:`joining`, but what the file chose for this grid's own games
+    (rules, house rules, the computer's colour) is set aside, not refused:
+    it comes back once the link is spent (controller.daemon.joining)."""
+    from controller.remote.link import parse_link
+
+    parsed = parse_link(link)
+    game = dataclasses.replace(
+        config.game,
+        rules=parsed.rules,
+        repetition=parsed.repetition,
+        both_lines=parsed.both_lines,
+    )
+    opponent = dataclasses.replace(config.opponent, plays=None)
+    remote = dataclasses.replace(config.remote, join=link)
+    return dataclasses.replace(config, game=game, opponent=opponent, remote=remote)
+
+
 def _named(source: str, check: Callable[[], T]) -> T:
     try:
         return check()

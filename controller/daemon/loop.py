@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
+from controller.daemon import joining
 from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
 from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
 from controller.i18n.text import Text, _n, _t, sentences
-from controller.i18n.words import rules_title
+from controller.i18n.words import player, rules_title, title_of
 from controller.referee.commands import (
     Command,
     Input,
@@ -39,7 +40,7 @@ from controller.referee.commands import (
 from controller.referee.core import Referee, Table
 from controller.referee.remote_seat import link_spent
 from controller.referee.state import state_of
-from controller.referee.verdict import Verdict
+from controller.referee.verdict import Declined, Draft, Verdict
 from controller.referee.view import display as view
 from controller.referee.view import with_hint
 from controller.store.archive import GameArchive
@@ -52,6 +53,7 @@ from controller.store.entries import (
     read_entry,
 )
 from controller.store.eventcodec import encode
+from controller.store.joined import forget, store
 from controller.store.journal import Journal, JournalDamaged, move_aside
 from controller.store.persist import BoardChanged, restore, snapshot
 from controller.store.statelock import StateLock
@@ -64,6 +66,7 @@ from hardware.display import Alert, Display
 if TYPE_CHECKING:
     from controller.remote.guest import LinkedGuest
     from controller.remote.host import RemoteHost
+    from controller.remote.link import Link
     from controller.remote.side import Side
 
 log = logging.getLogger("popref")
@@ -96,6 +99,11 @@ class Daemon:
     remote: RemoteHost | None = None
     # a linked grid's side when this one joined another's game (controller.remote.guest)
     guest: LinkedGuest | None = None
+    # the side for a link given on the page (the assembly's, with its wall clock)
+    make_guest: Callable[[Link], LinkedGuest] | None = None
+    # this grid as configured, while a link given on the page changes it
+    # (controller.daemon.joining); None when no page's link holds
+    home: joining.Home | None = None
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -117,6 +125,9 @@ class Daemon:
         self.board_mark: dict[str, Any] | None = None
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
+        self._joins: queue.SimpleQueue[tuple[Link, Reply | None]] = queue.SimpleQueue()
+        # told, on the network thread, when a side's word arrives (see listen)
+        self._arrival: Callable[[], None] | None = None
         self._published: dict[str, Any] | None = None
         # the link's state, and the other grid's part, when the board last showed them
         self._link: tuple[str | None, str | None] | None = None
@@ -337,8 +348,10 @@ class Daemon:
             polled = [(event, None) for event in self.backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
+        verdicts += self._take_joins()
         answers = self._take_remote(now)
         verdicts += [verdict for _, _, verdict in answers]
+        verdicts += self._part()
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
         link, self._link = self._link, (self.link_state(), self.linked())
@@ -384,6 +397,115 @@ class Daemon:
                 verdict = self.feed(dataclasses.replace(command, at=now))
                 answers.append((side, command, verdict))
         return answers
+
+    # -- a link given on the page (controller.daemon.joining) ----------------------------
+
+    def join(self, link: Link, reply: Reply | None = None) -> None:
+        """Join the other grid's game ``link`` invites to, as the page asks;
+        safe from any thread. ``reply`` is told the verdict: ``declined``,
+        with why, when this grid may not now."""
+        self._joins.put((link, reply))
+        self._wakeup.set()
+
+    def _take_joins(self) -> list[Verdict]:
+        verdicts = []
+        while True:
+            try:
+                link, reply = self._joins.get_nowait()
+            except queue.Empty:
+                break
+            verdict = self._join(link)
+            for sentence in verdict.log:
+                log.info("%s", sentence)
+            verdicts.append(verdict)
+            if reply is not None:
+                reply(verdict)
+        return verdicts
+
+    def _join(self, link: Link) -> Verdict:
+        out = Draft()
+        if self.guest is not None and self.guest.link == link and not self.guest.spent:
+            return out.verdict()  # joined already: the page asked twice
+        seat = self.referee.remote
+        # a friend's seat here, not the other grid's (a guest's invitation is its own)
+        friend = self.guest is None and seat.colour() is not None
+        inviting = seat.next_colour is not None or friend
+        why = joining.refusal(self.referee, inviting)
+        if why is None:
+            try:
+                store(self.state_dir, link.url())  # a restart joins it again
+            except OSError as error:
+                why = _t(
+                    "The link cannot be kept in {place} ({reason}); this grid did not join.",
+                    place=str(self.state_dir),
+                    reason=error.strerror or str(error),
+                )
+        if why is not None:
+            out.declined = Declined("join", why)
+            out.log.append(why)
+            return out.verdict()
+        if self.home is None:
+            referee = self.referee
+            self.home = joining.Home(self.table, referee.next_rules, referee.next_computer)
+        self._set_table(joining.joined_table(self.home.table, link.repetition, link.both_lines))
+        self._swap_guest(self._new_guest(link))
+        self.referee.choose_rules(link.rules)
+        self.referee.choose_computer(None)
+        # a game not begun takes the link's house rules too
+        now = self.referee.renew(link.rules, out)
+        with self.saving.guard():
+            self._write_whole_state()
+        out.changed = True
+        out.log.append(joining.joined(player(link.colour), title_of(link.rules), now))
+        return out.verdict()
+
+    def _part(self) -> list[Verdict]:
+        """Once the link given on the page is spent and a game of this grid's
+        own begins, the grid is its own again: configured as before, no
+        link kept (one in the configuration stays: nothing here changes it)."""
+        guest, home = self.guest, self.home
+        if guest is None or home is None or not guest.spent or not self.referee.not_begun():
+            return []
+        forget(self.state_dir)
+        self._swap_guest(None)
+        self._set_table(home.table)
+        self.home = None
+        self.referee.choose_rules(home.rules)
+        self.referee.choose_computer(home.computer)
+        out = Draft(changed=True)
+        self.referee.renew(home.rules, out)  # and the house rules, in a game not begun
+        with self.saving.guard():
+            self._write_whole_state()
+        out.log.append(joining.parted())
+        log.info("%s", out.log[-1])
+        return [out.verdict()]
+
+    def _new_guest(self, link: Link) -> LinkedGuest:
+        if self.make_guest is not None:
+            return self.make_guest(link)
+        from controller.remote.guest import LinkedGuest
+
+        return LinkedGuest(link)
+
+    def _swap_guest(self, guest: LinkedGuest | None) -> None:
+        old, self.guest = self.guest, guest
+        if old is not None:
+            old.close()
+        if guest is not None:
+            guest.on_arrival = self._arrival
+            guest.open(self._wakeup.set, self.referee)
+
+    def _set_table(self, table: Table) -> None:
+        self.table = table
+        self.referee.table = table
+
+    def listen(self, wake: Callable[[], None] | None) -> None:
+        """``wake`` is told, on the network thread, when a side's word
+        arrives or its link comes or goes (a terminal waiting for a typed
+        line wakes for it), from the sides there are and any joined later."""
+        self._arrival = wake
+        for side in self.sides():
+            side.on_arrival = wake
 
     def sides(self) -> list[Side]:
         """The broker's sides: the board's that invites, a grid's that joined."""

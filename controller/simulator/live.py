@@ -109,10 +109,8 @@ class LiveScript(RealTime):
         daemon = self.simulation.daemon
         columns = daemon.table.columns
         self._told, daemon.on_state = daemon.on_state, self._published
-        sides = daemon.sides()
-        for side in sides:
-            # the other side's word, or the link coming or going: taken at once
-            side.on_arrival = self.input.wake
+        # the other side's word, or the link coming or going: taken at once
+        daemon.listen(self.input.wake)
         try:
             while line := self.next_line():
                 action = parse_line(line, self.input.number, SOURCE, columns)
@@ -123,8 +121,7 @@ class LiveScript(RealTime):
                         self.synced = self.clock()  # its time has passed already
         finally:
             daemon.on_state = self._told
-            for side in sides:
-                side.on_arrival = None
+            daemon.listen(None)
 
     def _published(self, state: dict[str, Any]) -> None:
         """The daemon's ``on_state``, on whichever thread stepped it (the

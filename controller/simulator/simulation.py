@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.computer.thinker import InlineThinker, Thinker
 from controller.daemon.assembly import assemble
@@ -35,6 +35,9 @@ from hardware.display import Display
 from hardware.sim.board import BoardTimeline
 from hardware.sim.grid import SAVED_GRID, Physics, SimGrid, saved_grid
 from hardware.sim.seam import LightReader
+
+if TYPE_CHECKING:
+    from controller.remote.link import Link
 
 log = logging.getLogger("popref")
 
@@ -132,6 +135,16 @@ class Simulation:
             if self.catch_up is not None:
                 self.catch_up()
             self.daemon.submit(command, reply)
+            self.advance(0.0)
+            if self.on_command is not None:
+                self.on_command()
+
+    def join(self, link: Link, reply: Reply | None = None) -> None:
+        """A link given on the web page, taken in at once, as :meth:`submit`."""
+        with self.lock:
+            if self.catch_up is not None:
+                self.catch_up()
+            self.daemon.join(link, reply)
             self.advance(0.0)
             if self.on_command is not None:
                 self.on_command()

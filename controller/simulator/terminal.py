@@ -212,11 +212,9 @@ def interact(
 
     simulation.on_command = redraw
     simulation.catch_up = lambda: prompt.catch_up(None)
-    sides = simulation.daemon.sides()
-    for side in sides:
-        # the friend's request, the other grid's move: taken, and the picture
-        # drawn again, at once
-        side.on_arrival = lines.wake
+    # the friend's request, the other grid's move: taken, and the picture
+    # drawn again, at once
+    simulation.daemon.listen(lines.wake)
     # what arrived before the prompt listened (the broker's connection coming
     # up, the other grid's hello) is taken at once, not at the next deadline
     lines.wake()
@@ -237,8 +235,7 @@ def interact(
             return prompt.run()
     finally:
         simulation.on_command = simulation.catch_up = None
-        for side in sides:
-            side.on_arrival = None
+        simulation.daemon.listen(None)
 
 
 class _Prompt(RealTime):
