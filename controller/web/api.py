@@ -36,6 +36,7 @@ from controller.referee.computer_seat import MAX_LEVEL, MIN_LEVEL
 from controller.referee.invitation import DAY
 from controller.referee.pairing_window import LOOK
 from controller.referee.verdict import Verdict
+from controller.remote.link import LinkError, parse_link
 from controller.remote.qr import qr_svg
 from controller.store.archive import ArchiveError, NoSuchGame
 from controller.web.connections import STALLED
@@ -217,15 +218,23 @@ class Handler(Exchange):
         :data:`REPLY_WAIT`: the event stream shows the outcome anyway), as the
         answer's ``said`` (in the reader's language) and ``said_in`` (in
         every language, so the page can show them again in another)."""
+        verdict = self._taken(lambda reply: self.web.controls.submit(command, reply))
+        return self._said(verdict.log if verdict is not None else ())
+
+    def _taken(self, hand: Callable[[Callable[[Verdict], None]], None]) -> Verdict | None:
+        """What ``hand`` gave the loop came to, or None after :data:`REPLY_WAIT`."""
         done = threading.Event()
-        said: list[str] = []
+        verdicts: list[Verdict] = []
 
         def reply(verdict: Verdict) -> None:
-            said.extend(verdict.log)
+            verdicts.append(verdict)
             done.set()
 
-        self.web.controls.submit(command, reply)
+        hand(reply)
         done.wait(REPLY_WAIT)
+        return verdicts[0] if verdicts else None
+
+    def _said(self, said: tuple[str, ...]) -> dict[str, Any]:
         language = self._language()
         return {
             "said": [render(sentence, language) or "" for sentence in said],
@@ -319,6 +328,12 @@ class Handler(Exchange):
             )
             self._error(HTTPStatus.CONFLICT, no_broker)
             return
+        if self.web.hub.state().get("linked") == "joined":
+            joined = _t(
+                "This grid plays another grid's game: it invites nobody until that game is over."
+            )
+            self._error(HTTPStatus.CONFLICT, joined)
+            return
         invitation = host.invitation(Colour(colour))
         said = self._submit(RemoteInvited(invitation))
         rules = str(self.web.hub.state().get("rules", "classic"))
@@ -334,6 +349,25 @@ class Handler(Exchange):
 
     def _revoke(self, body: dict[str, Any]) -> None:
         self._json(HTTPStatus.ACCEPTED, self._submit(RemoteRevoked()))
+
+    def _join(self, body: dict[str, Any]) -> None:
+        """This grid joins the other grid's game the link invites to
+        (docs/remote.md, "Linked grids"): its rules, its colour, no restart."""
+        text = body.get("link")
+        if not isinstance(text, str) or not text.strip():
+            self._error(HTTPStatus.BAD_REQUEST, "link must be the other grid's invitation link")
+            return
+        try:
+            link = parse_link(text.strip())
+        except LinkError as error:
+            self._error(HTTPStatus.BAD_REQUEST, str(error))
+            return
+        verdict = self._taken(lambda reply: self.web.controls.join(link, reply))
+        if verdict is not None and verdict.declined is not None:
+            self._error(HTTPStatus.CONFLICT, verdict.declined.reason)
+            return
+        answer = {"colour": link.colour.value, "rules": link.rules}
+        self._json(HTTPStatus.ACCEPTED, {**answer, **self._said(verdict.log if verdict else ())})
 
     def _invitation(self) -> None:
         """The link of this game's invitation and its QR code, for a paired
@@ -391,4 +425,5 @@ POSTS: dict[str, Call] = {
     "/api/takeback/decline": Call(Handler._decline),
     "/api/remote/invite": Call(Handler._invite, ("colour",)),
     "/api/remote/revoke": Call(Handler._revoke),
+    "/api/remote/join": Call(Handler._join, ("link",)),
 }

@@ -29,6 +29,7 @@ from controller.web.remote_page import PAGE, policy
 if TYPE_CHECKING:
     from controller.daemon.config import WebConfig
     from controller.remote.host import RemoteHost
+    from controller.remote.link import Link
     from controller.store.archive import GameArchive
     from controller.web.hosts import Hosts
     from controller.web.hub import StateHub
@@ -69,9 +70,12 @@ class Lines(io.BufferedReader):
 
 class Controls(Protocol):
     """Where the page's commands go: the daemon (``Daemon.submit``), which
-    calls ``reply`` with the verdict once the command is durable."""
+    calls ``reply`` with the verdict once the command is durable; a link
+    given on the page likewise (``Daemon.join``)."""
 
     def submit(self, command: Command, reply: Callable[[Verdict], None] | None = None) -> None: ...
+
+    def join(self, link: Link, reply: Callable[[Verdict], None] | None = None) -> None: ...
 
 
 class Site(Protocol):

@@ -115,6 +115,9 @@ PAGE: dict[str, str] = {
     "invite": N_("Invite a friend to play {colour}"),
     # while a friend holds the seat: their link again, not a new one
     "show_invitation": N_("Show the invitation link"),
+    # linked grids: another grid's invitation link, given on this grid's page
+    "join_label": N_("Another grid's link, to play its game on this grid"),
+    "join": N_("Join its game"),
     "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
     "copy": N_("Copy the link"),
     "copied": N_("Copied."),

@@ -336,7 +336,10 @@ function friendColour() {
 }
 
 function showFriend() {
-  $("invite-box").hidden = !broker;
+  const joined = state.linked === "joined";
+  $("invite-box").hidden = !broker || joined;
+  // a grid that invites a friend joins no other grid's game (the board says why)
+  $("join-box").hidden = Boolean(state.remote_colour) && !joined;
   // while a friend holds the seat the button shows their link again: a new
   // one would end the game for the friend holding the old
   const held = Boolean(state.remote_colour);
@@ -376,6 +379,14 @@ async function loadInvitation() {
   broker = Boolean(data.broker);
   if (data.link) invitation = data;
   if (state) showFriend();
+}
+
+// Another grid's link, given here: this grid plays that grid's game
+// (docs/remote.md, "Linked grids"); the board says whether it may now.
+async function joinLink() {
+  const link = $("join-link").value.trim();
+  const status = await control("/api/remote/join", { link });
+  if (status === 202) $("join-link").value = "";
 }
 
 async function copyLink() {
@@ -587,6 +598,7 @@ async function start() {
   $("invite").addEventListener("click", invite);
   $("copy").addEventListener("click", copyLink);
   $("revoke").addEventListener("click", () => control("/api/remote/revoke", {}));
+  $("join").addEventListener("click", joinLink);
   still.addEventListener("change", blink);
   refreshSession();
   loadRules();

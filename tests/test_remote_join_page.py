@@ -1,0 +1,181 @@
+"""A link given to the joining grid's page (issue 23: "the link of the
+remote seat, given to B's page"), against a real Mosquitto: grid B, a plain
+daemon with no ``[remote]`` of its own, joins grid A's game with no restart,
+keeps the link through a restart, and plays on its own again once that
+game is over there and a new one begins here; its next link is given the
+same way. Refusals are one sentence each, and the page's box does it all
+in a phone-sized Chromium."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.daemon.config import parse_config
+from controller.referee.verdict import Verdict
+from controller.remote.link import parse_link
+from controller.simulator.simulation import Simulation
+from controller.store.joined import FILE
+from engine.colour import Colour
+from tests.broker import Mosquitto
+from tests.browser import By, needs_chromium, pair_page, text, wait
+from tests.test_remote_linked import RED_WINS, both, grid_a, linked, waits
+from tests.test_remote_seat import WAIT, act
+from tests.webclient import Table
+
+pytestmark = pytest.mark.slow
+
+
+def grid_b(state_dir: Path, **tables: Any) -> Simulation:
+    """A grid with nothing of the other's in its configuration."""
+    return Simulation(parse_config(dict(tables), "b.toml"), state_dir)
+
+
+def join(sim: Simulation, link: str) -> Verdict:
+    verdicts: list[Verdict] = []
+    sim.join(parse_link(link), verdicts.append)
+    assert len(verdicts) == 1  # taken at once: the simulation steps the daemon
+    return verdicts[0]
+
+
+def play(a: Simulation, b: Simulation, moves: tuple[str, ...], first: int = 1) -> None:
+    """Each move made on its owner's grid (Red's on A), then copied on the other."""
+    for ply, move in enumerate(moves, start=first):
+        owner, copier = (a, b) if ply % 2 else (b, a)
+        act(owner, f"drop {move}")
+        assert both(a, b, waits(copier, move)), copier.daemon.state()
+        act(copier, f"drop {move}")
+        assert len(copier.daemon.referee.game.moves) == ply
+
+
+def test_a_link_given_on_the_page_joins_keeps_and_parts(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a", rules="popout")
+    b = grid_b(tmp_path / "b", game={"rules": "pop10", "repetition": 3})
+    try:
+        verdict = join(b, a.links[-1])
+        assert verdict.declined is None and verdict.changed
+        assert "it plays Yellow, in Pop Out" in verdict.log[-1]
+        state = b.daemon.state()
+        assert state["linked"] == "joined" and state["rules"] == "popout"
+        assert b.daemon.referee.game.rules.repetition is None  # the link's house rules
+        assert (tmp_path / "b" / FILE).stat().st_mode & 0o777 == 0o600
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:2])
+        b.close()
+        # a restart joins the same game again, from the kept link
+        b = grid_b(tmp_path / "b", game={"rules": "pop10", "repetition": 3})
+        assert b.daemon.state()["linked"] == "joined"
+        assert b.daemon.state()["moves"] == ["4", "5"]
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[2:], first=3)
+        assert a.daemon.state()["result"] == b.daemon.state()["result"] == "red"
+        # A's next game has a new link; B's is spent once a game begins here
+        old = a.links[-1]
+        act(a, "slider open", "slider close")
+        assert both(a, b, lambda: a.links[-1] != old)
+        act(b, "slider open", "slider close")
+        own = b.daemon.state()
+        assert own["linked"] is None and own["fault"] is None and own["moves"] == []
+        assert own["rules"] == "pop10" and b.daemon.referee.game.rules.repetition == 3
+        assert not (tmp_path / "b" / FILE).exists()
+        # the next link, given the same way
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, ("1", "2"))
+    finally:
+        b.close()
+        a.close()
+
+
+def test_a_grid_says_in_one_sentence_why_it_may_not_join_now(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    busy = grid_b(tmp_path / "busy")
+    remote = {"broker": mosquitto.url}
+    inviting = Simulation(
+        parse_config({"remote": remote}, "c.toml"), tmp_path / "inviting", remote=Colour.RED
+    )
+    try:
+        act(busy, "drop 4")
+        declined = join(busy, a.links[-1]).declined
+        assert declined is not None and str(declined.reason).startswith(
+            "A game is in progress on this grid: finish it or begin a new one"
+        )
+        assert busy.daemon.state()["linked"] is None
+        assert not (tmp_path / "busy" / FILE).exists()
+        declined = join(inviting, a.links[-1]).declined
+        assert declined is not None and "revoke the invitation" in str(declined.reason)
+        assert inviting.daemon.guest is None
+    finally:
+        inviting.close()
+        busy.close()
+        a.close()
+
+
+def test_the_page_refuses_what_is_not_a_link_and_asks_for_pairing(tmp_path: Path) -> None:
+    table = Table(tmp_path / "state")
+    try:
+        status, answer = table.post("/api/remote/join", {"link": "http://x/remote#v=1"})
+        assert status == 403
+        token = table.pair()
+        status, answer = table.post("/api/remote/join", {"link": "http://x/remote#v=1"}, token)
+        assert status == 400
+        assert answer["error"] == "the link is cut short: it has no game (g); copy all of it"
+        status, answer = table.post("/api/remote/join", {"link": 4}, token)
+        assert status == 400 and "invitation link" in answer["error"]
+    finally:
+        table.close()
+
+
+class Stepping:
+    """A simulated grid in real time on a thread of its own (the broker's
+    messages are taken while the test waits on a page)."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            with self.sim.lock:
+                self.sim.wait_real(0.02)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=WAIT)
+
+
+@needs_chromium
+def test_the_joining_grids_page_takes_the_link(
+    browser: Any, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = Table(tmp_path / "b")
+    stepping = [Stepping(a), Stepping(b.sim)]
+    try:
+        browser.get(b.web.url)
+        pair_page(browser, b)
+        wait(browser, lambda d: d.find_element(By.ID, "join").is_displayed(), "the join box")
+        browser.find_element(By.ID, "join-link").send_keys(a.links[-1])
+        browser.find_element(By.ID, "join").click()
+        wait(browser, lambda d: "it plays Yellow" in text(d, "message"), "the board's word")
+        wait(browser, lambda d: text(d, "linked").startswith("Linked with another grid"), "linked")
+        assert not browser.find_element(By.ID, "invite-box").is_displayed()
+        assert not browser.find_element(By.ID, "rules-choice").is_displayed()
+        with a.lock:
+            act(a, "drop 4")
+        # A's move, lit on B for its person to copy, as the page says it
+        wait(browser, lambda d: "column 4" in text(d, "status"), "A's move to copy")
+    finally:
+        for each in stepping:
+            each.close()  # before the daemons they step
+        b.close()
+        a.close()
