@@ -310,3 +310,31 @@ def test_a_joined_grid_hides_the_next_games_menus_and_the_link_is_said(
     assert all(choice.is_displayed() for choice in choices)
     assert not browser.find_element(By.ID, "joined").is_displayed()
     assert text(browser, "link") == "live"
+
+
+def test_a_controls_answer_goes_once_the_game_moves_on(browser: Any, table: Table) -> None:
+    """A family's page said "The game was abandoned. New game: Classic." under
+    the next game's "Yellow wins.": a control's answer stood until the next
+    control. It stands until the game moves on; New game's until that game's
+    first move."""
+    open_page(browser, table)
+    pair_page(browser, table)
+    table.act("drop 4")
+    browser.find_element(By.ID, "new-game").click()
+    wait(browser, lambda d: d.find_element(By.ID, "confirm").is_displayed(), "the confirmation")
+    browser.find_element(By.ID, "confirm-yes").click()
+    wait(browser, says("message", "The game was abandoned."), "the answer")
+    table.act("pop 4")  # the grid emptied for the new game: still no move in it
+    wait(browser, says("status", "Red to move"), "the new game in step")
+    assert "The game was abandoned." in text(browser, "message")
+    table.act("drop 1")
+    wait(browser, lambda d: text(d, "message") == "", "the answer gone at the first move")
+    Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")
+    wait(browser, says("message", "The next game will be Pop 10."), "the choice's answer")
+    table.act("drop 2")
+    wait(browser, lambda d: text(d, "message") == "", "the answer gone at the next move")
+    browser.find_element(By.ID, "hint").click()
+    wait(browser, says("message", "Red asked for a hint."), "the hint's answer")
+    table.act(*WIN[2:])  # Red wins in column 1
+    wait(browser, says("status", "Red wins"), "the win")
+    assert text(browser, "message") == ""

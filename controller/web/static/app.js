@@ -194,6 +194,18 @@ function onState(next) {
   if (before && (before.game_number !== next.game_number || (!before.result && next.result))) {
     loadGames();
   }
+  if (before && message && message.answer && movedOn(before, next, message.answer)) {
+    message = null;
+    showMessage();
+  }
+}
+
+// Whether the game has moved on past what a control's answer said: a move
+// was made, the game ended, or another game began (which New game's own
+// answer is about: it stays until that game's first move).
+function movedOn(before, next, path) {
+  if (before.game_number !== next.game_number) return path !== "/api/new";
+  return next.moves.length > before.moves.length || (!before.result && Boolean(next.result));
 }
 
 // -- controls --------------------------------------------------------------------------
@@ -321,6 +333,9 @@ async function control(path, body, answer) {
   } else {
     say("error", problem(data, status));
   }
+  // said until the game moves on (onState): "The game was abandoned" must
+  // not stand beside the next game's win
+  message.answer = path || "control";
   return status;
 }
 
