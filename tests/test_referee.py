@@ -311,6 +311,8 @@ def test_hold_starts_a_new_game_only_after_a_second_hold_mid_game() -> None:
     first = referee.handle(ButtonHeld(at()))
     assert not first.new_game and referee.abandon_armed
     assert "again" in first.log[0]
+    # said where the family reads (the page, the terminal's picture), not only in the log
+    assert display(referee).status.startswith("Hold the mode button again to abandon this game.")
     second = referee.handle(ButtonHeld(at()))
     assert second.new_game and second.finished is not None
     assert second.finished.result is None  # abandoned, not finished
@@ -322,6 +324,7 @@ def test_an_armed_abandon_is_cancelled_by_play() -> None:
     play(referee, "4")
     referee.handle(ButtonHeld(at()))
     play(referee, "5")
+    assert "again" not in display(referee).status
     assert not referee.handle(ButtonHeld(at())).new_game
 
 

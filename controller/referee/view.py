@@ -37,6 +37,11 @@ def display(referee: Referee) -> Display:
         shown = _selecting(referee)
     else:
         shown = _playing(referee)
+    if referee.abandon_armed:
+        # the first hold mid-game: the status says what a second does (the
+        # page and the board's own status line show nothing else of it)
+        again = _t("Hold the mode button again to abandon this game.")
+        shown = dataclasses.replace(shown, status=sentences(again, shown.status))
     # a takeback between two sides: the question asked of this side, else
     # this side's own question while it waits (it stands on both grids)
     agreement = referee.remote.agreement
