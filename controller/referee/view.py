@@ -242,8 +242,11 @@ def _turn_sentence(referee: Referee) -> Text:
     if game.phase is Phase.RETURN and game.pending_return is not None:
         columns = sorted(referee.label(m.column - referee.offset) for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
-        return _t(
+        # "into column 1, 3" read as one column's name: a choice says so
+        return _n(
             "{colour}: drop the popped disc back into column {where}.",
+            "{colour}: drop the popped disc back into one of these columns: {where}.",
+            len(columns),
             colour=player(mover),
             where=where,
         )
