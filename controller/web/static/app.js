@@ -143,11 +143,23 @@ function showBadge() {
 
 let stream = null;
 let restarting = false; // the stream was closed for a new language: reconnect at once
+// A stream that has said nothing for this long is dead though still open (a
+// phone's network dropped it without a word, e.g. while the phone slept; the
+// server says something every 15 s): the page says it is offline and
+// connects again, instead of showing an old board as live.
+const SILENT_MS = 40000;
+let heard = 0;
+
+setInterval(() => {
+  // a stream, or an attempt at one that nothing answers
+  if (stream && Date.now() - heard > SILENT_MS) stream.abort();
+}, 5000);
 
 async function follow() {
   for (;;) {
     try {
       stream = new AbortController();
+      heard = Date.now();
       const response = await fetch(inLanguage("/api/events"), { headers: headers(), signal: stream.signal });
       if (response.ok && response.body) {
         setLink(true);
@@ -157,6 +169,7 @@ async function follow() {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          heard = Date.now();
           buffer += decoder.decode(value, { stream: true });
           let end;
           while ((end = buffer.indexOf("\n\n")) >= 0) {
