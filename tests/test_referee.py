@@ -210,6 +210,16 @@ def test_popping_the_opponents_disc_in_pop_out() -> None:
 NO_LINE_FILL = "1 2 3 4 1 2 3 4 2 1 4 3 2 1 4 3"
 
 
+def test_pop_10_return_phase_with_a_choice_says_it_is_one_of_the_columns() -> None:
+    """A family read "Red: drop the popped disc back into column 1, 3." as
+    one column's name; docs/rules.md's own example: p5 scores nothing."""
+    referee = Referee(Table(), "pop10")
+    play(referee, " ".join(["1 2 3 4 5 6 7"] * 6) + " p1 p3 p5")
+    assert phase(referee) is Phase.RETURN
+    said = "Red: drop the popped disc back into one of these columns: 1, 3."
+    assert display(referee).status == said
+
+
 def test_pop_10_return_phase_lights_where_the_disc_may_go() -> None:
     referee = Referee(Table(columns=4, rows=4), "pop10")
     play(referee, NO_LINE_FILL)
@@ -311,6 +321,8 @@ def test_hold_starts_a_new_game_only_after_a_second_hold_mid_game() -> None:
     first = referee.handle(ButtonHeld(at()))
     assert not first.new_game and referee.abandon_armed
     assert "again" in first.log[0]
+    # said where the family reads (the page, the terminal's picture), not only in the log
+    assert display(referee).status.startswith("Hold the mode button again to abandon this game.")
     second = referee.handle(ButtonHeld(at()))
     assert second.new_game and second.finished is not None
     assert second.finished.result is None  # abandoned, not finished
@@ -322,6 +334,7 @@ def test_an_armed_abandon_is_cancelled_by_play() -> None:
     play(referee, "4")
     referee.handle(ButtonHeld(at()))
     play(referee, "5")
+    assert "again" not in display(referee).status
     assert not referee.handle(ButtonHeld(at())).new_game
 
 

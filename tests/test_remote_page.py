@@ -339,3 +339,17 @@ def test_a_flood_on_the_boards_topics_waits_in_a_bounded_queue(browser: Any, ser
     with served.sim.lock:
         served.act("drop 4")
     wait(browser, lambda d: text(d, "moves") == "4", "the board's next state, taken all the same")
+
+
+def test_a_share_link_names_its_rules_as_the_page_does(
+    browser: Any, table: Table, finnish_browser: Any
+) -> None:
+    """A family's share link of a finished game read "Game 1: rules_classic":
+    the title looked up a page sentence that is not there, not the rules'
+    own title (GET /api/strings' titles), in every language."""
+    table.act(*WIN)
+    share = table.get_json("/api/games/1/replay")["share"]
+    for reader, title in ((browser, "Game 1: Classic"), (finnish_browser, "Peli 1: Klassinen")):
+        reader.get(share)
+        wait(reader, lambda d: "7" in text(d, "share-at"), "the replay at its end")
+        assert text(reader, "share-title") == title

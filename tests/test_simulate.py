@@ -383,3 +383,42 @@ def test_the_pages_address_is_said_once(
 ) -> None:
     said = by_hand(tmp_path / "state", capsys, monkeypatch, "--web", "127.0.0.1:0")
     assert said.count("live board is at") == 1, said
+
+
+def test_the_live_games_number_is_its_records_number_after_a_takeback_and_a_new_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A family's evening: game 2 won, taken back, abandoned (archived again,
+    as README says); from then on the page said "Pop 10, game 6" while the
+    finished games called the same game "Game 7". A game's number is its
+    record's: the game finished again takes its new record's number, and a
+    new game, or a journal begun anew, follows the archive."""
+    state = tmp_path / "state"
+    options = ("--state-dir", str(state))
+    win = script("drop 1", "drop 2") * 3 + "drop 1\n"
+
+    def listed() -> list[int]:
+        assert main(["games", "--state-dir", str(state)]) == 0
+        rows = capsys.readouterr().out.splitlines()
+        return [int(row.split()[0]) for row in rows if row.split() and row.split()[0].isdigit()]
+
+    simulate(tmp_path, win + script("slider open", "slider close"), capsys, *options)
+    assert listed() == [1]
+    # game 2 won, taken back, won otherwise: its second record is game 3, and so is the game
+    again = script("takeback", "pop 1", "drop 3", "drop 3", "drop 1")
+    states = simulate(tmp_path, win + again, capsys, *options)
+    assert [s["game_number"] for s in states if s["result"]] == [2, 3]
+    assert listed() == [1, 2, 3]
+    # after a restart too (the journal says so), and the next game is game 4
+    states = simulate(tmp_path, script("wait 10"), capsys, *options)
+    assert states[-1]["game_number"] == 3 and states[-1]["result"] == "red"
+    states = simulate(tmp_path, script("slider open", "slider close"), capsys, *options)
+    assert states[-1]["game_number"] == 4
+    # game 4 won (its record game 4), taken back and abandoned (game 5): the next is game 6
+    abandon = script("takeback", "pop 1", "hold", "hold", "wait 10")
+    states = simulate(tmp_path, win + abandon, capsys, *options)
+    assert listed() == [1, 2, 3, 4, 5] and states[-1]["game_number"] == 6
+    # a journal begun anew (damaged, or for another board) goes on from the archive
+    (state / "journal").unlink()
+    states = simulate(tmp_path, script("wait 10"), capsys, *options)
+    assert states[-1]["game_number"] == 6

@@ -310,6 +310,12 @@ def test_the_other_sides_takeback_question_names_the_keys_and_the_help_the_moves
     assert "V / A drop or pop for a move to make for another player" in legend
 
 
+def test_the_help_fits_an_80_column_terminal() -> None:
+    """Typing ? in an 80-column terminal wrapped the legend's lines mid-word
+    ("# winning line," alone on a line, "d" + "ouble")."""
+    assert max(len(line) for line in _t(HELP).render("en").splitlines()) <= 80
+
+
 class Screen(io.StringIO):
     """Standard output on a terminal."""
 

@@ -310,3 +310,106 @@ def test_a_joined_grid_hides_the_next_games_menus_and_the_link_is_said(
     assert all(choice.is_displayed() for choice in choices)
     assert not browser.find_element(By.ID, "joined").is_displayed()
     assert text(browser, "link") == "live"
+
+
+def test_a_controls_answer_goes_once_the_game_moves_on(browser: Any, table: Table) -> None:
+    """A family's page said "The game was abandoned. New game: Classic." under
+    the next game's "Yellow wins.": a control's answer stood until the next
+    control. It stands until the game moves on; New game's until that game's
+    first move."""
+    open_page(browser, table)
+    pair_page(browser, table)
+    table.act("drop 4")
+    browser.find_element(By.ID, "new-game").click()
+    wait(browser, lambda d: d.find_element(By.ID, "confirm").is_displayed(), "the confirmation")
+    browser.find_element(By.ID, "confirm-yes").click()
+    wait(browser, says("message", "The game was abandoned."), "the answer")
+    table.act("pop 4")  # the grid emptied for the new game: still no move in it
+    wait(browser, says("status", "Red to move"), "the new game in step")
+    assert "The game was abandoned." in text(browser, "message")
+    table.act("drop 1")
+    wait(browser, lambda d: text(d, "message") == "", "the answer gone at the first move")
+    Select(browser.find_element(By.ID, "rules-choice")).select_by_value("pop10")
+    wait(browser, says("message", "The next game will be Pop 10."), "the choice's answer")
+    table.act("drop 2")
+    wait(browser, lambda d: text(d, "message") == "", "the answer gone at the next move")
+    browser.find_element(By.ID, "hint").click()
+    wait(browser, says("message", "Red asked for a hint."), "the hint's answer")
+    table.act(*WIN[2:])  # Red wins in column 1
+    wait(browser, says("status", "Red wins"), "the win")
+    assert text(browser, "message") == ""
+
+
+class Blackhole:
+    """A TCP relay to the table's page whose event streams can go silent:
+    :meth:`cut` leaves each stream open with nothing more passing, as a
+    phone's network does when it drops a connection without a word; every
+    other connection, and every stream after the cut, passes."""
+
+    def __init__(self, port: int) -> None:
+        import socket
+        import threading
+
+        self.target = port
+        self.streams: list[threading.Event] = []
+        self.sockets: list[socket.socket] = []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut(self) -> None:
+        for silent in self.streams:
+            silent.set()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            self.sockets += [client, server]
+            silent = threading.Event()
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._relay, args=(a, b, silent), daemon=True).start()
+
+    def _relay(self, source: Any, sink: Any, silent: Any) -> None:
+        try:
+            while data := source.recv(65536):
+                if silent.is_set():
+                    return  # nothing more, and nothing closed
+                if data.startswith(b"GET /api/events"):  # this connection now holds a stream
+                    self.streams.append(silent)
+                sink.sendall(data)
+        except OSError:
+            return
+
+    def close(self) -> None:
+        self.listener.close()
+        for held in self.sockets:
+            held.close()
+
+
+@pytest.mark.slow
+def test_a_stream_that_went_silent_is_said_offline_and_followed_again(
+    browser: Any, table: Table
+) -> None:
+    """A family's phone came back to the page after its network had dropped
+    the event stream without a word: the page said "live" over an old
+    board for as long as anyone looked. A stream silent past two keep-alives
+    is dropped and followed again (about 40 s)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    relay = Blackhole(table.port)
+    try:
+        browser.get(f"http://127.0.0.1:{relay.port}/")
+        wait(browser, lambda d: text(d, "link") == "live", "the live link")
+        relay.cut()
+        table.act("drop 4", "drop 3")
+        WebDriverWait(browser, 70, poll_frequency=0.5).until(lambda d: text(d, "moves") == "4 3")
+        assert text(browser, "link") == "live"
+    finally:
+        relay.close()

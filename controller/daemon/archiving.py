@@ -13,7 +13,8 @@ it again after a crash (the journal replayed) does not save it twice.
 ...     game.play(move)
 >>> waiting.finished(game, journal_id="5f1d", number=1)
 >>> waiting.finished(game, journal_id="5f1d", number=1)  # the same game, replayed
->>> waiting.save_all()
+>>> [g.number for g in waiting.save_all()]  # the entries saved: one game, twice
+[1, 1]
 >>> [g.result for g in archive.games()]
 ['red']
 """
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from controller.i18n.text import _t
-from controller.store.archive import GameArchive
+from controller.store.archive import ArchivedGame, GameArchive
 from engine import Game, write_record
 
 log = logging.getLogger("popref")
@@ -60,10 +61,11 @@ class ArchiveQueue:
         """The journal says every game before this point is archived."""
         self._waiting.clear()
 
-    def save_all(self) -> None:
-        """Save every game still waiting, oldest first, each said in the log;
-        a failed save raises (an ``OSError`` or ``ArchiveError``) and leaves
-        it and the rest waiting."""
+    def save_all(self) -> list[ArchivedGame]:
+        """Save every game still waiting, oldest first, each said in the log,
+        and return their entries; a failed save raises (an ``OSError`` or
+        ``ArchiveError``) and leaves it and the rest waiting."""
+        entries: list[ArchivedGame] = []
         while self._waiting:
             waiting = self._waiting[0]
             game = waiting.game
@@ -76,4 +78,6 @@ class ArchiveQueue:
                 key=waiting.key,
             )
             self._waiting.pop(0)
+            entries.append(saved)
             log.info("%s", _t("Saved the game as {name}.", name=saved.path.name))
+        return entries

@@ -189,6 +189,7 @@ class Daemon:
                 )
                 return
         self.journal_id = secrets.token_hex(8)
+        self._number_new_game()
         with self.saving.guard(fatal=(PermissionError,)):
             self.journal.replace([self._snapshot()])
         log.info("%s", _t("New game: {title}.", title=rules_title(self.referee.game.rules)))
@@ -254,6 +255,8 @@ class Daemon:
                 self._finished(verdict.finished)
         elif isinstance(entry, Archived):
             self.unarchived.forget()
+            if self.referee.game.is_over():
+                self.referee.game_number = entry.number  # as its record names it
         elif isinstance(entry, Resumed):
             self.referee.restarted()
         elif isinstance(entry, ComputerMove):
@@ -314,22 +317,35 @@ class Daemon:
         if not (verdict.changed or verdict.new_game or mark is not None):
             return
         if verdict.new_game or self.saving.fault is not None:
-            self._write_whole_state()
+            self._write_whole_state(new_game=verdict.new_game)
             return
         record = encode(event)
         if mark is not None:
             record["board"] = mark
         self.journal.append(record)
-        self.unarchived.save_all()
+        saved = self.unarchived.save_all()
         if verdict.finished is not None:
+            if saved:
+                # the game on the board is the game its record names: a game
+                # taken back and finished again has a record of its own
+                self.referee.game_number = saved[-1].number
             self.journal.append({"archived": self.referee.game_number})
 
-    def _write_whole_state(self) -> None:
+    def _write_whole_state(self, new_game: bool = False) -> None:
         """Archive what is waiting, then make the referee's whole state the
         journal: a new game, or catching up after a failed write."""
         self.unarchived.save_all()
+        if new_game:
+            self._number_new_game()
         self.journal.replace([self._snapshot()])
         self.saving.cleared()
+
+    def _number_new_game(self) -> None:
+        """A new game's number is the one its record will have: past every
+        game in the archive (a game taken back and archived again, a journal
+        begun anew after damage or a change of board), so that the page's
+        "game 5" is the finished games' "Game 5"."""
+        self.referee.game_number = max(self.referee.game_number, self.archive.next_number())
 
     def _retry_storage(self, now: float) -> bool:
         """After a storage fault, try the whole state again when it is due;

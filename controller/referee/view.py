@@ -37,6 +37,11 @@ def display(referee: Referee) -> Display:
         shown = _selecting(referee)
     else:
         shown = _playing(referee)
+    if referee.abandon_armed:
+        # the first hold mid-game: the status says what a second does (the
+        # page and the board's own status line show nothing else of it)
+        again = _t("Hold the mode button again to abandon this game.")
+        shown = dataclasses.replace(shown, status=sentences(again, shown.status))
     # a takeback between two sides: the question asked of this side, else
     # this side's own question while it waits (it stands on both grids)
     agreement = referee.remote.agreement
@@ -237,8 +242,11 @@ def _turn_sentence(referee: Referee) -> Text:
     if game.phase is Phase.RETURN and game.pending_return is not None:
         columns = sorted(referee.label(m.column - referee.offset) for m in game.legal_moves())
         where = ", ".join(str(c) for c in columns)
-        return _t(
+        # "into column 1, 3" read as one column's name: a choice says so
+        return _n(
             "{colour}: drop the popped disc back into column {where}.",
+            "{colour}: drop the popped disc back into one of these columns: {where}.",
+            len(columns),
             colour=player(mover),
             where=where,
         )

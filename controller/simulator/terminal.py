@@ -53,18 +53,21 @@ Actions (one a line):
   o, c      open or close the slider
   b, h      press or hold the mode button
   d         press it twice quickly: mid-game a hint for the player to move;
-            between games the opponent (two players, the computer as Yellow, as Red)
+            between games the opponent (two players, the computer as Yellow,
+            as Red)
   t         take back the last move (against the computer: your last turn);
             linked grids: ask the other grid, or agree when it asks
   n         linked grids: decline the other grid's takeback
   w 500     wait 500 ms
-  q         quit (the game is kept for next time; hold the button for a new one)
-Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix this, # winning line,
-V / A drop or pop for a move to make for another player (the computer, a friend, the other grid),
-h / H for a hint.
-A lower-case r or y is a disc the referee counts as the other colour (it cannot see colours).
-The full forms of a script work too: drop 4 yellow, pop 2, slider open, press, double, hold,
-takeback, decline, wait 500.""")
+  q         quit (the game is kept for next time; hold the button for a new
+            one)
+Lights above the grid: v drop, ^ pop, * drop or pop, > do this next, ! fix
+this, # winning line, V / A drop or pop for a move to make for another player
+(the computer, a friend, the other grid), h / H for a hint.
+A lower-case r or y is a disc the referee counts as the other colour (it
+cannot see colours).
+The full forms of a script work too: drop 4 yellow, pop 2, slider open,
+press, double, hold, takeback, decline, wait 500.""")
 
 
 def render(simulation: Simulation, language: str = ENGLISH) -> str:

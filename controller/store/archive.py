@@ -212,6 +212,13 @@ class GameArchive:
             pass  # A record without usable facts is still listed, from its name.
         return ArchivedGame(number, finished, rules, result, path, moves)
 
+    def next_number(self) -> int:
+        """The number the next game saved here gets (1 while there is none)."""
+        try:
+            return self._next_number()
+        except OSError:  # none yet, or not to be read: numbered from 1
+            return 1
+
     def _next_number(self) -> int:
         highest = 0
         for name in os.listdir(self.directory):

@@ -143,11 +143,23 @@ function showBadge() {
 
 let stream = null;
 let restarting = false; // the stream was closed for a new language: reconnect at once
+// A stream that has said nothing for this long is dead though still open (a
+// phone's network dropped it without a word, e.g. while the phone slept; the
+// server says something every 15 s): the page says it is offline and
+// connects again, instead of showing an old board as live.
+const SILENT_MS = 40000;
+let heard = 0;
+
+setInterval(() => {
+  // a stream, or an attempt at one that nothing answers
+  if (stream && Date.now() - heard > SILENT_MS) stream.abort();
+}, 5000);
 
 async function follow() {
   for (;;) {
     try {
       stream = new AbortController();
+      heard = Date.now();
       const response = await fetch(inLanguage("/api/events"), { headers: headers(), signal: stream.signal });
       if (response.ok && response.body) {
         setLink(true);
@@ -157,6 +169,7 @@ async function follow() {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          heard = Date.now();
           buffer += decoder.decode(value, { stream: true });
           let end;
           while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -194,6 +207,18 @@ function onState(next) {
   if (before && (before.game_number !== next.game_number || (!before.result && next.result))) {
     loadGames();
   }
+  if (before && message && message.answer && movedOn(before, next, message.answer)) {
+    message = null;
+    showMessage();
+  }
+}
+
+// Whether the game has moved on past what a control's answer said: a move
+// was made, the game ended, or another game began (which New game's own
+// answer is about: it stays until that game's first move).
+function movedOn(before, next, path) {
+  if (before.game_number !== next.game_number) return path !== "/api/new";
+  return next.moves.length > before.moves.length || (!before.result && Boolean(next.result));
 }
 
 // -- controls --------------------------------------------------------------------------
@@ -321,6 +346,9 @@ async function control(path, body, answer) {
   } else {
     say("error", problem(data, status));
   }
+  // said until the game moves on (onState): "The game was abandoned" must
+  // not stand beside the next game's win
+  message.answer = path || "control";
   return status;
 }
 

@@ -313,7 +313,9 @@ function replayShare(found, table) {
 function drawShare() {
   if (!share) return;
   const end = share.at === share.moves.length;
-  $("share-title").textContent = t("replay_title", { number: share.number, rules: t("rules_" + share.rules) });
+  // the rules' own title (GET /api/strings' titles), as the live page names them
+  const rules = titles[share.rules] || share.rules;
+  $("share-title").textContent = t("replay_title", { number: share.number, rules });
   drawBoard($("share-board"), share.positions[share.at], null, null, end ? share.winning : null);
   $("share-result").textContent = end ? resultText(share.result) : "";
   const [red, yellow] = share.scores[share.at];
