@@ -15,7 +15,7 @@ import pytest
 
 from controller.daemon.config import parse_config
 from controller.daemon.logs import setup_logging
-from controller.i18n.text import _t
+from controller.i18n.text import LANGUAGES, _t
 from controller.referee.commands import PairingRequested, RemoteInvited, TakebackHeard
 from controller.referee.invitation import Invitation, b64url
 from controller.simulator.script import ScriptError, parse_command
@@ -313,7 +313,8 @@ def test_the_other_sides_takeback_question_names_the_keys_and_the_help_the_moves
 def test_the_help_fits_an_80_column_terminal() -> None:
     """Typing ? in an 80-column terminal wrapped the legend's lines mid-word
     ("# winning line," alone on a line, "d" + "ouble")."""
-    assert max(len(line) for line in _t(HELP).render("en").splitlines()) <= 80
+    for code in LANGUAGES:  # each language's own wrapping
+        assert max(len(line) for line in _t(HELP).render(code).splitlines()) <= 80, code
 
 
 class Screen(io.StringIO):
