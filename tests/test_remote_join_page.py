@@ -118,6 +118,57 @@ def test_a_grid_says_in_one_sentence_why_it_may_not_join_now(
         a.close()
 
 
+def leave(sim: Simulation) -> Verdict:
+    verdicts: list[Verdict] = []
+    sim.leave(verdicts.append)
+    assert len(verdicts) == 1
+    return verdicts[0]
+
+
+def test_the_owner_leaves_a_linked_game_whose_other_grid_is_gone(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b", game={"rules": "pop10"})
+    try:
+        declined = leave(b).declined
+        assert declined is not None and str(declined.reason) == (
+            "This grid has joined no other grid's game."
+        )
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:2])
+        a.close()  # gone for good: B's linked game could never end
+        left = leave(b)
+        assert left.declined is None and "left the other grid's game" in left.log[-1]
+        own = b.daemon.state()
+        assert own["linked"] is None and own["remote"] is None and own["moves"] == ["4", "5"]
+        assert not (tmp_path / "b" / FILE).exists()
+        act(b, "drop 4")  # Red's move, A's colour before, made here now
+        assert b.daemon.state()["moves"] == ["4", "5", "4"]
+        b.close()
+        b = grid_b(tmp_path / "b", game={"rules": "pop10"})
+        assert b.daemon.state()["linked"] is None
+        assert b.daemon.referee.next_rules == "pop10"  # the next game is as B was set up
+    finally:
+        b.close()
+        a.close()
+
+
+def test_a_grid_joined_by_its_configuration_is_left_there(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b", remote={"join": a.links[-1]})
+    try:
+        declined = leave(b).declined
+        assert declined is not None and "remove [remote] join" in str(declined.reason)
+        assert b.daemon.state()["linked"] == "joined"
+    finally:
+        b.close()
+        a.close()
+
+
 def test_the_page_refuses_what_is_not_a_link_and_asks_for_pairing(tmp_path: Path) -> None:
     table = Table(tmp_path / "state")
     try:
@@ -129,6 +180,8 @@ def test_the_page_refuses_what_is_not_a_link_and_asks_for_pairing(tmp_path: Path
         assert answer["error"] == "the link is cut short: it has no game (g); copy all of it"
         status, answer = table.post("/api/remote/join", {"link": 4}, token)
         assert status == 400 and "invitation link" in answer["error"]
+        status, answer = table.post("/api/remote/leave", {}, token)
+        assert status == 409 and answer["error"] == "This grid has joined no other grid's game."
     finally:
         table.close()
 
@@ -170,6 +223,7 @@ def test_the_joining_grids_page_takes_the_link(
         wait(browser, lambda d: text(d, "linked").startswith("Linked with another grid"), "linked")
         assert not browser.find_element(By.ID, "invite-box").is_displayed()
         assert not browser.find_element(By.ID, "rules-choice").is_displayed()
+        assert browser.find_element(By.ID, "leave").is_displayed()
         with a.lock:
             act(a, "drop 4")
         # A's move, lit on B for its person to copy, as the page says it

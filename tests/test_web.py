@@ -705,6 +705,8 @@ def test_a_page_on_every_address_is_logged_at_the_machines_local_name(
 
         def join(self, link: object, reply: object = None) -> None: ...
 
+        def leave(self, reply: object = None) -> None: ...
+
     monkeypatch.setattr(socket, "gethostname", lambda: "popref-pi")
     web = WebServer(
         WebConfig(host="0.0.0.0", port=0),

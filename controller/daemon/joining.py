@@ -90,3 +90,21 @@ def parted() -> Text:
         "This grid plays on its own again: the other grid's game is over. To play its next "
         "game together, join its new link on this grid's page."
     )
+
+
+def left() -> Text:
+    """What the board says when its owner left the linked game."""
+    return _t(
+        "This grid left the other grid's game: the game on it is this grid's own now, and "
+        "the next is as this grid was set up."
+    )
+
+
+def not_joined(by_configuration: bool) -> Text:
+    """Why there is no linked game to leave from the page."""
+    if by_configuration:
+        return _t(
+            "This grid joined by its configuration: remove [remote] join (or --join) and "
+            "start it again to leave."
+        )
+    return _t("This grid has joined no other grid's game.")

@@ -36,6 +36,7 @@ from controller.referee.commands import (
     PairingEnded,
     RemoteChosen,
     RemoteCommand,
+    RemoteRevoked,
 )
 from controller.referee.core import Referee, Table
 from controller.referee.remote_seat import link_spent
@@ -125,7 +126,8 @@ class Daemon:
         self.board_mark: dict[str, Any] | None = None
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
-        self._joins: queue.SimpleQueue[tuple[Link, Reply | None]] = queue.SimpleQueue()
+        # links given on the page, and None to leave the game one joined
+        self._joins: queue.SimpleQueue[tuple[Link | None, Reply | None]] = queue.SimpleQueue()
         # told, on the network thread, when a side's word arrives (see listen)
         self._arrival: Callable[[], None] | None = None
         self._published: dict[str, Any] | None = None
@@ -423,6 +425,12 @@ class Daemon:
         self._joins.put((link, reply))
         self._wakeup.set()
 
+    def leave(self, reply: Reply | None = None) -> None:
+        """Leave the other grid's game the page joined, at once, whatever
+        that grid does (it may be gone for good); safe from any thread."""
+        self._joins.put((None, reply))
+        self._wakeup.set()
+
     def _take_joins(self) -> list[Verdict]:
         verdicts = []
         while True:
@@ -430,7 +438,7 @@ class Daemon:
                 link, reply = self._joins.get_nowait()
             except queue.Empty:
                 break
-            verdict = self._join(link)
+            verdict = self._join(link) if link is not None else self._leave()
             for sentence in verdict.log:
                 log.info("%s", sentence)
             verdicts.append(verdict)
@@ -475,6 +483,23 @@ class Daemon:
         out.log.append(joining.joined(player(link.colour), title_of(link.rules), now))
         return out.verdict()
 
+    def _leave(self) -> Verdict:
+        """The owner leaves the linked game: the game on the grid is this
+        grid's own from now on (the other colour its people's), and the
+        next game is as this grid was set up."""
+        if self.guest is None or self.home is None:
+            out = Draft()
+            why = joining.not_joined(self.guest is not None)
+            out.declined = Declined("leave", why)
+            out.log.append(why)
+            return out.verdict()
+        # the other grid's seat ends (its own sentence is the spent link's:
+        # this one says why instead); the whole state is journalled below
+        self.referee.handle(RemoteRevoked(at=self.clock()))
+        out = self._home_again()
+        out.log.append(joining.left())
+        return out.verdict()
+
     def _part(self) -> list[Verdict]:
         """Once the link given on the page is spent and a game of this grid's
         own begins, the grid is its own again: configured as before, no
@@ -482,6 +507,16 @@ class Daemon:
         guest, home = self.guest, self.home
         if guest is None or home is None or not guest.spent or not self.referee.not_begun():
             return []
+        out = self._home_again()
+        out.log.append(joining.parted())
+        log.info("%s", out.log[-1])
+        return [out.verdict()]
+
+    def _home_again(self) -> Draft:
+        """This grid as its owner set it up: no link kept, its table, and its
+        rules and computer for the next game (this one, if not begun)."""
+        home = self.home
+        assert home is not None
         forget(self.state_dir)
         self._swap_guest(None)
         self._set_table(home.table)
@@ -489,12 +524,11 @@ class Daemon:
         self.referee.choose_rules(home.rules)
         self.referee.choose_computer(home.computer)
         out = Draft(changed=True)
-        self.referee.renew(home.rules, out)  # and the house rules, in a game not begun
+        if self.referee.not_begun():
+            self.referee.renew(home.rules, out)  # and the house rules
         with self.saving.guard():
             self._write_whole_state()
-        out.log.append(joining.parted())
-        log.info("%s", out.log[-1])
-        return [out.verdict()]
+        return out
 
     def _new_guest(self, link: Link) -> LinkedGuest:
         if self.make_guest is not None:

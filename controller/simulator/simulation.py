@@ -131,20 +131,21 @@ class Simulation:
         """A command from the web page, taken in at once: simulated time
         stands still between actions, so nothing else would step the daemon.
         Safe from any thread."""
-        with self.lock:
-            if self.catch_up is not None:
-                self.catch_up()
-            self.daemon.submit(command, reply)
-            self.advance(0.0)
-            if self.on_command is not None:
-                self.on_command()
+        self._taken(lambda: self.daemon.submit(command, reply))
 
     def join(self, link: Link, reply: Reply | None = None) -> None:
         """A link given on the web page, taken in at once, as :meth:`submit`."""
+        self._taken(lambda: self.daemon.join(link, reply))
+
+    def leave(self, reply: Reply | None = None) -> None:
+        """The page leaves the linked game it joined, likewise."""
+        self._taken(lambda: self.daemon.leave(reply))
+
+    def _taken(self, hand: Callable[[], None]) -> None:
         with self.lock:
             if self.catch_up is not None:
                 self.catch_up()
-            self.daemon.join(link, reply)
+            hand()
             self.advance(0.0)
             if self.on_command is not None:
                 self.on_command()

@@ -369,6 +369,15 @@ class Handler(Exchange):
         answer = {"colour": link.colour.value, "rules": link.rules}
         self._json(HTTPStatus.ACCEPTED, {**answer, **self._said(verdict.log if verdict else ())})
 
+    def _leave(self, body: dict[str, Any]) -> None:
+        """This grid leaves the other grid's game its page joined, whatever
+        that grid does (it may be gone for good)."""
+        verdict = self._taken(self.web.controls.leave)
+        if verdict is not None and verdict.declined is not None:
+            self._error(HTTPStatus.CONFLICT, verdict.declined.reason)
+            return
+        self._json(HTTPStatus.ACCEPTED, self._said(verdict.log if verdict else ()))
+
     def _invitation(self) -> None:
         """The link of this game's invitation and its QR code, for a paired
         browser that opens the page again while a friend holds a seat, and
@@ -426,4 +435,5 @@ POSTS: dict[str, Call] = {
     "/api/remote/invite": Call(Handler._invite, ("colour",)),
     "/api/remote/revoke": Call(Handler._revoke),
     "/api/remote/join": Call(Handler._join, ("link",)),
+    "/api/remote/leave": Call(Handler._leave),
 }

@@ -77,6 +77,8 @@ class Controls(Protocol):
 
     def join(self, link: Link, reply: Callable[[Verdict], None] | None = None) -> None: ...
 
+    def leave(self, reply: Callable[[Verdict], None] | None = None) -> None: ...
+
 
 class Site(Protocol):
     """What a request reads of the server that took it (``WebServer``): the

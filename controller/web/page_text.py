@@ -118,6 +118,8 @@ PAGE: dict[str, str] = {
     # linked grids: another grid's invitation link, given on this grid's page
     "join_label": N_("Another grid's link, to play its game on this grid"),
     "join": N_("Join its game"),
+    # whatever the other grid does (it may be gone for good): the game here is this grid's own
+    "leave": N_("Leave the other grid's game"),
     "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
     "copy": N_("Copy the link"),
     "copied": N_("Copied."),

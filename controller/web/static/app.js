@@ -118,6 +118,7 @@ function showLinked() {
   $("linked").textContent = state.linked ? t(state.link === "up" ? "linked_up" : "linked_down") : "";
   const joined = state.linked === "joined";
   $("joined").hidden = !joined;
+  $("leave").hidden = !joined;
   for (const id of ["rules-choice", "opponent-choice", "level-choice"]) $(id).closest("label").hidden = joined;
   $("from-next-game").hidden = joined;
   showBadge();
@@ -627,6 +628,7 @@ async function start() {
   $("copy").addEventListener("click", copyLink);
   $("revoke").addEventListener("click", () => control("/api/remote/revoke", {}));
   $("join").addEventListener("click", joinLink);
+  $("leave").addEventListener("click", () => control("/api/remote/leave", {}));
   still.addEventListener("change", blink);
   refreshSession();
   loadRules();
