@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
 from controller.daemon.config import Config, load_config, page_joined
-from controller.daemon.joining import Home
+from controller.daemon.joining import Home, PageLink
 from controller.daemon.loop import Daemon
 from controller.daemon.sdnotify import Notifier
 from controller.referee.core import Table
@@ -123,8 +123,7 @@ def assemble(
                 lock=lock,
                 remote=remote_host(config, wall),
                 guest=linked_guest(config, wall),
-                make_guest=lambda link: _guest(link, wall),
-                home=home,
+                page_link=PageLink(home, lambda link: _guest(link, wall)),
             )
             daemon.resume()
             if config.remote.join is not None:

@@ -1,8 +1,10 @@
 """A link given to this grid's page: it joins the other grid's game with
-no restart (docs/remote.md, "Linked grids"). The daemon swaps its linked
-side (``controller.remote.guest``) for the new link's and keeps the link in
-the state directory (``controller.store.joined``); these are the rules of
-when it may, and what the table becomes.
+no restart (docs/remote.md, "Linked grids"). :class:`PageLink` takes the
+page's requests on the daemon's loop: it swaps the daemon's linked side
+(``controller.remote.guest``) for the new link's, keeps the link in the
+state directory (``controller.store.joined``), and gives the grid back as
+its owner set it up once the link is spent or left. It changes the daemon
+only through the daemon's own methods (:class:`Joinable`).
 
 >>> from controller.referee.core import Referee
 >>> referee = Referee(Table(), "classic")
@@ -17,12 +19,27 @@ True
 from __future__ import annotations
 
 import dataclasses
+import logging
+import queue
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from controller.i18n.text import Text, _t
+from controller.i18n.words import player, title_of
+from controller.referee.commands import RemoteRevoked
 from controller.referee.core import Referee, Table
+from controller.referee.verdict import Declined, Draft, Verdict
+from controller.store.joined import forget, store
 from engine.colour import Colour
+
+if TYPE_CHECKING:
+    from controller.remote.guest import LinkedGuest
+    from controller.remote.link import Link
+
+log = logging.getLogger("popref")
+Reply = Callable[[Verdict], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +51,149 @@ class Home:
     table: Table
     rules: str
     computer: Colour | None
+
+
+class Joinable(Protocol):
+    """What of the daemon a link given on the page reads and changes."""
+
+    referee: Referee
+    table: Table
+    state_dir: Path
+    guest: LinkedGuest | None
+
+    def clock(self) -> float: ...
+
+    def swap_guest(self, guest: LinkedGuest | None) -> None: ...
+
+    def set_table(self, table: Table) -> None: ...
+
+    def write_state(self) -> None: ...
+
+
+class PageLink:
+    """The page's requests to join or leave, taken on the loop, and this
+    grid as its owner set it up while a link given on the page holds
+    (``home``: None when none does; the assembly gives it when a kept link
+    is joined again at start-up). ``make_guest`` makes the side for a link."""
+
+    def __init__(
+        self,
+        home: Home | None = None,
+        make_guest: Callable[[Link], LinkedGuest] | None = None,
+    ) -> None:
+        self.home = home
+        self._make_guest = make_guest
+        # links given on the page, and None to leave the game one joined
+        self._asked: queue.SimpleQueue[tuple[Link | None, Reply | None]] = queue.SimpleQueue()
+
+    def ask(self, link: Link | None, reply: Reply | None) -> None:
+        """Join ``link``'s game (None: leave the one joined); any thread."""
+        self._asked.put((link, reply))
+
+    def take(self, daemon: Joinable) -> list[Verdict]:
+        """Every request asked, done on the loop, each verdict told."""
+        verdicts = []
+        while True:
+            try:
+                link, reply = self._asked.get_nowait()
+            except queue.Empty:
+                break
+            verdict = self._join(daemon, link) if link is not None else self._leave(daemon)
+            for sentence in verdict.log:
+                log.info("%s", sentence)
+            verdicts.append(verdict)
+            if reply is not None:
+                reply(verdict)
+        return verdicts
+
+    def part(self, daemon: Joinable) -> list[Verdict]:
+        """Once the link given on the page is spent and a game of this grid's
+        own begins, the grid is its own again: as it was set up, no link
+        kept (one in the configuration stays: nothing here changes it)."""
+        guest = daemon.guest
+        if guest is None or self.home is None or not guest.spent:
+            return []
+        if not daemon.referee.not_begun():
+            return []
+        out = self._home_again(daemon)
+        out.log.append(parted())
+        log.info("%s", out.log[-1])
+        return [out.verdict()]
+
+    def _join(self, daemon: Joinable, link: Link) -> Verdict:
+        out = Draft()
+        guest, referee = daemon.guest, daemon.referee
+        if guest is not None and guest.link == link and not guest.spent:
+            return out.verdict()  # joined already: the page asked twice
+        seat = referee.remote
+        # a friend's seat here, not the other grid's (a guest's invitation is its own)
+        friend = guest is None and seat.colour() is not None
+        why = refusal(referee, inviting=seat.next_colour is not None or friend)
+        if why is None:
+            try:
+                store(daemon.state_dir, link.url())  # a restart joins it again
+            except OSError as error:
+                why = _t(
+                    "The link cannot be kept in {place} ({reason}); this grid did not join.",
+                    place=str(daemon.state_dir),
+                    reason=error.strerror or str(error),
+                )
+        if why is not None:
+            return _declined("join", why)
+        if self.home is None:
+            self.home = Home(daemon.table, referee.next_rules, referee.next_computer)
+        daemon.set_table(joined_table(self.home.table, link.repetition, link.both_lines))
+        daemon.swap_guest(self._guest(link))
+        referee.choose_rules(link.rules)
+        referee.choose_computer(None)
+        now = referee.renew(link.rules, out)  # a game not begun takes the link's house rules too
+        daemon.write_state()
+        out.changed = True
+        out.log.append(joined(player(link.colour), title_of(link.rules), now))
+        return out.verdict()
+
+    def _leave(self, daemon: Joinable) -> Verdict:
+        """The owner leaves the linked game: the game on the grid is this
+        grid's own from now on (the other colour its people's), and the
+        next game is as this grid was set up."""
+        if daemon.guest is None or self.home is None:
+            return _declined("leave", not_joined(daemon.guest is not None))
+        # the other grid's seat ends (its own sentence is the spent link's:
+        # this one says why instead); the whole state is journalled below
+        daemon.referee.handle(RemoteRevoked(at=daemon.clock()))
+        out = self._home_again(daemon)
+        out.log.append(left())
+        return out.verdict()
+
+    def _home_again(self, daemon: Joinable) -> Draft:
+        """This grid as its owner set it up: no link kept, its table, and its
+        rules and computer for the next game (this one, if not begun)."""
+        home, referee = self.home, daemon.referee
+        assert home is not None
+        forget(daemon.state_dir)
+        daemon.swap_guest(None)
+        daemon.set_table(home.table)
+        self.home = None
+        referee.choose_rules(home.rules)
+        referee.choose_computer(home.computer)
+        out = Draft(changed=True)
+        if referee.not_begun():
+            referee.renew(home.rules, out)  # and the house rules
+        daemon.write_state()
+        return out
+
+    def _guest(self, link: Link) -> LinkedGuest:
+        if self._make_guest is not None:
+            return self._make_guest(link)
+        from controller.remote.guest import LinkedGuest
+
+        return LinkedGuest(link)
+
+
+def _declined(code: str, why: Text) -> Verdict:
+    out = Draft(declined=Declined(code, why))
+    out.log.append(why)
+    return out.verdict()
 
 
 def refusal(referee: Referee, inviting: bool) -> Text | None:

@@ -22,26 +22,25 @@ from typing import TYPE_CHECKING, Any
 from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
-from controller.daemon import joining
 from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
+from controller.daemon.joining import PageLink
 from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
 from controller.i18n.text import Text, _n, _t, sentences
-from controller.i18n.words import player, rules_title, title_of
+from controller.i18n.words import rules_title
 from controller.referee.commands import (
     Command,
     Input,
     PairingEnded,
     RemoteChosen,
     RemoteCommand,
-    RemoteRevoked,
 )
 from controller.referee.core import Referee, Table
 from controller.referee.remote_seat import link_spent
 from controller.referee.state import state_of
-from controller.referee.verdict import Declined, Draft, Verdict
+from controller.referee.verdict import Verdict
 from controller.referee.view import display as view
 from controller.referee.view import with_hint
 from controller.store.archive import GameArchive
@@ -54,7 +53,6 @@ from controller.store.entries import (
     read_entry,
 )
 from controller.store.eventcodec import encode
-from controller.store.joined import forget, store
 from controller.store.journal import Journal, JournalDamaged, move_aside
 from controller.store.persist import BoardChanged, restore, snapshot
 from controller.store.statelock import StateLock
@@ -100,11 +98,9 @@ class Daemon:
     remote: RemoteHost | None = None
     # a linked grid's side when this one joined another's game (controller.remote.guest)
     guest: LinkedGuest | None = None
-    # the side for a link given on the page (the assembly's, with its wall clock)
-    make_guest: Callable[[Link], LinkedGuest] | None = None
-    # this grid as configured, while a link given on the page changes it
-    # (controller.daemon.joining); None when no page's link holds
-    home: joining.Home | None = None
+    # a link given on the page, and this grid as configured while one holds
+    # (controller.daemon.joining; the assembly's makes sides with its wall clock)
+    page_link: PageLink = field(default_factory=lambda: PageLink())
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -126,8 +122,6 @@ class Daemon:
         self.board_mark: dict[str, Any] | None = None
         # requests from other threads (the web page), taken in by the loop
         self._commands: queue.SimpleQueue[tuple[Command, Reply | None]] = queue.SimpleQueue()
-        # links given on the page, and None to leave the game one joined
-        self._joins: queue.SimpleQueue[tuple[Link | None, Reply | None]] = queue.SimpleQueue()
         # told, on the network thread, when a side's word arrives (see listen)
         self._arrival: Callable[[], None] | None = None
         self._published: dict[str, Any] | None = None
@@ -366,10 +360,10 @@ class Daemon:
             polled = [(event, None) for event in self.backend.poll(now)]
         verdicts = [self.feed(event, mark) for event, mark in polled]
         verdicts += self._take_commands(now)
-        verdicts += self._take_joins()
+        verdicts += self.page_link.take(self)
         answers = self._take_remote(now)
         verdicts += [verdict for _, _, verdict in answers]
-        verdicts += self._part()
+        verdicts += self.page_link.part(self)
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
         link, self._link = self._link, (self.link_state(), self.linked())
@@ -422,122 +416,18 @@ class Daemon:
         """Join the other grid's game ``link`` invites to, as the page asks;
         safe from any thread. ``reply`` is told the verdict: ``declined``,
         with why, when this grid may not now."""
-        self._joins.put((link, reply))
+        self.page_link.ask(link, reply)
         self._wakeup.set()
 
     def leave(self, reply: Reply | None = None) -> None:
         """Leave the other grid's game the page joined, at once, whatever
         that grid does (it may be gone for good); safe from any thread."""
-        self._joins.put((None, reply))
+        self.page_link.ask(None, reply)
         self._wakeup.set()
 
-    def _take_joins(self) -> list[Verdict]:
-        verdicts = []
-        while True:
-            try:
-                link, reply = self._joins.get_nowait()
-            except queue.Empty:
-                break
-            verdict = self._join(link) if link is not None else self._leave()
-            for sentence in verdict.log:
-                log.info("%s", sentence)
-            verdicts.append(verdict)
-            if reply is not None:
-                reply(verdict)
-        return verdicts
-
-    def _join(self, link: Link) -> Verdict:
-        out = Draft()
-        if self.guest is not None and self.guest.link == link and not self.guest.spent:
-            return out.verdict()  # joined already: the page asked twice
-        seat = self.referee.remote
-        # a friend's seat here, not the other grid's (a guest's invitation is its own)
-        friend = self.guest is None and seat.colour() is not None
-        inviting = seat.next_colour is not None or friend
-        why = joining.refusal(self.referee, inviting)
-        if why is None:
-            try:
-                store(self.state_dir, link.url())  # a restart joins it again
-            except OSError as error:
-                why = _t(
-                    "The link cannot be kept in {place} ({reason}); this grid did not join.",
-                    place=str(self.state_dir),
-                    reason=error.strerror or str(error),
-                )
-        if why is not None:
-            out.declined = Declined("join", why)
-            out.log.append(why)
-            return out.verdict()
-        if self.home is None:
-            referee = self.referee
-            self.home = joining.Home(self.table, referee.next_rules, referee.next_computer)
-        self._set_table(joining.joined_table(self.home.table, link.repetition, link.both_lines))
-        self._swap_guest(self._new_guest(link))
-        self.referee.choose_rules(link.rules)
-        self.referee.choose_computer(None)
-        # a game not begun takes the link's house rules too
-        now = self.referee.renew(link.rules, out)
-        with self.saving.guard():
-            self._write_whole_state()
-        out.changed = True
-        out.log.append(joining.joined(player(link.colour), title_of(link.rules), now))
-        return out.verdict()
-
-    def _leave(self) -> Verdict:
-        """The owner leaves the linked game: the game on the grid is this
-        grid's own from now on (the other colour its people's), and the
-        next game is as this grid was set up."""
-        if self.guest is None or self.home is None:
-            out = Draft()
-            why = joining.not_joined(self.guest is not None)
-            out.declined = Declined("leave", why)
-            out.log.append(why)
-            return out.verdict()
-        # the other grid's seat ends (its own sentence is the spent link's:
-        # this one says why instead); the whole state is journalled below
-        self.referee.handle(RemoteRevoked(at=self.clock()))
-        out = self._home_again()
-        out.log.append(joining.left())
-        return out.verdict()
-
-    def _part(self) -> list[Verdict]:
-        """Once the link given on the page is spent and a game of this grid's
-        own begins, the grid is its own again: configured as before, no
-        link kept (one in the configuration stays: nothing here changes it)."""
-        guest, home = self.guest, self.home
-        if guest is None or home is None or not guest.spent or not self.referee.not_begun():
-            return []
-        out = self._home_again()
-        out.log.append(joining.parted())
-        log.info("%s", out.log[-1])
-        return [out.verdict()]
-
-    def _home_again(self) -> Draft:
-        """This grid as its owner set it up: no link kept, its table, and its
-        rules and computer for the next game (this one, if not begun)."""
-        home = self.home
-        assert home is not None
-        forget(self.state_dir)
-        self._swap_guest(None)
-        self._set_table(home.table)
-        self.home = None
-        self.referee.choose_rules(home.rules)
-        self.referee.choose_computer(home.computer)
-        out = Draft(changed=True)
-        if self.referee.not_begun():
-            self.referee.renew(home.rules, out)  # and the house rules
-        with self.saving.guard():
-            self._write_whole_state()
-        return out
-
-    def _new_guest(self, link: Link) -> LinkedGuest:
-        if self.make_guest is not None:
-            return self.make_guest(link)
-        from controller.remote.guest import LinkedGuest
-
-        return LinkedGuest(link)
-
-    def _swap_guest(self, guest: LinkedGuest | None) -> None:
+    def swap_guest(self, guest: LinkedGuest | None) -> None:
+        """``guest`` is this grid's side of another grid's game from now on
+        (``None``: no other grid's); the one before is closed."""
         old, self.guest = self.guest, guest
         if old is not None:
             old.close()
@@ -545,9 +435,16 @@ class Daemon:
             guest.on_arrival = self._arrival
             guest.open(self._wakeup.set, self.referee)
 
-    def _set_table(self, table: Table) -> None:
+    def set_table(self, table: Table) -> None:
+        """The physical set-up from now on (its house rules reach new games)."""
         self.table = table
         self.referee.table = table
+
+    def write_state(self) -> None:
+        """Journal the referee's whole state now (after a change made outside
+        :meth:`feed`), or show the storage fault and retry it."""
+        with self.saving.guard():
+            self._write_whole_state()
 
     def listen(self, wake: Callable[[], None] | None) -> None:
         """``wake`` is told, on the network thread, when a side's word
