@@ -8,7 +8,6 @@ in a phone-sized Chromium."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,8 @@ from engine.colour import Colour
 from tests.broker import Mosquitto
 from tests.browser import By, needs_chromium, pair_page, text, wait
 from tests.test_remote_linked import RED_WINS, both, grid_a, linked, waits
-from tests.test_remote_seat import WAIT, act
+from tests.test_remote_page import Running
+from tests.test_remote_seat import act
 from tests.webclient import Table
 
 pytestmark = pytest.mark.slow
@@ -186,33 +186,13 @@ def test_the_page_refuses_what_is_not_a_link_and_asks_for_pairing(tmp_path: Path
         table.close()
 
 
-class Stepping:
-    """A simulated grid in real time on a thread of its own (the broker's
-    messages are taken while the test waits on a page)."""
-
-    def __init__(self, sim: Simulation) -> None:
-        self.sim = sim
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while not self.stop.is_set():
-            with self.sim.lock:
-                self.sim.wait_real(0.02)
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=WAIT)
-
-
 @needs_chromium
 def test_the_joining_grids_page_takes_the_link(
     browser: Any, mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
     a = grid_a(mosquitto, tmp_path / "a")
     b = Table(tmp_path / "b")
-    stepping = [Stepping(a), Stepping(b.sim)]
+    stepping = [Running(a), Running(b.sim)]
     try:
         browser.get(b.web.url)
         pair_page(browser, b)

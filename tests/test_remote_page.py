@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from controller.simulator.simulation import Simulation
 from controller.web.api import RULES
 from controller.web.page_text import strings
 from controller.web.remote_page import write_page
@@ -30,20 +31,20 @@ pytestmark = needs_chromium
 
 
 class Running:
-    """The simulated table in real time, on a thread of its own, so that the
-    friend's requests through the broker are taken while the test waits on
-    the page (the tests act on the grid under the same lock)."""
+    """A simulated table in real time, on a thread of its own, so that the
+    broker's messages are taken while the test waits on a page (the tests
+    act on the grid under the same lock)."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            with self.table.sim.lock:
-                self.table.sim.wait_real(0.02)
+            with self.sim.lock:
+                self.sim.wait_real(0.02)
 
     def close(self) -> None:
         self.stop.set()
@@ -69,7 +70,7 @@ def static_page(tmp_path: Path) -> Iterator[str]:
 def served(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Table]:
     remote = {"broker": mosquitto.url, "web_broker": mosquitto.ws_url}
     table = Table(tmp_path / "state", remote=remote)
-    running = Running(table)
+    running = Running(table.sim)
     try:
         yield table
     finally:
@@ -184,7 +185,7 @@ def test_the_owner_invites_and_gets_the_link_and_its_qr_code(browser: Any, serve
 
 def test_no_invitation_is_offered_without_a_broker(browser: Any, tmp_path: Path) -> None:
     table = Table(tmp_path / "state")
-    running = Running(table)
+    running = Running(table.sim)
     try:
         browser.get(table.web.url)
         wait(browser, lambda d: text(d, "link") == "live", "the live link")

@@ -79,6 +79,20 @@ def states(stream: IO[str] | None) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stream.read().splitlines() if line.startswith("{")]
 
 
+def play_briefly(
+    link: str, timeout: float, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``popref play --timeout TIMEOUT LINK`` given one move, to its end."""
+    return subprocess.run(
+        [*POPREF, "play", "--timeout", f"{timeout:g}", link],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        input="4\n",
+        env=env,
+    )
+
+
 @pytest.fixture
 def finish() -> Iterator[list[subprocess.Popen[str]]]:
     """Processes a test started, killed if it fails before they end."""
@@ -182,13 +196,7 @@ def test_popref_play_says_in_one_line_what_is_wrong(mosquitto: Mosquitto, tmp_pa
     link = sim.links[-1]
     sim.close()  # the invitation stays on the broker, nobody answers any more
     mosquitto.stop()
-    done = subprocess.run(
-        [*POPREF, "play", "--timeout", "1", link],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-        input="4\n",
-    )
+    done = play_briefly(link, 1)
     assert done.returncode == 2
     # why, when the broker is why: not "is popref running?"
     assert done.stderr == (

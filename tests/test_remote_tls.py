@@ -28,7 +28,7 @@ from engine.colour import Colour
 from tests.broker import MISSING, MOSQUITTO, Mosquitto, Tls
 from tests.browser import By, needs_chromium, start, text, wait
 from tests.test_remote_page import Running, tap
-from tests.test_remote_play import POPREF, finish, first_link, play_link, simulate
+from tests.test_remote_play import finish, first_link, play_briefly, play_link, simulate
 from tests.test_remote_seat import WAIT
 from tests.webclient import Table
 
@@ -114,14 +114,7 @@ def test_a_certificate_nobody_here_trusts_is_said_by_popref_play(
     link = sim.links[-1]
     try:
         monkeypatch.delenv("SSL_CERT_FILE", raising=False)
-        done = subprocess.run(
-            [*POPREF, "play", "--timeout", "2", link],
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-            input="4\n",
-            env={**os.environ, "SSL_CERT_FILE": os.devnull},
-        )
+        done = play_briefly(link, 2, env={**os.environ, "SSL_CERT_FILE": os.devnull})
     finally:
         sim.close()
     assert done.returncode == 2
@@ -208,7 +201,7 @@ def test_a_friend_plays_over_https_and_wss_from_a_phone(
         "ca_file": str(tls.ca),
     }
     table = Table(tmp_path / "state", remote=remote)
-    running = Running(table)
+    running = Running(table.sim)
     try:
         status, answer = table.post("/api/remote/invite", {"colour": "yellow"}, table.pair())
         assert status == 202, answer
