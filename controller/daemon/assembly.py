@@ -101,8 +101,8 @@ def assemble(
 
     with _state_dir_errors(directory):
         lock = lock_state_dir(directory, shown=hide_secrets)
-    home, config = _page_link(config, directory)
     try:
+        home, config = _page_link(config, directory)
         try:
             backend, sim = build_backend(config, clock, physics)
         except (ConfigError, HardwareError) as error:
@@ -132,9 +132,11 @@ def assemble(
                 configure_rules(daemon, directory, config)
             else:
                 daemon.choose_rules(rules)
-            if config.remote.join is None:  # a joining grid's computer plays neither colour
+            if config.remote.join is None:
+                # a joining grid's computer plays neither colour, and it invites
+                # no friend: what the file says of both waits for its own games
                 configure_opponent(daemon, directory, config)
-            configure_remote(daemon, directory, config)
+                configure_remote(daemon, directory, config)
     except BaseException:
         lock.release()
         raise

@@ -25,7 +25,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from controller.daemon.tomlerror import explain
@@ -41,6 +41,9 @@ from hardware.configtable import ConfigTable
 from hardware.errors import ConfigError
 from hardware.pinmap import PinMap
 from hardware.serial_config import SerialConfig
+
+if TYPE_CHECKING:
+    from controller.remote.link import Link
 
 T = TypeVar("T")
 
@@ -269,10 +272,14 @@ def joining(config: Config, joined_by: str) -> Config:
             f"({joined_by}): the person here plays {link.colour.value}, the other grid "
             f"{link.colour.other.value}, the computer neither; remove plays"
         )
-    game = dataclasses.replace(
-        config.game, rules=link.rules, repetition=link.repetition, both_lines=link.both_lines
+    return dataclasses.replace(config, game=_linked_game(config.game, link))
+
+
+def _linked_game(game: GameConfig, link: Link) -> GameConfig:
+    """``game`` with the rules and house rules ``link`` names."""
+    return dataclasses.replace(
+        game, rules=link.rules, repetition=link.repetition, both_lines=link.both_lines
     )
-    return dataclasses.replace(config, game=game)
 
 
 def page_joined(config: Config, link: str) -> Config:
@@ -282,13 +289,7 @@ def page_joined(config: Config, link: str) -> Config:
     it comes back once the link is spent (controller.daemon.joining)."""
     from controller.remote.link import parse_link
 
-    parsed = parse_link(link)
-    game = dataclasses.replace(
-        config.game,
-        rules=parsed.rules,
-        repetition=parsed.repetition,
-        both_lines=parsed.both_lines,
-    )
+    game = _linked_game(config.game, parse_link(link))
     opponent = dataclasses.replace(config.opponent, plays=None)
     remote = dataclasses.replace(config.remote, join=link)
     return dataclasses.replace(config, game=game, opponent=opponent, remote=remote)
