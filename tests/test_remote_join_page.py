@@ -92,6 +92,73 @@ def test_a_link_given_on_the_page_joins_keeps_and_parts(
         a.close()
 
 
+def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    """Game after game as a family plays it: A begins the next game, B's
+    people are told to join its new link (not left with "the link is up"
+    over the last game), A says no grid is linked until B joins it, and B
+    back on its own says how to play on together."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        assert join(b, a.links[-1]).declined is None
+        again = [str(sentence) for sentence in join(b, a.links[-1]).log]
+        assert again == ["This grid already plays that game, as Yellow."]
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        act(a, "slider open", "slider close")  # A's next game, a new link
+        spent = "join the link of its next game"
+        assert both(a, b, lambda: spent in str(b.daemon.state()["fault"]))
+        said = b.daemon.state()
+        assert said["result"] == "red" and said["link"] == "down"
+        state = a.daemon.state()
+        assert state["linked"] is None and state["link"] == "up" and state["fault"] is None
+        act(b, "slider open", "slider close")  # B's own game, before the link comes
+        own = b.daemon.state()
+        assert own["linked"] is None and own["fault"] is None
+        assert str(own["status"]).startswith("This grid plays on its own again:")
+        act(b, "drop 4")  # said until its own game's first move
+        assert "on its own again" not in str(b.daemon.state()["status"])
+        act(b, "slider open", "slider close", "hold")  # its own game abandoned
+        assert b.daemon.state()["moves"] == []
+        assert "on its own again" not in str(b.daemon.state()["status"])
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        assert a.daemon.state()["linked"] == "inviting"
+        play(a, b, RED_WINS[:2])
+    finally:
+        b.close()
+        a.close()
+
+
+def test_a_finished_game_shows_no_fault_when_the_other_grid_goes_its_way(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """B's people begin a game of their own after the linked one: A's
+    finished game has no move to wait for, so no "play goes on when it is
+    back" with the error alert; an old link given after is said spent."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        old = a.links[-1]
+        assert join(b, old).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        act(b, "slider open", "slider close")
+        assert str(b.daemon.state()["status"]).startswith("This grid plays on its own again:")
+        assert both(a, b, lambda: a.daemon.state()["link"] == "down")
+        assert a.daemon.state()["fault"] is None and a.daemon.state()["result"] == "red"
+        act(a, "slider open", "slider close")
+        state = a.daemon.state()
+        assert state["linked"] is None and state["link"] == "up" and state["fault"] is None
+        # the old link given again on B's empty grid: its game is over, and B says so
+        assert join(b, old).declined is None
+        assert both(a, b, lambda: b.daemon.guest is None)
+        assert str(b.daemon.state()["status"]).startswith("This grid plays on its own again:")
+    finally:
+        b.close()
+        a.close()
+
+
 def test_a_grid_says_in_one_sentence_why_it_may_not_join_now(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:

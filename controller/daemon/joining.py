@@ -83,6 +83,11 @@ def joined(colour: Text, rules: Text, now: bool) -> Text:
     )
 
 
+def already(colour: Text) -> Text:
+    """What the board says when the page gives the link it follows again."""
+    return _t("This grid already plays that game, as {colour}.", colour=colour)
+
+
 def parted() -> Text:
     """What the board says when the link it joined is spent and a game of
     its own begins."""

@@ -133,6 +133,9 @@ class Daemon:
         self._published: dict[str, Any] | None = None
         # the link's state, and the other grid's part, when the board last showed them
         self._link: tuple[str | None, str | None] | None = None
+        # why this grid plays on its own again (a link given on the page is
+        # spent), said with the status until its own game's first move
+        self._parted: Text | None = None
         # the computer's moves and hints (controller.computer.dispatch)
         self.dispatcher = Dispatcher(
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
@@ -370,6 +373,8 @@ class Daemon:
         answers = self._take_remote(now)
         verdicts += [verdict for _, _, verdict in answers]
         verdicts += self._part()
+        if self._parted is not None and not self.referee.not_begun():
+            self._parted = None  # its own game has begun (a move shows without it)
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
         link, self._link = self._link, (self.link_state(), self.linked())
@@ -449,7 +454,8 @@ class Daemon:
     def _join(self, link: Link) -> Verdict:
         out = Draft()
         if self.guest is not None and self.guest.link == link and not self.guest.spent:
-            return out.verdict()  # joined already: the page asked twice
+            out.log.append(joining.already(player(link.colour)))  # the page asked twice
+            return out.verdict()
         seat = self.referee.remote
         # a friend's seat here, not the other grid's (a guest's invitation is its own)
         friend = self.guest is None and seat.colour() is not None
@@ -473,6 +479,7 @@ class Daemon:
             self.home = joining.Home(self.table, referee.next_rules, referee.next_computer)
         self._set_table(joining.joined_table(self.home.table, link.repetition, link.both_lines))
         self._swap_guest(self._new_guest(link))
+        self._parted = None
         self.referee.choose_rules(link.rules)
         self.referee.choose_computer(None)
         # a game not begun takes the link's house rules too
@@ -508,7 +515,9 @@ class Daemon:
         if guest is None or home is None or not guest.spent or not self.referee.not_begun():
             return []
         out = self._home_again()
-        out.log.append(joining.parted())
+        # the page and the terminal show it with the status (a log is read by nobody at the grid)
+        self._parted = joining.parted()
+        out.log.append(self._parted)
         log.info("%s", out.log[-1])
         return [out.verdict()]
 
@@ -679,6 +688,8 @@ class Daemon:
             shown = with_hint(self.referee, shown, hint.move, hint.proven)
         searching = self.dispatcher.notice()
         cut = self._link_cut()
+        if self._parted is not None and self.guest is None and self.referee.not_begun():
+            shown = dataclasses.replace(shown, status=sentences(self._parted, shown.status))
         if self.saving.fault is None and searching is None and cut is None:
             return shown
         # a storage fault needs the owner at once, and so does a link that is
@@ -700,6 +711,8 @@ class Daemon:
             )
         if self.referee.remote.colour() is None or self.link_state() != "down":
             return None
+        if self.referee.game.is_over():
+            return None  # no move to wait for: "play goes on" would be untrue
         return _t("The link to the other side is down; play goes on when it is back.")
 
     def _show(self) -> None:

@@ -322,6 +322,9 @@ class RemoteHost:
             self._ended(old)
         self._invitation = invitation
         self._answers, self._answered_at, self._asked, self._repeatable = {}, {}, {}, {}
+        # whoever said they were there was there for the old invitation: a grid
+        # joins the new one with its new link (until then no grid is linked)
+        self.presence = Presence()
         self._gate = _Gate(invitation, referee.remote.last_seq) if invitation else None
         if invitation is None:
             return
