@@ -159,6 +159,43 @@ def test_a_finished_game_shows_no_fault_when_the_other_grid_goes_its_way(
         a.close()
 
 
+def die(sim: Simulation) -> None:
+    """As ``kill -9`` leaves it: the grid's broker connection ends with no
+    goodbye (the broker publishes its will) and is never made again."""
+    remote = sim.daemon.remote
+    assert remote is not None
+    remote.connection._client.reconnect_delay_set(3600, 3600)
+    remote.connection.reconnect()
+
+
+def test_the_inviting_grid_gone_for_good_is_seen_in_any_game(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """A's will is left with its connection: made for the first game's
+    invitation, it told nobody in a later game that A was gone (B's page said
+    "the link is up" for good, and nothing said to leave). Each invitation
+    now renews the connection, with no loss shown on A meanwhile."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        shown: list[str | None] = []
+        a.daemon.on_state = lambda state: shown.append(state["fault"])
+        act(a, "slider open", "slider close")  # A's next game, a new link
+        act(b, "slider open", "slider close")
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        assert not any("link to the other side" in str(fault) for fault in shown)
+        play(a, b, RED_WINS[:2])
+        die(a)  # as kill -9, or a laptop's battery
+        assert both(a, b, lambda: b.daemon.state()["link"] == "down")
+    finally:
+        b.close()
+        a.close()
+
+
 def test_a_grid_says_in_one_sentence_why_it_may_not_join_now(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
