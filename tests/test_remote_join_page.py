@@ -281,7 +281,16 @@ def test_the_page_refuses_what_is_not_a_link_and_asks_for_pairing(tmp_path: Path
         token = table.pair()
         status, answer = table.post("/api/remote/join", {"link": "http://x/remote#v=1"}, token)
         assert status == 400
-        assert answer["error"] == "the link is cut short: it has no game (g); copy all of it"
+        # what is wrong in the link's words, within a sentence of the catalogs
+        assert answer["error"] == (
+            "That is not the other grid's whole invitation link (the link is cut short: it "
+            "has no game (g); copy all of it). Copy it again with the Copy the link button on "
+            "that grid's page, and paste all of it."
+        )
+        status, answer = table.post("/api/remote/join", {"link": " \n "}, token)
+        assert status == 400 and answer["error"].startswith(
+            "Paste the other grid's invitation link first"
+        )
         status, answer = table.post("/api/remote/join", {"link": 4}, token)
         assert status == 400 and "invitation link" in answer["error"]
         status, answer = table.post("/api/remote/leave", {}, token)
@@ -328,6 +337,9 @@ def test_the_joining_grids_page_takes_the_link(
         assert not browser.find_element(By.ID, "invite-box").is_displayed()
         assert not browser.find_element(By.ID, "rules-choice").is_displayed()
         assert browser.find_element(By.ID, "leave").is_displayed()
+        # a second tap once it joined (the box is empty again): what it said stays
+        browser.find_element(By.ID, "join").click()
+        assert "it plays Yellow" in text(browser, "message")
         with a.lock:
             act(a, "drop 4")
         # A's move, lit on B for its person to copy, as the page says it

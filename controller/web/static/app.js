@@ -414,8 +414,15 @@ async function loadInvitation() {
 // (docs/remote.md, "Linked grids"); the board says whether it may now.
 async function joinLink() {
   const link = $("join-link").value.trim();
-  const status = await control("/api/remote/join", { link });
-  if (status === 202) $("join-link").value = "";
+  // a second tap once it joined: what the first one said stays
+  if (!link && state && state.linked === "joined") return;
+  $("join").disabled = true; // one tap, one join, while the board answers
+  try {
+    const status = await control("/api/remote/join", { link });
+    if (status === 202) $("join-link").value = "";
+  } finally {
+    $("join").disabled = false;
+  }
 }
 
 async function copyLink() {
