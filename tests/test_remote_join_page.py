@@ -349,3 +349,86 @@ def test_the_joining_grids_page_takes_the_link(
             each.close()  # before the daemons they step
         b.close()
         a.close()
+
+
+@needs_chromium
+def test_the_inviting_grids_page_shows_each_new_games_link(
+    browser: Any, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """Each game of a grid that invites in every game has a link of its own:
+    the page shows the new one, so its Copy the link never copies the last
+    game's (a grid joining with it would find its game over)."""
+    remote = {"broker": mosquitto.url, "web_broker": mosquitto.ws_url, "plays": "yellow"}
+    a = Table(tmp_path / "a", remote=remote)
+    stepping = Stepping(a.sim)
+    try:
+        browser.get(a.web.url)
+        pair_page(browser, a)
+        field = browser.find_element(By.ID, "invite-link")
+        wait(browser, lambda d: field.get_attribute("value").startswith("http"), "the link")
+        with a.sim.lock:
+            first = a.sim.daemon.remote.current_link() if a.sim.daemon.remote else None
+        assert first is not None and field.get_attribute("value") == first
+        with a.sim.lock:
+            a.act("drop 4")
+        browser.find_element(By.ID, "new-game").click()
+        wait(browser, lambda d: d.find_element(By.ID, "confirm-yes").is_displayed(), "confirm")
+        browser.find_element(By.ID, "confirm-yes").click()
+        wait(browser, lambda d: "New game" in text(d, "message"), "the next game")
+        with a.sim.lock:
+            second = a.sim.daemon.remote.current_link() if a.sim.daemon.remote else None
+        assert second is not None and second != first
+        wait(browser, lambda d: field.get_attribute("value") == second, "the next game's link")
+    finally:
+        stepping.close()
+        a.close()
+
+
+@needs_chromium
+def test_the_joining_pages_answers_give_way_to_what_came_of_them(
+    browser: Any, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """What a control's answer said stays until the game moves on past it:
+    "This grid joins the other grid's game" once that link turned out spent
+    (its game was over: the status says so), and "Asked the other side to
+    take back ..." once both grids took the move back."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = Table(tmp_path / "b")
+    stepping = [Stepping(a), Stepping(b.sim)]
+    try:
+        old = a.links[-1]
+        with a.lock:
+            # abandoned, the grid emptied: A's next game has a new link
+            act(a, "drop 4", "hold", "hold", "slider open", "slider close")
+            assert a.links[-1] != old
+        browser.get(b.web.url)
+        pair_page(browser, b)
+        wait(browser, lambda d: d.find_element(By.ID, "join").is_displayed(), "the join box")
+        browser.find_element(By.ID, "join-link").send_keys(old)
+        browser.find_element(By.ID, "join").click()
+        wait(browser, lambda d: "on its own again" in text(d, "status"), "the old link spent")
+        wait(browser, lambda d: text(d, "message") == "", "no word of joining")
+        browser.find_element(By.ID, "join-link").send_keys(a.links[-1])
+        browser.find_element(By.ID, "join").click()
+        wait(browser, lambda d: text(d, "linked").endswith("the link is up."), "linked")
+        with a.lock:
+            act(a, "drop 4")
+        wait(browser, lambda d: "column 4" in text(d, "status"), "A's move to copy")
+        with b.sim.lock:
+            b.act("drop 4", "drop 5")  # the copy, and B's own move
+        wait(browser, lambda d: text(d, "moves") == "4 5", "B's move")
+        wait(browser, lambda d: a.daemon.state()["remote"] == "5", "B's move lit on A")
+        with a.lock:
+            act(a, "drop 5")
+        browser.find_element(By.ID, "takeback").click()
+        wait(browser, lambda d: text(d, "message").startswith("Asked the other side"), "asked")
+        wait(browser, lambda d: "take it back too" in str(a.daemon.state()["status"]), "asked of A")
+        with a.lock:
+            act(a, "takeback")  # agreed: both grids take Yellow's 5 back
+        wait(browser, lambda d: text(d, "moves") == "4", "the takeback")
+        wait(browser, lambda d: text(d, "message") == "", "the question answered")
+    finally:
+        for each in stepping:
+            each.close()
+        b.close()
+        a.close()
