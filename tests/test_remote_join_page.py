@@ -92,6 +92,110 @@ def test_a_link_given_on_the_page_joins_keeps_and_parts(
         a.close()
 
 
+def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    """Game after game as a family plays it: A begins the next game, B's
+    people are told to join its new link (not left with "the link is up"
+    over the last game), A says no grid is linked until B joins it, and B
+    back on its own says how to play on together."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        assert join(b, a.links[-1]).declined is None
+        again = [str(sentence) for sentence in join(b, a.links[-1]).log]
+        assert again == ["This grid already plays that game, as Yellow."]
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        act(a, "slider open", "slider close")  # A's next game, a new link
+        spent = "join the link of its next game"
+        assert both(a, b, lambda: spent in str(b.daemon.state()["fault"]))
+        said = b.daemon.state()
+        assert said["result"] == "red" and said["link"] == "down"
+        state = a.daemon.state()
+        assert state["linked"] is None and state["link"] == "up" and state["fault"] is None
+        act(b, "slider open", "slider close")  # B's own game, before the link comes
+        own = b.daemon.state()
+        assert own["linked"] is None and own["fault"] is None
+        assert str(own["status"]).startswith("This grid plays on its own again:")
+        act(b, "drop 4")  # said until its own game's first move
+        assert "on its own again" not in str(b.daemon.state()["status"])
+        act(b, "slider open", "slider close", "hold")  # its own game abandoned
+        assert b.daemon.state()["moves"] == []
+        assert "on its own again" not in str(b.daemon.state()["status"])
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        assert a.daemon.state()["linked"] == "inviting"
+        play(a, b, RED_WINS[:2])
+    finally:
+        b.close()
+        a.close()
+
+
+def test_a_finished_game_shows_no_fault_when_the_other_grid_goes_its_way(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """B's people begin a game of their own after the linked one: A's
+    finished game has no move to wait for, so no "play goes on when it is
+    back" with the error alert; an old link given after is said spent."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        old = a.links[-1]
+        assert join(b, old).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        act(b, "slider open", "slider close")
+        assert str(b.daemon.state()["status"]).startswith("This grid plays on its own again:")
+        assert both(a, b, lambda: a.daemon.state()["link"] == "down")
+        assert a.daemon.state()["fault"] is None and a.daemon.state()["result"] == "red"
+        act(a, "slider open", "slider close")
+        state = a.daemon.state()
+        assert state["linked"] is None and state["link"] == "up" and state["fault"] is None
+        # the old link given again on B's empty grid: its game is over, and B says so
+        assert join(b, old).declined is None
+        assert both(a, b, lambda: b.daemon.guest is None)
+        assert str(b.daemon.state()["status"]).startswith("This grid plays on its own again:")
+    finally:
+        b.close()
+        a.close()
+
+
+def die(sim: Simulation) -> None:
+    """As ``kill -9`` leaves it: the grid's broker connection ends with no
+    goodbye (the broker publishes its will) and is never made again."""
+    remote = sim.daemon.remote
+    assert remote is not None
+    remote.connection._client.reconnect_delay_set(3600, 3600)
+    remote.connection.reconnect()
+
+
+def test_the_inviting_grid_gone_for_good_is_seen_in_any_game(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """A's will is left with its connection: made for the first game's
+    invitation, it told nobody in a later game that A was gone (B's page said
+    "the link is up" for good, and nothing said to leave). Each invitation
+    now renews the connection, with no loss shown on A meanwhile."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        shown: list[str | None] = []
+        a.daemon.on_state = lambda state: shown.append(state["fault"])
+        act(a, "slider open", "slider close")  # A's next game, a new link
+        act(b, "slider open", "slider close")
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        assert not any("link to the other side" in str(fault) for fault in shown)
+        play(a, b, RED_WINS[:2])
+        die(a)  # as kill -9, or a laptop's battery
+        assert both(a, b, lambda: b.daemon.state()["link"] == "down")
+    finally:
+        b.close()
+        a.close()
+
+
 def test_a_grid_says_in_one_sentence_why_it_may_not_join_now(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
@@ -177,7 +281,16 @@ def test_the_page_refuses_what_is_not_a_link_and_asks_for_pairing(tmp_path: Path
         token = table.pair()
         status, answer = table.post("/api/remote/join", {"link": "http://x/remote#v=1"}, token)
         assert status == 400
-        assert answer["error"] == "the link is cut short: it has no game (g); copy all of it"
+        # what is wrong in the link's words, within a sentence of the catalogs
+        assert answer["error"] == (
+            "That is not the other grid's whole invitation link (the link is cut short: it "
+            "has no game (g); copy all of it). Copy it again with the Copy the link button on "
+            "that grid's page, and paste all of it."
+        )
+        status, answer = table.post("/api/remote/join", {"link": " \n "}, token)
+        assert status == 400 and answer["error"].startswith(
+            "Paste the other grid's invitation link first"
+        )
         status, answer = table.post("/api/remote/join", {"link": 4}, token)
         assert status == 400 and "invitation link" in answer["error"]
         status, answer = table.post("/api/remote/leave", {}, token)
@@ -204,6 +317,9 @@ def test_the_joining_grids_page_takes_the_link(
         assert not browser.find_element(By.ID, "invite-box").is_displayed()
         assert not browser.find_element(By.ID, "rules-choice").is_displayed()
         assert browser.find_element(By.ID, "leave").is_displayed()
+        # a second tap once it joined (the box is empty again): what it said stays
+        browser.find_element(By.ID, "join").click()
+        assert "it plays Yellow" in text(browser, "message")
         with a.lock:
             act(a, "drop 4")
         # A's move, lit on B for its person to copy, as the page says it
@@ -211,5 +327,88 @@ def test_the_joining_grids_page_takes_the_link(
     finally:
         for each in stepping:
             each.close()  # before the daemons they step
+        b.close()
+        a.close()
+
+
+@needs_chromium
+def test_the_inviting_grids_page_shows_each_new_games_link(
+    browser: Any, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """Each game of a grid that invites in every game has a link of its own:
+    the page shows the new one, so its Copy the link never copies the last
+    game's (a grid joining with it would find its game over)."""
+    remote = {"broker": mosquitto.url, "web_broker": mosquitto.ws_url, "plays": "yellow"}
+    a = Table(tmp_path / "a", remote=remote)
+    stepping = Running(a.sim)
+    try:
+        browser.get(a.web.url)
+        pair_page(browser, a)
+        field = browser.find_element(By.ID, "invite-link")
+        wait(browser, lambda d: field.get_attribute("value").startswith("http"), "the link")
+        with a.sim.lock:
+            first = a.sim.daemon.remote.current_link() if a.sim.daemon.remote else None
+        assert first is not None and field.get_attribute("value") == first
+        with a.sim.lock:
+            a.act("drop 4")
+        browser.find_element(By.ID, "new-game").click()
+        wait(browser, lambda d: d.find_element(By.ID, "confirm-yes").is_displayed(), "confirm")
+        browser.find_element(By.ID, "confirm-yes").click()
+        wait(browser, lambda d: "New game" in text(d, "message"), "the next game")
+        with a.sim.lock:
+            second = a.sim.daemon.remote.current_link() if a.sim.daemon.remote else None
+        assert second is not None and second != first
+        wait(browser, lambda d: field.get_attribute("value") == second, "the next game's link")
+    finally:
+        stepping.close()
+        a.close()
+
+
+@needs_chromium
+def test_the_joining_pages_answers_give_way_to_what_came_of_them(
+    browser: Any, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """What a control's answer said stays until the game moves on past it:
+    "This grid joins the other grid's game" once that link turned out spent
+    (its game was over: the status says so), and "Asked the other side to
+    take back ..." once both grids took the move back."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = Table(tmp_path / "b")
+    stepping = [Running(a), Running(b.sim)]
+    try:
+        old = a.links[-1]
+        with a.lock:
+            # abandoned, the grid emptied: A's next game has a new link
+            act(a, "drop 4", "hold", "hold", "slider open", "slider close")
+            assert a.links[-1] != old
+        browser.get(b.web.url)
+        pair_page(browser, b)
+        wait(browser, lambda d: d.find_element(By.ID, "join").is_displayed(), "the join box")
+        browser.find_element(By.ID, "join-link").send_keys(old)
+        browser.find_element(By.ID, "join").click()
+        wait(browser, lambda d: "on its own again" in text(d, "status"), "the old link spent")
+        wait(browser, lambda d: text(d, "message") == "", "no word of joining")
+        browser.find_element(By.ID, "join-link").send_keys(a.links[-1])
+        browser.find_element(By.ID, "join").click()
+        wait(browser, lambda d: text(d, "linked").endswith("the link is up."), "linked")
+        with a.lock:
+            act(a, "drop 4")
+        wait(browser, lambda d: "column 4" in text(d, "status"), "A's move to copy")
+        with b.sim.lock:
+            b.act("drop 4", "drop 5")  # the copy, and B's own move
+        wait(browser, lambda d: text(d, "moves") == "4 5", "B's move")
+        wait(browser, lambda d: a.daemon.state()["remote"] == "5", "B's move lit on A")
+        with a.lock:
+            act(a, "drop 5")
+        browser.find_element(By.ID, "takeback").click()
+        wait(browser, lambda d: text(d, "message").startswith("Asked the other side"), "asked")
+        wait(browser, lambda d: "take it back too" in str(a.daemon.state()["status"]), "asked of A")
+        with a.lock:
+            act(a, "takeback")  # agreed: both grids take Yellow's 5 back
+        wait(browser, lambda d: text(d, "moves") == "4", "the takeback")
+        wait(browser, lambda d: text(d, "message") == "", "the question answered")
+    finally:
+        for each in stepping:
+            each.close()
         b.close()
         a.close()

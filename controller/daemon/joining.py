@@ -83,6 +83,9 @@ class PageLink:
     ) -> None:
         self.home = home
         self._make_guest = make_guest
+        # why this grid plays on its own again (the link given on the page is
+        # spent), said with the status until its own game's first move
+        self.parted: Text | None = None
         # links given on the page, and None to leave the game one joined
         self._asked: queue.SimpleQueue[tuple[Link | None, Reply | None]] = queue.SimpleQueue()
 
@@ -110,13 +113,17 @@ class PageLink:
         """Once the link given on the page is spent and a game of this grid's
         own begins, the grid is its own again: as it was set up, no link
         kept (one in the configuration stays: nothing here changes it)."""
+        if self.parted is not None and not daemon.referee.not_begun():
+            self.parted = None  # its own game has begun (a move shows without it)
         guest = daemon.guest
         if guest is None or self.home is None or not guest.spent:
             return []
         if not daemon.referee.not_begun():
             return []
         out = self._home_again(daemon)
-        out.log.append(parted())
+        # the page and the terminal show it with the status (nobody at the grid reads a log)
+        self.parted = parted()
+        out.log.append(self.parted)
         log.info("%s", out.log[-1])
         return [out.verdict()]
 
@@ -124,7 +131,8 @@ class PageLink:
         out = Draft()
         guest, referee = daemon.guest, daemon.referee
         if guest is not None and guest.link == link and not guest.spent:
-            return out.verdict()  # joined already: the page asked twice
+            out.log.append(already(player(link.colour)))  # the page asked twice
+            return out.verdict()
         seat = referee.remote
         # a friend's seat here, not the other grid's (a guest's invitation is its own)
         friend = guest is None and seat.colour() is not None
@@ -144,6 +152,7 @@ class PageLink:
             self.home = Home(daemon.table, referee.next_rules, referee.next_computer)
         daemon.set_table(joined_table(self.home.table, link.repetition, link.both_lines))
         daemon.swap_guest(self._guest(link))
+        self.parted = None
         referee.choose_rules(link.rules)
         referee.choose_computer(None)
         now = referee.renew(link.rules, out)  # a game not begun takes the link's house rules too
@@ -241,6 +250,11 @@ def joined(colour: Text, rules: Text, now: bool) -> Text:
         colour=colour,
         rules=rules,
     )
+
+
+def already(colour: Text) -> Text:
+    """What the board says when the page gives the link it follows again."""
+    return _t("This grid already plays that game, as {colour}.", colour=colour)
 
 
 def parted() -> Text:

@@ -576,6 +576,9 @@ class Daemon:
             shown = with_hint(self.referee, shown, hint.move, hint.proven)
         searching = self.dispatcher.notice()
         cut = self._link_cut()
+        parted = self.page_link.parted
+        if parted is not None and self.guest is None and self.referee.not_begun():
+            shown = dataclasses.replace(shown, status=sentences(parted, shown.status))
         if self.saving.fault is None and searching is None and cut is None:
             return shown
         # a storage fault needs the owner at once, and so does a link that is
@@ -597,6 +600,8 @@ class Daemon:
             )
         if self.referee.remote.colour() is None or self.link_state() != "down":
             return None
+        if self.referee.game.is_over():
+            return None  # no move to wait for: "play goes on" would be untrue
         return _t("The link to the other side is down; play goes on when it is back.")
 
     def _show(self) -> None:

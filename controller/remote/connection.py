@@ -89,6 +89,8 @@ class Connection:
         self.trouble: str | None = None  # why the broker is away, while it is
         self._refusal: str | None = None  # the broker's answer to the attempt, a refusal
         self._closing = False
+        # the connection is being made again for a new will (renew): not a loss
+        self._renewing = False
         client = _Client(
             CallbackAPIVersion.VERSION2,
             client_id=f"{name}-{secrets.token_hex(6)}",
@@ -161,6 +163,25 @@ class Connection:
         with contextlib.suppress(OSError, AttributeError):
             _raw(self._client.socket()).shutdown(socket.SHUT_RDWR)
 
+    @property
+    def renewing(self) -> bool:
+        """Whether the connection is being made again for a new will
+        (:meth:`renew`): the broker is not away, so nothing to show."""
+        return self._renewing
+
+    def renew(self) -> None:
+        """Leave the broker the will for now, from the loop. A will is given
+        with CONNECT and names the board's invitation (its topics), so after a
+        new invitation the one left would tell nobody that this side is gone:
+        the connection up now ends as a cut network would (paho's thread
+        connects again at once, leaving the new will, and sends again what
+        was not acknowledged) and its old will is published on the old
+        invitation's topics, which nobody follows any more."""
+        self._leave_will()
+        if self.connected.is_set():
+            self._renewing = True
+            self.reconnect()
+
     def close(self) -> None:
         if not self._started:
             return
@@ -173,6 +194,7 @@ class Connection:
     def _connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
+        self._renewing = False
         if reason.is_failure:
             self._refusal = f"the broker refused the connection ({reason})"
             self._lost(self._refusal)
@@ -195,6 +217,7 @@ class Connection:
 
     def _connect_failed(self, client: mqtt.Client, userdata: Any) -> None:
         # paho calls this inside its ``except OSError`` and passes no error
+        self._renewing = False
         self._lost(failed(sys.exception(), self._ca_file))
 
     def _disconnect(
@@ -206,7 +229,8 @@ class Connection:
         self.connected.clear()
         # the attempt's own refusal says more than its hanging up after it
         refusal, self._refusal = self._refusal, None
-        self._lost(refusal or ended(reason, answered))
+        if not self._renewing:  # renewed on purpose: no loss to log
+            self._lost(refusal or ended(reason, answered))
         self.on_change()
 
     def _lost(self, why: str) -> None:

@@ -129,12 +129,14 @@ class LinkedGuest:
         game's moves for the other grid's (docs/remote.md, "Linked grids")."""
         if self.spent:
             return True
-        if ours and referee.game.is_over():
+        state = self.client.state or {}
+        # ended there (that grid began its next game) is said at once, also
+        # over a finished game here: its people need the next link
+        ended = state.get("invitation") == "ended"
+        if not ended and ours and referee.game.is_over():
             self._over_here = True  # shown until a new game begins here
             return False
-        state = self.client.state or {}
         fresh = referee.not_begun()
-        ended = state.get("invitation") == "ended"
         over_there = state.get("result") is not None
         if ended or (fresh and (self._over_here or over_there)):
             self.spent = True  # the board says so (controller.daemon.loop)

@@ -251,7 +251,8 @@ class RemoteHost:
     def link_state(self) -> str:
         """``up`` while the broker is reached and the other side, if it ever
         said it is there (a linked grid does; a friend's page does not), is."""
-        there = self.connection.connected.is_set() and self.presence.up is not False
+        connected = self.connection.connected.is_set() or self.connection.renewing
+        there = connected and self.presence.up is not False
         return "up" if there else "down"
 
     def _check(self, at: tuple[int, int], hashed: str) -> None:
@@ -322,6 +323,9 @@ class RemoteHost:
             self._ended(old)
         self._invitation = invitation
         self._answers, self._answered_at, self._asked, self._repeatable = {}, {}, {}, {}
+        # whoever said they were there was there for the old invitation: a grid
+        # joins the new one with its new link (until then no grid is linked)
+        self.presence = Presence()
         self._gate = _Gate(invitation, referee.remote.last_seq) if invitation else None
         if invitation is None:
             return
@@ -329,6 +333,8 @@ class RemoteHost:
         self.connection.subscribe([topics(invitation.game).remote])
         if not self.connection.started:
             self.connection.start()  # its will names this invitation's topics
+        else:
+            self.connection.renew()  # the will up now names the old one's
         link = self.link(invitation, self._rules)
         if self.on_invited is not None:
             self.on_invited(link)  # it says the link (popref simulate prints it once)

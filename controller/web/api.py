@@ -355,12 +355,22 @@ class Handler(Exchange):
         (docs/remote.md, "Linked grids"): its rules, its colour, no restart."""
         text = body.get("link")
         if not isinstance(text, str) or not text.strip():
-            self._error(HTTPStatus.BAD_REQUEST, "link must be the other grid's invitation link")
+            empty = _t(
+                "Paste the other grid's invitation link first: its page's Copy the link "
+                "button gives it."
+            )
+            self._error(HTTPStatus.BAD_REQUEST, empty)
             return
         try:
             link = parse_link(text.strip())
         except LinkError as error:
-            self._error(HTTPStatus.BAD_REQUEST, str(error))
+            # what is wrong stays in the link's own words (popref play says them too)
+            damaged = _t(
+                "That is not the other grid's whole invitation link ({reason}). Copy it "
+                "again with the Copy the link button on that grid's page, and paste all of it.",
+                reason=str(error),
+            )
+            self._error(HTTPStatus.BAD_REQUEST, damaged)
             return
         verdict = self._taken(lambda reply: self.web.controls.join(link, reply))
         if verdict is not None and verdict.declined is not None:

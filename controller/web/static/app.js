@@ -212,6 +212,9 @@ function onState(next) {
     message = null;
     showMessage();
   }
+  // each game of a grid that invites has a link of its own: the last one's is spent
+  const spent = invitation && next.remote_colour && next.game_number !== invitation.game;
+  if (spent && !invitationLoading) loadInvitation();
 }
 
 // Whether the game has moved on past what a control's answer said: a move
@@ -219,6 +222,11 @@ function onState(next) {
 // answer is about: it stays until that game's first move).
 function movedOn(before, next, path) {
   if (before.game_number !== next.game_number) return path !== "/api/new";
+  // a move taken back by both grids: the question is answered
+  if (next.epoch !== before.epoch) return true;
+  // the link given here was spent at once (its game was over): the status says so
+  const unlinked = !next.linked && (before.linked === "joined" || next.status !== before.status);
+  if (path === "/api/remote/join" && unlinked) return true;
   return next.moves.length > before.moves.length || (!before.result && Boolean(next.result));
 }
 
@@ -396,26 +404,46 @@ async function invite() {
   const { status, data } = await call("POST", "/api/remote/invite", { colour });
   await control(null, null, { status, data });
   if (status === 202) {
-    invitation = data;
+    invitation = { ...data, game: state.game_number };
     showFriend();
   }
 }
 
-// A page opened again while a friend holds a seat shows the link once more.
+// A page opened again while a friend holds a seat shows the link once more,
+// and a new game's link replaces the last one's.
+let invitationLoading = false;
 async function loadInvitation() {
-  const { status, data } = await call("GET", "/api/remote");
-  if (status !== 200) return;
-  broker = Boolean(data.broker);
-  if (data.link) invitation = data;
-  if (state) showFriend();
+  invitationLoading = true;
+  try {
+    const { status, data } = await call("GET", "/api/remote");
+    if (status !== 200) return;
+    broker = Boolean(data.broker);
+    invitation = data.link ? { ...data, game: state ? state.game_number : null } : null;
+    if (state) showFriend();
+  } finally {
+    invitationLoading = false;
+  }
 }
 
 // Another grid's link, given here: this grid plays that grid's game
 // (docs/remote.md, "Linked grids"); the board says whether it may now.
 async function joinLink() {
   const link = $("join-link").value.trim();
-  const status = await control("/api/remote/join", { link });
-  if (status === 202) $("join-link").value = "";
+  // a second tap once it joined: what the first one said stays
+  if (!link && state && state.linked === "joined") return;
+  $("join").disabled = true; // one tap, one join, while the board answers
+  const asked = state;
+  try {
+    const status = await control("/api/remote/join", { link });
+    if (status === 202) $("join-link").value = "";
+    // spent before its answer came (an old link): the status says why
+    if (status === 202 && state !== asked && movedOn(asked, state, "/api/remote/join")) {
+      message = null;
+      showMessage();
+    }
+  } finally {
+    $("join").disabled = false;
+  }
 }
 
 async function copyLink() {
