@@ -259,6 +259,34 @@ def test_the_owner_leaves_a_linked_game_whose_other_grid_is_gone(
         a.close()
 
 
+def test_a_game_under_way_past_this_grids_first_move_is_not_joined_midway(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """Found by the households' walk: B left, began afresh and pasted the same
+    link while A's game went on; B's own earlier moves were never lit, and
+    the two grids held two games, said only in the log."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:3])
+        assert leave(b).declined is None
+        act(b, "slider open", "slider close", "hold")  # B's own game abandoned
+        assert b.daemon.state()["moves"] == []
+        assert join(b, a.links[-1]).declined is None
+        said = "That game is under way on the other grid (3 moves made)"
+        assert both(a, b, lambda: said in str(b.daemon.state()["status"]))
+        state = b.daemon.state()
+        assert state["linked"] is None and state["remote"] is None and state["moves"] == []
+        assert b.daemon.guest is None and not (tmp_path / "b" / FILE).exists()
+        act(b, "drop 1")  # its own game, Red first, and the sentence gives way
+        assert said not in str(b.daemon.state()["status"])
+    finally:
+        b.close()
+        a.close()
+
+
 def test_a_grid_joined_by_its_configuration_is_left_there(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from controller.i18n.text import Text, _t
+from controller.i18n.text import Text, _n, _t
 from controller.i18n.words import player, title_of
 from controller.referee.commands import RemoteRevoked
 from controller.referee.core import Referee, Table
@@ -122,7 +122,7 @@ class PageLink:
             return []
         out = self._home_again(daemon)
         # the page and the terminal show it with the status (nobody at the grid reads a log)
-        self.parted = parted()
+        self.parted = parted() if guest.late is None else too_late(guest.late)
         out.log.append(self.parted)
         log.info("%s", out.log[-1])
         return [out.verdict()]
@@ -255,6 +255,18 @@ def joined(colour: Text, rules: Text, now: bool) -> Text:
 def already(colour: Text) -> Text:
     """What the board says when the page gives the link it follows again."""
     return _t("This grid already plays that game, as {colour}.", colour=colour)
+
+
+def too_late(ply: int) -> Text:
+    """What a joining grid says when the link's game was under way past its
+    own first move before it could begin it (``ply`` moves made there)."""
+    return _n(
+        "That game is under way on the other grid ({n} move made): this grid cannot join it "
+        "midway, with its own moves missing. Join the link of its next game.",
+        "That game is under way on the other grid ({n} moves made): this grid cannot join it "
+        "midway, with its own moves missing. Join the link of its next game.",
+        ply,
+    )
 
 
 def parted() -> Text:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
+from controller.daemon import joining
 from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
 from controller.daemon.joining import PageLink
@@ -591,6 +592,8 @@ class Daemon:
     def _link_cut(self) -> Text | None:
         """The fault while the link of a game with a remote seat is down, or
         once the link this grid joined is spent."""
+        if self.guest is not None and self.guest.late is not None:
+            return joining.too_late(self.guest.late)
         if self.guest is not None and self.guest.spent:
             return link_spent()
         if self.guest is not None and self.guest.behind:

@@ -34,6 +34,7 @@ from controller.remote.client import RESEND, RemoteClient
 from controller.remote.link import Link
 from controller.remote.message import EPOCH_MOVES, epoch_of, record_hash
 from engine import Move, parse_move
+from engine.colour import Colour
 
 log = logging.getLogger("popref")
 
@@ -67,6 +68,9 @@ class LinkedGuest:
         # the link's one game is over here, or ended there: see _spends
         self._over_here = False
         self.spent = False
+        # the other grid's game was past this grid's first move when it would
+        # have begun it here: its move count then (see _may_begin)
+        self.late: int | None = None
         # the game here followed an earlier link, until a new game begins
         self.behind = False
         self._wake: Callable[[], None] = lambda: None
@@ -104,7 +108,7 @@ class LinkedGuest:
             if ours:
                 yield RemoteRevoked(at=self._wall())
             return
-        if seat.invitation is None and referee.not_begun():
+        if seat.invitation is None and referee.not_begun() and self._may_begin():
             invitation = Invitation(self.link.game, self.link.key, self.theirs, self._wall())
             yield RemoteInvited(invitation)
         if seat.invitation is None or seat.invitation.game != self.link.game:
@@ -141,6 +145,25 @@ class LinkedGuest:
         if ended or (fresh and (self._over_here or over_there)):
             self.spent = True  # the board says so (controller.daemon.loop)
         return self.spent
+
+    def _may_begin(self) -> bool:
+        """Whether this grid, its game not begun, may begin the link's game
+        now: once the other grid's state says where that game is (caught up
+        first), and only if this grid's colour has not moved there yet. A
+        game under way past this grid's first move (a link opened late, this
+        grid left and came back, its journal lost) cannot be followed from an
+        empty grid: its own earlier moves would never be lit, and the two
+        grids would hold two games. The link is then spent (``late``)."""
+        state = self.client.state
+        ply = state.get("ply") if state is not None else None
+        if not isinstance(ply, int) or isinstance(ply, bool):
+            return False  # catch up first: the retained state, or the answer to hello
+        first = 1 if self.mine is Colour.RED else 2  # this grid's colour's first move
+        if ply >= first and state is not None and state.get("result") is None:
+            self.late = ply
+            self.spent = True
+            return False
+        return True
 
     def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
         """The referee's word on one of the inviting grid's moves: nothing to say back."""

@@ -230,8 +230,11 @@ class Simulation:
         return verdicts
 
     def remote_in_game(self) -> bool:
-        """Whether a remote player has a seat in this game (its moves come in
-        real time, through the broker)."""
+        """Whether a remote player has a seat in this game, or this grid joined
+        another's (its moves come in real time, through the broker; a joining
+        grid takes its seat once it has caught up with the other grid)."""
+        if self.daemon.guest is not None:
+            return True
         return bool(self.daemon.sides()) and self.daemon.referee.remote.colour() is not None
 
     def wait_real(self, seconds: float, now: Callable[[], float] = time.monotonic) -> list[Verdict]:
