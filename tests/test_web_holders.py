@@ -36,7 +36,9 @@ def stuck_streams(table: Table, count: int) -> Iterator[list[socket.socket]]:
             sock.connect((table.host, table.port))
             sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: {table.authority}\r\n\r\n".encode())
             held.append(sock)
-        assert table.web.hub.wait_clients(count, timeout=10)
+            # each follows before the next connects: the server's threads would
+            # otherwise join the hub in their own order, and "the oldest" with them
+            assert table.web.hub.wait_clients(len(held), timeout=10)
         yield held
     finally:
         for sock in held:
@@ -97,6 +99,9 @@ def test_streams_nobody_reads_cannot_keep_a_new_page_from_its_updates(tmp_path: 
     table = Table(tmp_path, max_clients=4)
     try:
         with stuck_streams(table, 4) as stuck:
+            # each was sent its first state: none is behind the others yet, so
+            # the oldest gives its place up (not whichever was still sending)
+            assert table.web.hub.caught_up(timeout=10)
             page = Stream(table)
             try:
                 assert page.status == 200 and page.next()["moves"] == []
