@@ -108,7 +108,7 @@ class LinkedGuest:
             if ours:
                 yield RemoteRevoked(at=self._wall())
             return
-        if seat.invitation is None and referee.not_begun() and self._may_begin():
+        if seat.invitation is None and referee.not_begun():
             invitation = Invitation(self.link.game, self.link.key, self.theirs, self._wall())
             yield RemoteInvited(invitation)
         if seat.invitation is None or seat.invitation.game != self.link.game:
@@ -142,27 +142,23 @@ class LinkedGuest:
             return False
         fresh = referee.not_begun()
         over_there = state.get("result") is not None
-        if ended or (fresh and (self._over_here or over_there)):
+        if ended or (fresh and (self._over_here or over_there or self._past_mine(state))):
             self.spent = True  # the board says so (controller.daemon.loop)
         return self.spent
 
-    def _may_begin(self) -> bool:
-        """Whether this grid, its game not begun, may begin the link's game
-        now: once the other grid's state says where that game is (caught up
-        first), and only if this grid's colour has not moved there yet. A
-        game under way past this grid's first move (a link opened late, this
-        grid left and came back, its journal lost) cannot be followed from an
-        empty grid: its own earlier moves would never be lit, and the two
-        grids would hold two games. The link is then spent (``late``)."""
-        state = self.client.state
-        ply = state.get("ply") if state is not None else None
+    def _past_mine(self, state: dict[str, Any]) -> bool:
+        """Whether the other grid's game, not begun here, is past this grid's
+        first move there. It cannot be followed from an empty grid (a link
+        opened late, this grid left and came back, its journal lost): its own
+        earlier moves would never be lit, and the two grids would hold two
+        games. ``late`` keeps that game's move count for the board's sentence."""
+        ply = state.get("ply")
         if not isinstance(ply, int) or isinstance(ply, bool):
-            return False  # catch up first: the retained state, or the answer to hello
+            return False  # not caught up yet: the seat waits for it, as for a move
         first = 1 if self.mine is Colour.RED else 2  # this grid's colour's first move
-        if ply >= first and state is not None and state.get("result") is None:
-            self.late = ply
-            self.spent = True
+        if ply < first:
             return False
+        self.late = ply
         return True
 
     def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
