@@ -30,7 +30,7 @@ from controller.i18n.text import Text, _n, _t
 from controller.i18n.words import player, title_of
 from controller.referee.commands import RemoteRevoked
 from controller.referee.core import Referee, Table
-from controller.referee.verdict import Declined, Draft, Verdict
+from controller.referee.verdict import Declined, Draft, Reply, Verdict
 from controller.store.joined import forget, store
 from engine.colour import Colour
 
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from controller.remote.link import Link
 
 log = logging.getLogger("popref")
-Reply = Callable[[Verdict], None]
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING, Any
 from controller.computer.dispatch import Dispatcher
 from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
-from controller.daemon import joining
 from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
-from controller.daemon.joining import PageLink
+from controller.daemon.joining import PageLink, too_late
 from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
@@ -41,7 +40,7 @@ from controller.referee.commands import (
 from controller.referee.core import Referee, Table
 from controller.referee.remote_seat import link_spent
 from controller.referee.state import state_of
-from controller.referee.verdict import Verdict
+from controller.referee.verdict import Reply, Verdict
 from controller.referee.view import display as view
 from controller.referee.view import with_hint
 from controller.store.archive import GameArchive
@@ -72,7 +71,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("popref")
 
 THINK_SECONDS = OpponentConfig().think  # the computer's budget: [opponent] think_ms's default
-Reply = Callable[[Verdict], None]  # told a page command's verdict once it is durable
 
 
 @dataclass
@@ -592,11 +590,12 @@ class Daemon:
     def _link_cut(self) -> Text | None:
         """The fault while the link of a game with a remote seat is down, or
         once the link this grid joined is spent."""
-        if self.guest is not None and self.guest.late is not None:
-            return joining.too_late(self.guest.late)
-        if self.guest is not None and self.guest.spent:
+        guest = self.guest
+        if guest is not None and guest.late is not None:
+            return too_late(guest.late)
+        if guest is not None and guest.spent:
             return link_spent()
-        if self.guest is not None and self.guest.behind:
+        if guest is not None and guest.behind:
             return _t(
                 "This game followed an earlier link of the other grid's: hold the mode "
                 "button to end it, and the new link's game begins."

@@ -10,6 +10,7 @@ and its controls (:mod:`controller.referee.controls`) handle the input.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.i18n.text import Text
@@ -90,3 +91,7 @@ class Draft:
             self.declined,
             self.word,
         )
+
+
+# told a command's verdict once it is durable (the page's commands, a link it gives)
+Reply = Callable[[Verdict], None]

@@ -26,6 +26,7 @@ from controller.referee.commands import (
     RemoteRequested,
     RemoteRevoked,
     TakebackHeard,
+    countable,
 )
 from controller.referee.core import Referee
 from controller.referee.invitation import Invitation
@@ -69,7 +70,7 @@ class LinkedGuest:
         self._over_here = False
         self.spent = False
         # the other grid's game was past this grid's first move when it would
-        # have begun it here: its move count then (see _may_begin)
+        # have begun it here: its move count then (see _past_mine)
         self.late: int | None = None
         # the game here followed an earlier link, until a new game begins
         self.behind = False
@@ -142,24 +143,23 @@ class LinkedGuest:
             return False
         fresh = referee.not_begun()
         over_there = state.get("result") is not None
-        if ended or (fresh and (self._over_here or over_there or self._past_mine(state))):
+        if ended or (fresh and (self._over_here or over_there)):
             self.spent = True  # the board says so (controller.daemon.loop)
+        elif fresh:
+            self.late = self._past_mine(state)
+            self.spent = self.late is not None
         return self.spent
 
-    def _past_mine(self, state: dict[str, Any]) -> bool:
-        """Whether the other grid's game, not begun here, is past this grid's
-        first move there. It cannot be followed from an empty grid (a link
-        opened late, this grid left and came back, its journal lost): its own
-        earlier moves would never be lit, and the two grids would hold two
-        games. ``late`` keeps that game's move count for the board's sentence."""
+    def _past_mine(self, state: dict[str, Any]) -> int | None:
+        """The other grid's move count when its game, not begun here, is past
+        this grid's first move there, else None. Such a game cannot be
+        followed from an empty grid (a link opened late, this grid left and
+        came back, its journal lost): its own earlier moves would never be
+        lit, and the two grids would hold two games. Not caught up yet (no
+        state): None, and the seat waits for it, as for a move."""
         ply = state.get("ply")
-        if not isinstance(ply, int) or isinstance(ply, bool):
-            return False  # not caught up yet: the seat waits for it, as for a move
         first = 1 if self.mine is Colour.RED else 2  # this grid's colour's first move
-        if ply < first:
-            return False
-        self.late = ply
-        return True
+        return ply if countable(ply, first) else None
 
     def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
         """The referee's word on one of the inviting grid's moves: nothing to say back."""

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 from controller.computer.thinker import InlineThinker, Thinker
 from controller.daemon.assembly import assemble
 from controller.daemon.config import Config
-from controller.daemon.loop import Reply
 from controller.referee.commands import Command, TakebackAsked, TakebackDeclined
-from controller.referee.verdict import Verdict
+from controller.referee.verdict import Reply, Verdict
 from controller.simulator.script import Action
 from controller.store.journal import replace_file
 from engine.colour import Colour
@@ -230,11 +229,8 @@ class Simulation:
         return verdicts
 
     def remote_in_game(self) -> bool:
-        """Whether a remote player has a seat in this game, or this grid joined
-        another's (its moves come in real time, through the broker; a joining
-        grid takes its seat once it has caught up with the other grid)."""
-        if self.daemon.guest is not None:
-            return True
+        """Whether a remote player has a seat in this game (its moves come in
+        real time, through the broker)."""
         return bool(self.daemon.sides()) and self.daemon.referee.remote.colour() is not None
 
     def wait_real(self, seconds: float, now: Callable[[], float] = time.monotonic) -> list[Verdict]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any, Protocol
@@ -20,7 +19,7 @@ from urllib.parse import parse_qs
 
 from controller.i18n.text import LANGUAGES, _t, choose, known, render, sentences
 from controller.referee.commands import Command
-from controller.referee.verdict import Verdict
+from controller.referee.verdict import Reply
 from controller.web.checks import Refused, content_length, from_the_page, header_lines
 from controller.web.connections import Connection, Connections
 from controller.web.hosts import HOST
@@ -73,11 +72,11 @@ class Controls(Protocol):
     calls ``reply`` with the verdict once the command is durable; a link
     given on the page likewise (``Daemon.join``)."""
 
-    def submit(self, command: Command, reply: Callable[[Verdict], None] | None = None) -> None: ...
+    def submit(self, command: Command, reply: Reply | None = None) -> None: ...
 
-    def join(self, link: Link, reply: Callable[[Verdict], None] | None = None) -> None: ...
+    def join(self, link: Link, reply: Reply | None = None) -> None: ...
 
-    def leave(self, reply: Callable[[Verdict], None] | None = None) -> None: ...
+    def leave(self, reply: Reply | None = None) -> None: ...
 
 
 class Site(Protocol):
