@@ -29,6 +29,7 @@ from controller.daemon.config import parse_config
 from controller.i18n.text import LANGUAGES, TEXT_LIMIT, Text, _n, _t, sentences
 from controller.referee.commands import LevelChosen, OpponentChosen, PairingRequested, RulesChosen
 from controller.referee.core import Referee, Table
+from controller.referee.invitation import Invitation
 from controller.simulator.script import parse_script
 from controller.simulator.simulation import Simulation
 from controller.store.entries import Archived, ComputerMove, EventEntry, Resumed, read_entry
@@ -48,6 +49,8 @@ OPTIONAL = {"id", "size", "computer", "next_computer", "computer_move", "next_le
 OPTIONAL |= {"pairing_since", "pairing_code", "problem_text", "colour", "takebacks"}
 OPTIONAL |= {"repetition", "both_lines"}  # the game's own house rules, since 2026-12-05
 OPTIONAL |= {"takeback"}  # the remote seat's, since the agreed takeback
+OPTIONAL |= {"remote"}  # journals from before the remote seat
+OPTIONAL |= {"sequel"}  # the remote seat's, since a link plays on into the next game
 MARK = {"boot": 7, "drops": [0] * 7, "pops": [0] * 7, "slider_changes": 0, "slider": False}
 MARK |= {"presses": 1, "holds": 0}
 
@@ -107,6 +110,7 @@ def full_snapshot() -> str:
     referee.last_entry_at = 3.25
     referee.pairing.since = 2.5
     referee.seats.next_level = 7
+    referee.remote.sequel = Invitation("A" * 22, bytes(32), Colour.RED, made_at=1.0)
     return json.dumps({"snapshot": snapshot(referee), "id": "0123456789abcdef", "board": MARK})
 
 

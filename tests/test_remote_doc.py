@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from controller.referee.invitation import Invitation
+from controller.referee.invitation import Invitation, b64url
 from controller.remote.link import Link, parse_link
 from controller.remote.message import DOMAIN, Message, seal, unseal
 from engine.colour import Colour
@@ -60,3 +60,11 @@ def test_the_documented_signature_is_checked_byte_for_byte() -> None:
         lines[1].removeprefix("game "), "remote", 2, "request", '{"ply":1,"move":"4"}'
     )
     assert seal(key, message).decode() == lines[4]
+
+
+def test_the_documented_next_game_is_the_one_the_code_derives() -> None:
+    lines = vectors()
+    key = bytes.fromhex(lines[0].removeprefix("key "))
+    game, secret = next(line for line in lines if line.startswith("sequel ")).split()[1:]
+    after = Invitation(lines[1].removeprefix("game "), key, Colour.YELLOW, 0.0).sequel(1.0)
+    assert (after.game, b64url(after.key)) == (game, secret)

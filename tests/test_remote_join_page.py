@@ -17,7 +17,7 @@ from controller.daemon.config import parse_config
 from controller.referee.verdict import Verdict
 from controller.remote.link import parse_link
 from controller.simulator.simulation import Simulation
-from controller.store.joined import FILE
+from controller.store.joined import FILE, stored
 from engine.colour import Colour
 from tests.broker import Mosquitto
 from tests.browser import By, needs_chromium, pair_page, text, wait
@@ -74,11 +74,18 @@ def test_a_link_given_on_the_page_joins_keeps_and_parts(
         assert both(a, b, lambda: linked(a, b))
         play(a, b, RED_WINS[2:], first=3)
         assert a.daemon.state()["result"] == b.daemon.state()["result"] == "red"
-        # A's next game has a new link; B's is spent once a game begins here
+        # A's next game is on the same link: B follows it by itself, and keeps it
         old = a.links[-1]
         act(a, "slider open", "slider close")
-        assert both(a, b, lambda: a.links[-1] != old)
+        assert both(a, b, lambda: stored(tmp_path / "b") == a.links[-1] != old)
         act(b, "slider open", "slider close")
+        assert both(a, b, lambda: linked(a, b))
+        assert b.daemon.state()["moves"] == [] and b.daemon.state()["rules"] == "popout"
+        play(a, b, ("1", "2"))
+        # A abandons that game midway: its new link is not B's, and B is its own again
+        act(a, "hold", "hold", "slider open", "slider close")
+        act(b, "hold", "hold", "slider open", "slider close")  # B's game, its own now, ends
+        assert both(a, b, lambda: b.daemon.guest is None)
         own = b.daemon.state()
         assert own["linked"] is None and own["fault"] is None and own["moves"] == []
         assert own["rules"] == "pop10" and b.daemon.referee.game.rules.repetition == 3
@@ -93,10 +100,11 @@ def test_a_link_given_on_the_page_joins_keeps_and_parts(
 
 
 def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path: Path) -> None:
-    """Game after game as a family plays it: A begins the next game, B's
-    people are told to join its new link (not left with "the link is up"
-    over the last game), A says no grid is linked until B joins it, and B
-    back on its own says how to play on together."""
+    """Game after game as a family plays it, whichever grid is emptied
+    first: B waits for A's next game and joins it on the same link (not left
+    with "the link is up" over the last game); when A abandons a game
+    instead, B's people are told to join its new link, and B back on its own
+    says how to play on together."""
     a = grid_a(mosquitto, tmp_path / "a")
     b = grid_b(tmp_path / "b")
     try:
@@ -105,14 +113,25 @@ def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path:
         assert again == ["This grid already plays that game, as Yellow."]
         assert both(a, b, lambda: linked(a, b))
         play(a, b, RED_WINS)
-        act(a, "slider open", "slider close")  # A's next game, a new link
+        act(b, "slider open", "slider close")  # B emptied first: it waits for A's next game
+        waiting = "joins its next game when that grid begins it"
+        assert waiting in str(b.daemon.state()["status"])
+        act(a, "slider open", "slider close")  # A's next game, on the same link
+        assert both(a, b, lambda: linked(a, b))
+        said = b.daemon.state()
+        assert said["linked"] == "joined" and said["fault"] is None and said["moves"] == []
+        assert "began its next game on the same link" in str(said["status"])
+        assert a.daemon.state()["linked"] == "inviting"
+        play(a, b, RED_WINS[:2])
+        assert "same link" not in str(b.daemon.state()["status"])  # said until a move
+        act(a, "hold", "hold", "slider open", "slider close")  # A abandons: a new link
         spent = "join the link of its next game"
         assert both(a, b, lambda: spent in str(b.daemon.state()["fault"]))
         said = b.daemon.state()
-        assert said["result"] == "red" and said["link"] == "down"
+        assert said["link"] == "down"
         state = a.daemon.state()
         assert state["linked"] is None and state["link"] == "up" and state["fault"] is None
-        act(b, "slider open", "slider close")  # B's own game, before the link comes
+        act(b, "hold", "hold", "slider open", "slider close")  # B's own game, emptied
         own = b.daemon.state()
         assert own["linked"] is None and own["fault"] is None
         assert str(own["status"]).startswith("This grid plays on its own again:")
@@ -130,12 +149,13 @@ def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path:
         a.close()
 
 
-def test_a_finished_game_shows_no_fault_when_the_other_grid_goes_its_way(
+def test_a_finished_game_shows_no_fault_while_the_other_grid_waits(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
-    """B's people begin a game of their own after the linked one: A's
-    finished game has no move to wait for, so no "play goes on when it is
-    back" with the error alert; an old link given after is said spent."""
+    """B's people empty their grid after the linked game: A's finished game
+    has no move to wait for, so no "play goes on when it is back" with the
+    error alert; B's people may play a game of their own meanwhile, and the
+    old link given again on B's empty grid leads to A's next game."""
     a = grid_a(mosquitto, tmp_path / "a")
     b = grid_b(tmp_path / "b")
     try:
@@ -143,17 +163,18 @@ def test_a_finished_game_shows_no_fault_when_the_other_grid_goes_its_way(
         assert join(b, old).declined is None
         assert both(a, b, lambda: linked(a, b))
         play(a, b, RED_WINS)
-        act(b, "slider open", "slider close")
-        assert str(b.daemon.state()["status"]).startswith("This grid plays on its own again:")
-        assert both(a, b, lambda: a.daemon.state()["link"] == "down")
+        act(b, "slider open", "slider close", "drop 4")  # a game of B's own
+        assert "same link" not in str(b.daemon.state()["status"])
+        assert b.daemon.state()["remote"] is None and b.daemon.state()["moves"] == ["4"]
         assert a.daemon.state()["fault"] is None and a.daemon.state()["result"] == "red"
+        act(b, "slider open", "slider close", "hold")  # and abandoned
         act(a, "slider open", "slider close")
+        assert both(a, b, lambda: linked(a, b))
         state = a.daemon.state()
-        assert state["linked"] is None and state["link"] == "up" and state["fault"] is None
-        # the old link given again on B's empty grid: its game is over, and B says so
+        assert state["linked"] == "inviting" and state["fault"] is None
+        # the old link given again on B's empty grid: the game it leads to now
         assert join(b, old).declined is None
-        assert both(a, b, lambda: b.daemon.guest is None)
-        assert str(b.daemon.state()["status"]).startswith("This grid plays on its own again:")
+        assert both(a, b, lambda: stored(tmp_path / "b") == a.links[-1])
     finally:
         b.close()
         a.close()

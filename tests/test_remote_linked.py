@@ -224,42 +224,94 @@ def spent(sim: Simulation) -> Callable[[], bool]:
     return lambda: sim.daemon.guest is not None and sim.daemon.guest.spent
 
 
+def following(sim: Simulation, link: str) -> Callable[[], bool]:
+    """The grid plays ``link``'s game now, with no spent link."""
+    return lambda: (
+        sim.daemon.guest is not None
+        and not sim.daemon.guest.spent
+        and sim.daemon.guest.link == parse_link(link)
+    )
+
+
 def test_a_new_game_on_the_joined_grid_takes_none_of_the_linked_game_s_moves(
     grids: tuple[Simulation, Simulation],
 ) -> None:
     """The link names one game: once it is over, a new game on the grid that
-    joined is its own (a new user's B replayed the old game's moves as the
-    other grid's), and the board says to join the other grid's next link."""
+    joined takes none of its moves (a new user's B replayed the old game's
+    moves as the other grid's). It waits for the other grid's next game,
+    which the same link leads to, and joins it once that grid begins it."""
     a, b = grids
     play(a, b, RED_WINS)
     act(b, "slider open", "slider close")  # B's next game, before A's
-    assert both(a, b, spent(b))
     assert b.daemon.referee.remote.invitation is None
-    act(a, "slider open", "slider close")  # A's next game: a new link, the old one ended
     guest = b.daemon.guest
-    assert guest is not None
-    assert both(a, b, lambda: (guest.client.state or {}).get("invitation") == "ended")
+    assert guest is not None and guest.waits(b.daemon.referee) and not guest.spent
+    assert "joins its next game when that grid begins it" in str(b.daemon.state()["status"])
+    act(a, "slider open", "slider close")  # A's next game, on the same link
+    assert both(a, b, following(b, a.links[-1]))
+    assert both(a, b, lambda: linked(a, b))
     state = b.daemon.state()
-    assert state["moves"] == [] and state["link"] == "down"
+    assert state["moves"] == [] and state["fault"] is None
+    assert "began its next game on the same link" in str(state["status"])
+    play(a, b, RED_WINS[:2])
+    act(a, "hold", "hold")  # A abandons that game: a new link, which B is not given
+    assert both(a, b, spent(b))
+    assert b.daemon.state()["link"] == "down"
     assert "join the link of its next game" in str(b.daemon.display().fault)
 
 
-def test_an_old_link_joined_after_the_other_grid_moved_on_says_it_is_spent(
+def test_an_old_link_leads_on_to_the_other_grid_s_next_games(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
-    """Not "the link is down" for ever (a new user's fresh grid on a finished
-    game's link): the link is spent, and said so."""
+    """A finished game's link, given to a fresh grid after the other grid
+    moved on, leads to the game that grid began next on it, link after
+    link; where that grid abandoned a game, the link is spent, and said so
+    (not "the link is down" for ever)."""
     with linked_pair(mosquitto, tmp_path) as (a, b):
         play(a, b, RED_WINS)
         old = a.links[-1]
-        act(a, "slider open", "slider close")  # a new game, a new link: the old one ended
+        act(a, "slider open", "slider close")  # A's next game, on the same link
         late = grid_b(old, tmp_path / "late")
+        try:
+            assert both(a, late, following(late, a.links[-1]))
+        finally:
+            late.close()
+        act(a, "drop 4", "hold", "hold")  # A abandons it midway: a new link
+        late = grid_b(old, tmp_path / "later")
         try:
             assert both(a, late, spent(late))
             assert late.daemon.referee.remote.invitation is None
             assert "link is spent" in str(late.daemon.display().fault)
         finally:
             late.close()
+
+
+def test_a_grid_away_when_the_next_game_began_follows_it_all_the_same(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """The finished game's last word names the next game. A broker that lost
+    its retained messages (restarted without persistence) while B was away
+    is told it again by A, with A's state, so B, back, still follows."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    first = a.links[-1]
+    b = grid_b(first, tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        b.close()
+        act(a, "slider open", "slider close")  # A's next game, with B away
+        mosquitto.restart()  # nothing retained
+        remote = a.daemon.remote
+        assert remote is not None
+        assert both(a, a, lambda: remote.connection.connected.is_set())
+        b = grid_b(first, tmp_path / "b")  # B's configuration names the first link still
+        assert both(a, b, following(b, a.links[-1]))
+        act(b, "slider open", "slider close")
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:2])
+    finally:
+        b.close()
+        a.close()
 
 
 def test_the_joined_grid_does_not_abandon_a_linked_game_in_progress(

@@ -24,6 +24,7 @@ from controller.simulator.simulation import Simulation
 from engine.colour import Colour
 from tests.broker import Mosquitto
 from tests.test_remote_seat import WAIT, act, pump, state
+from tests.test_remote_seat import play as seat_play
 
 POPREF = [sys.executable, "-m", "controller.cli"]
 # Long enough for the friend's request to arrive on a loaded machine (it
@@ -303,3 +304,31 @@ def test_simulate_web_broker_needs_a_broker(tmp_path: Path) -> None:
         "popref simulate: --web-broker: it is the browsers' way to a broker; "
         "pass --broker mqtt://HOST:PORT too\n"
     )
+
+
+def test_popref_play_on_a_finished_game_s_link_names_the_next_game(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """After a game finished through the link, the grid's next game is on
+    the same link: ``popref play`` given the old one says so, with the next
+    game's link to play it (kept off the command line, in the environment)."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "t.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    old = sim.links[-1]
+    client = RemoteClient(parse_link(old), name="friend")
+    client.start()
+    try:
+        assert pump(sim, client, lambda: client.state is not None)
+        seat_play(sim, client, 1, 2, 1, 2, 1, 2, 1)  # Red wins in column 1
+        act(sim, "slider open", "slider close")  # the next game, on the same link
+        assert pump(sim, client, lambda: state(client).get("invitation") == "ended")
+        assert sim.links[-1] != old
+        ran = play_briefly(old, 5)
+        assert ran.returncode == 2 and ran.stdout == ""
+        assert ran.stderr.strip().endswith(
+            f"the game is over (red) and the grid began its next game on this link; to play "
+            f"it: POPREF_LINK='{sim.links[-1]}' popref play"
+        ), ran.stderr
+    finally:
+        client.close()
+        sim.close()

@@ -111,8 +111,9 @@ def test_a_second_request_while_one_waits_is_refused_and_a_replay_does_nothing()
     assert not replay.changed and replay.declined is None and referee.remote.last_seq == 4
 
 
-def test_after_the_game_requests_are_refused_and_a_new_game_revokes_the_invitation() -> None:
+def test_after_the_game_requests_are_refused_and_the_next_game_is_on_the_same_link() -> None:
     referee = invited(Colour.RED)
+    played = referee.remote.invitation
     for n, column in enumerate((1, 2, 1, 2, 1, 2)):
         if n % 2 == 0:
             referee.handle(RemoteRequested(n + 1, n, Move.drop(column)))
@@ -124,7 +125,21 @@ def test_after_the_game_requests_are_refused_and_a_new_game_revokes_the_invitati
     assert over.declined is not None and over.declined.code == "over"
     referee.handle(SliderMoved(True, at=30.0))
     assert referee.remote.invitation is None and referee.remote.colour() is None
-    assert not referee.remote.due  # nobody asked for one in each game
+    # nobody asked for one in each game, but the friend played this one through:
+    # the daemon invites them again, on the same link (docs/remote.md)
+    assert referee.remote.sequel == played and referee.remote.wanted() is Colour.RED
+
+
+def test_a_new_game_in_the_middle_of_one_revokes_the_invitation() -> None:
+    referee = invited(Colour.RED)
+    referee.handle(RemoteRequested(1, 0, Move.drop(1)))
+    referee.handle(DiscEntered(1, at=1.0))
+    referee.handle(ButtonPressed(at=2.0))
+    referee.handle(ButtonHeld(at=4.0))
+    referee.handle(ButtonHeld(at=6.0))  # held again: the game is abandoned
+    assert not referee.game.moves and referee.game_number == 2
+    assert referee.remote.invitation is None
+    assert referee.remote.sequel is None and not referee.remote.due
 
 
 def finish(referee: Referee) -> None:

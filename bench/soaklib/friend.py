@@ -101,21 +101,29 @@ class Friend:
 
     # -- the link --------------------------------------------------------------------
 
-    def follow(self, sim: Simulation) -> bool:
-        """Be on the link of ``sim``'s invitation in this game; False when an
-        old link's last word (``invitation: ended``) did not come."""
+    def follow(self, sim: Simulation) -> str | None:
+        """Be on the link of ``sim``'s invitation in this game; what went
+        wrong, if anything: an old link's last word (``invitation: ended``)
+        did not come, or the next game it named is not the new link's."""
         link = sim.links[-1] if sim.links else None
         if link is None or link == self.link:
-            return True
-        ended = True
+            return None
+        wrong = None
         if self._client is not None:
             old = self._client
-            ended = self.pump(sim, lambda: (old.state or {}).get("invitation") == "ended")
+            if not self.pump(sim, lambda: (old.state or {}).get("invitation") == "ended"):
+                wrong = "the old invitation's link never said it ended"
+            named = (old.state or {}).get("sequel")
+            after, new = old.link.sequel(named), parse_link(link)
+            if named is not None and (
+                after is None or (after.game, after.key) != (new.game, new.key)
+            ):
+                wrong = f"the old link's last word named another next game ({named})"
             self.close()
         self.link = link
         self.asked = None
         self.connect()
-        return ended
+        return wrong
 
     def connect(self) -> None:
         """A new client on the link: the page opened again, or popref play

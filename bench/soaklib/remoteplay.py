@@ -82,8 +82,9 @@ def friend_agrees(self: TableFace, what: str) -> bool:
     daemon's; a new game's new link is followed first."""
     friend = self.friend
     assert friend is not None
-    if not friend.follow(self.sim):
-        self.tally.fail("undetected", f"{what}: the old invitation's link never said it ended")
+    wrong = friend.follow(self.sim)
+    if wrong is not None:
+        self.tally.fail("undetected", f"{what}: {wrong}")
     differs = friend.disagreement(self.sim)
     if differs:
         self.diverged(what, "the friend's view differs: " + "; ".join(differs[:4]))

@@ -170,6 +170,12 @@ def _waiting(client: RemoteClient, ply: int) -> bool:
 
 def _over(client: RemoteClient) -> str | None:
     state = _state(client)
+    after = client.link.sequel(state.get("sequel"))
+    if state.get("invitation") == "ended" and after is not None:
+        return (
+            f"the game is over ({state.get('result')}) and the grid began its next game on this "
+            f"link; to play it: POPREF_LINK='{after.url()}' popref play"
+        )
     if state.get("invitation") == "ended":
         return (
             "the invitation has ended (revoked, expired, or a new game began); ask for a new link"

@@ -264,22 +264,28 @@ def _guest(link: Link, wall: Callable[[], float]) -> LinkedGuest:
 def _page_link(config: Config, directory: Path) -> tuple[Home | None, Config]:
     """The link given on the page before this start (kept in ``directory``),
     unless the configuration or the command line names one, which is then
-    the only one: this grid as configured, and the configuration while
-    the kept link holds (:func:`controller.daemon.config.page_joined`)."""
-    if config.remote.join is not None:
-        forget(directory)
-        return None, config
+    the only one, unless the kept link is a later game of the same link
+    (this grid followed the other grid's games on it): this grid as
+    configured, and the configuration while the kept link holds
+    (:func:`controller.daemon.config.page_joined`)."""
     kept = stored(directory)
     if kept is None:
         return None, config
-    from controller.remote.link import LinkError
+    from controller.remote.link import LinkError, parse_link
 
     try:
         joined = page_joined(config, kept)
+        named = config.remote.join
+        if named is not None and not parse_link(kept).follows(parse_link(named)):
+            forget(directory)
+            return None, config
     except LinkError as error:
         log.warning("The link kept in %s is not one (%s); it is forgotten.", directory, error)
         forget(directory)
         return None, config
+    if config.remote.join is not None:
+        log.info("(This grid joins the other grid's game that its link led to since.)")
+        return None, joined
     log.info("(This grid joins the other grid's game its page was given.)")
     return Home(table_of(config), config.game.rules, config.opponent.plays), joined
 

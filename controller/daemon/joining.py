@@ -82,9 +82,11 @@ class PageLink:
     ) -> None:
         self.home = home
         self._make_guest = make_guest
-        # why this grid plays on its own again (the link given on the page is
-        # spent), said with the status until its own game's first move
-        self.parted: Text | None = None
+        # what became of the link given on the page (spent: this grid plays on
+        # its own again; followed into the other grid's next game), said with
+        # the status until the next game's first move
+        self.news: Text | None = None
+        self._unkept: Link | None = None  # a sequel that could not be kept, not tried again
         # links given on the page, and None to leave the game one joined
         self._asked: queue.SimpleQueue[tuple[Link | None, Reply | None]] = queue.SimpleQueue()
 
@@ -109,21 +111,46 @@ class PageLink:
         return verdicts
 
     def part(self, daemon: Joinable) -> list[Verdict]:
-        """Once the link given on the page is spent and a game of this grid's
-        own begins, the grid is its own again: as it was set up, no link
-        kept (one in the configuration stays: nothing here changes it)."""
-        if self.parted is not None and not daemon.referee.not_begun():
-            self.parted = None  # its own game has begun (a move shows without it)
+        """Once the link this grid joined is spent: when the other grid's
+        next game is on the same link, this grid joins it; else, once a
+        game of this grid's own begins, the grid is its own again: as it was
+        set up, no link kept (one in the configuration stays: nothing here
+        changes it)."""
+        referee = daemon.referee
+        if self.news is not None and referee.in_progress():
+            self.news = None  # the next game has begun (a move shows without it)
         guest = daemon.guest
-        if guest is None or self.home is None or not guest.spent:
+        if guest is None or not guest.spent:
             return []
-        if not daemon.referee.not_begun():
+        if guest.sequel is not None:
+            return self._follow(daemon, guest.sequel)
+        if self.home is None or not referee.not_begun():
             return []
         out = self._home_again(daemon)
         # the page and the terminal show it with the status (nobody at the grid reads a log)
-        self.parted = parted() if guest.late is None else too_late(guest.late)
-        out.log.append(self.parted)
+        self.news = parted() if guest.late is None else too_late(guest.late)
+        out.log.append(self.news)
         log.info("%s", out.log[-1])
+        return [out.verdict()]
+
+    def _follow(self, daemon: Joinable, link: Link) -> list[Verdict]:
+        """The other grid began its next game on the same link: this grid
+        joins it as if its page had been given the new link, once no game
+        of its own is in progress (its person may still be copying the
+        last move)."""
+        if link == self._unkept or refusal(daemon.referee, inviting=False) is not None:
+            return []
+        out = Draft()
+        # a grid joined by its configuration has no home to go back to: its table is its own
+        table = self.home.table if self.home is not None else daemon.table
+        why, now = self._enter(daemon, link, table, out)
+        if why is not None:  # said once; the grid waits for a link given on its page
+            self._unkept = link
+            self.news = why
+            return [_declined("join", why)]
+        self.news = follows(player(link.colour), title_of(link.rules), now)
+        out.log.append(self.news)
+        log.info("%s", self.news)
         return [out.verdict()]
 
     def _join(self, daemon: Joinable, link: Link) -> Verdict:
@@ -136,29 +163,41 @@ class PageLink:
         # a friend's seat here, not the other grid's (a guest's invitation is its own)
         friend = guest is None and seat.colour() is not None
         why = refusal(referee, inviting=seat.next_colour is not None or friend)
-        if why is None:
-            try:
-                store(daemon.state_dir, link.url())  # a restart joins it again
-            except OSError as error:
-                why = _t(
-                    "The link cannot be kept in {place} ({reason}); this grid did not join.",
-                    place=str(daemon.state_dir),
-                    reason=error.strerror or str(error),
-                )
         if why is not None:
             return _declined("join", why)
-        if self.home is None:
-            self.home = Home(daemon.table, referee.next_rules, referee.next_computer)
-        daemon.set_table(joined_table(self.home.table, link.repetition, link.both_lines))
+        home = self.home or Home(daemon.table, referee.next_rules, referee.next_computer)
+        why, now = self._enter(daemon, link, home.table, out)
+        if why is not None:
+            return _declined("join", why)
+        self.home = home
+        self.news = None
+        out.log.append(joined(player(link.colour), title_of(link.rules), now))
+        return out.verdict()
+
+    def _enter(
+        self, daemon: Joinable, link: Link, table: Table, out: Draft
+    ) -> tuple[Text | None, bool]:
+        """This grid plays ``link``'s game from now on, on ``table`` with the
+        link's house rules, or why not (the link cannot be kept); and whether
+        a game not begun here took it at once."""
+        try:
+            store(daemon.state_dir, link.url())  # a restart joins it again
+        except OSError as error:
+            why = _t(
+                "The link cannot be kept in {place} ({reason}); this grid did not join.",
+                place=str(daemon.state_dir),
+                reason=error.strerror or str(error),
+            )
+            return why, False
+        daemon.set_table(joined_table(table, link.repetition, link.both_lines))
         daemon.swap_guest(self._guest(link))
-        self.parted = None
+        referee = daemon.referee
         referee.choose_rules(link.rules)
         referee.choose_computer(None)
         now = referee.renew(link.rules, out)  # a game not begun takes the link's house rules too
         daemon.write_state()
         out.changed = True
-        out.log.append(joined(player(link.colour), title_of(link.rules), now))
-        return out.verdict()
+        return None, now
 
     def _leave(self, daemon: Joinable) -> Verdict:
         """The owner leaves the linked game: the game on the grid is this
@@ -265,6 +304,33 @@ def too_late(ply: int) -> Text:
         "That game is under way on the other grid ({n} moves made): this grid cannot join it "
         "midway, with its own moves missing. Join the link of its next game.",
         ply,
+    )
+
+
+def follows(colour: Text, rules: Text, now: bool) -> Text:
+    """What the board says when the other grid's next game is on the same
+    link, and this grid joined it."""
+    if now:
+        return _t(
+            "The other grid began its next game on the same link: this grid plays {colour} "
+            "again, in {rules}.",
+            colour=colour,
+            rules=rules,
+        )
+    return _t(
+        "The other grid began its next game on the same link: this grid plays {colour} "
+        "again, in {rules}; open the slider to begin.",
+        colour=colour,
+        rules=rules,
+    )
+
+
+def waiting_next() -> Text:
+    """What a joining grid says while the linked game is over and the other
+    grid has not begun its next one (the same link may lead to it)."""
+    return _t(
+        "The other grid's game is over: this grid joins its next game when that grid begins "
+        "it on the same link. A move made here first begins a game of this grid's own."
     )
 
 

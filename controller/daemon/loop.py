@@ -24,7 +24,7 @@ from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
 from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
-from controller.daemon.joining import PageLink, too_late
+from controller.daemon.joining import PageLink, too_late, waiting_next
 from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
@@ -575,9 +575,11 @@ class Daemon:
             shown = with_hint(self.referee, shown, hint.move, hint.proven)
         searching = self.dispatcher.notice()
         cut = self._link_cut()
-        parted = self.page_link.parted
-        if parted is not None and self.guest is None and self.referee.not_begun():
-            shown = dataclasses.replace(shown, status=sentences(parted, shown.status))
+        news = self.page_link.news
+        if self.guest is not None and self.guest.waits(self.referee):
+            news = sentences(news, waiting_next())
+        if news is not None and not self.referee.in_progress():
+            shown = dataclasses.replace(shown, status=sentences(news, shown.status))
         if self.saving.fault is None and searching is None and cut is None:
             return shown
         # a storage fault needs the owner at once, and so does a link that is
@@ -593,7 +595,7 @@ class Daemon:
         guest = self.guest
         if guest is not None and guest.late is not None:
             return too_late(guest.late)
-        if guest is not None and guest.spent:
+        if guest is not None and guest.spent and guest.sequel is None:
             return link_spent()
         if guest is not None and guest.behind:
             return _t(

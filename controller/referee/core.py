@@ -386,7 +386,8 @@ class Referee:
         """The next game begins, with the rules chosen for it."""
         self.game_number += 1
         self.takebacks = 0
-        self.remote.next_game()
+        # a joining grid's invitation is the other grid's, whose next one it follows
+        self.remote.next_game(finished=self.game.is_over() and not self.table.joined)
         self.game = self.fresh_game(self.next_rules)
         self.problem = None
         self.rebuilding = False

@@ -7,6 +7,8 @@ it and the journal records. Its link and messages are
 'AAAAAAAAAAAAAAAAAAAAAA'
 >>> Invitation.from_data(invitation.data()) == invitation
 True
+>>> invitation.sequel(made_at=9.0).game  # the next game's, on the same link
+'Z61sNObELiEdUTIGfntv6g'
 >>> unb64url("AAAAAAAAAAAAAAAAAAAAAB", 16)
 Traceback (most recent call last):
 ...
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +31,11 @@ DAY = 24 * 3600.0  # an invitation that no request used within this long expires
 GAME_BYTES = 16  # the game id's random bytes (22 characters in base64url)
 KEY_BYTES = 32  # the secret's (43 characters)
 _B64URL = re.compile(r"[A-Za-z0-9_-]+")
+# What a finished game's secret is hashed with to make the next game's id and
+# secret (docs/remote.md, "The next game on the same link"). A signed text's
+# second line is a game id, never "sequel", so neither is ever a signature.
+_SEQUEL_GAME = b"popref/1\nsequel\ngame"
+_SEQUEL_KEY = b"popref/1\nsequel\nkey"
 
 
 def b64url(data: bytes) -> str:
@@ -47,6 +56,14 @@ def unb64url(text: str, size: int) -> bytes:
     return data
 
 
+def sequel(key: bytes) -> tuple[str, bytes]:
+    """The game id and secret of the game that follows, on the same link, a
+    finished game whose secret is ``key``: whoever holds its link can work
+    them out, and nobody else (the broker sees only the game ids)."""
+    game = hmac.new(key, _SEQUEL_GAME, hashlib.sha256).digest()[:GAME_BYTES]
+    return b64url(game), hmac.new(key, _SEQUEL_KEY, hashlib.sha256).digest()
+
+
 @dataclass(frozen=True, slots=True)
 class Invitation:
     """What a link invites to: the game id (which names the topics), the
@@ -62,6 +79,12 @@ class Invitation:
         unb64url(self.game, GAME_BYTES)
         if len(self.key) != KEY_BYTES:
             raise ValueError(f"the secret is {len(self.key)} bytes, not {KEY_BYTES}")
+
+    def sequel(self, made_at: float) -> Invitation:
+        """The invitation to the next game for the same colour, which the
+        holder of this one's link follows (:func:`sequel`)."""
+        game, key = sequel(self.key)
+        return Invitation(game, key, self.colour, made_at)
 
     def data(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,9 @@ the page's, so a restart resumes the invitation and the pending move.
 
 An invitation belongs to the game in progress (made between games, to the
 next one): a new game revokes it, and ``next_colour`` (``[remote] plays``,
-``popref simulate --remote``) asks for a fresh one in each new game.
+``popref simulate --remote``) asks for a fresh one in each new game. After
+a game that ended with a result, played through the invitation, the fresh
+one is its sequel: the same link leads to it (``sequel``).
 
 >>> from controller.referee.core import Referee, Table
 >>> from controller.referee.commands import RemoteInvited, RemoteRequested
@@ -66,6 +68,9 @@ class RemoteSeat(ProxySeat):
         self.due = False  # this game wants an invitation made (the daemon makes it)
         self.invitation: Invitation | None = None
         self.for_next = False  # made between games: it is for the next one
+        # the invitation of the game before, finished through it, whose link
+        # follows into this game's (the daemon makes this one its sequel)
+        self.sequel: Invitation | None = None
         self.last_seq = 0  # the last request taken; any at or below it is a replay
         self.used = False  # a request was taken: it no longer expires
         self.starts = 0  # daemon starts so far: the board's message numbers begin above them
@@ -76,7 +81,14 @@ class RemoteSeat(ProxySeat):
 
     def holds(self, colour: Colour) -> bool:
         """Whether a remote player has ``colour``, in this game or the next."""
-        return colour in (self.colour(), self.next_colour)
+        return colour in (self.colour(), self.next_colour, self.wanted())
+
+    def wanted(self) -> Colour | None:
+        """The colour this game wants a friend invited for (the daemon makes
+        the invitation: the sequel of ``sequel``, when there is one), or None."""
+        if not self.due:
+            return None
+        return self.next_colour or (self.sequel.colour if self.sequel is not None else None)
 
     def expires(self) -> float | None:
         """When the invitation expires (wall clock), unless a request uses it first."""
@@ -84,15 +96,22 @@ class RemoteSeat(ProxySeat):
             return None
         return self.invitation.made_at + DAY
 
-    def next_game(self) -> None:
-        """A new game begins: it revokes the invitation, unless it was made for it."""
+    def next_game(self, finished: bool) -> None:
+        """A new game begins: it revokes the invitation, unless it was made
+        for it. When the game before was ``finished`` through this grid's
+        invitation, its link plays on into this one, for the same colour
+        (``sequel``); a game abandoned midway, or an unused link, is revoked
+        for good."""
         self.agreement.settled()
         if self.invitation is not None and self.for_next:
             self.for_next = False
             return
+        played = self.invitation
+        follows = finished and self.used and played is not None
+        self.sequel = played if follows and self.next_colour in (None, self.colour()) else None
         self.invitation = None
         self.move = None
-        self.due = self.next_colour is not None
+        self.due = self.next_colour is not None or self.sequel is not None
 
     # -- the journal's snapshot -------------------------------------------------------
 
@@ -102,6 +121,7 @@ class RemoteSeat(ProxySeat):
             "next": self.next_colour.value if self.next_colour else None,
             "due": self.due,
             "invitation": invitation.data() if invitation is not None else None,
+            "sequel": self.sequel.data() if self.sequel is not None else None,
             "for_next": self.for_next,
             "last_seq": self.last_seq,
             "used": self.used,
@@ -119,6 +139,8 @@ class RemoteSeat(ProxySeat):
         self.invitation = (
             Invitation.from_data(data["invitation"]) if data["invitation"] is not None else None
         )
+        sequel = data.get("sequel")  # journals from before sequels have none
+        self.sequel = Invitation.from_data(sequel) if sequel is not None else None
         self.for_next = _flag(data, "for_next")
         self.last_seq = _count(data, "last_seq")
         self.used = _flag(data, "used")
@@ -162,6 +184,8 @@ class RemoteSeat(ProxySeat):
         out.changed = True
         self.next_colour = colour
         if colour is None:
+            self.sequel = None  # nor does the last game's link play on
+            self.due = False
             out.log.append(_t("New games no longer invite a friend."))
             return False
         self.due = self.due or self.invitation is None
@@ -206,6 +230,7 @@ class RemoteSeat(ProxySeat):
             return
         out.changed = True
         self.invitation = None
+        self.sequel = None  # a revoked or expired link leads nowhere, nor to the next game
         self.due = False
         self.move = None
         if not expired:

@@ -69,6 +69,9 @@ class LinkedGuest:
         # the link's one game is over here, or ended there: see _spends
         self._over_here = False
         self.spent = False
+        # the link of the other grid's next game, when its finished game's
+        # last state named it (the same link plays on): this grid follows
+        self.sequel: Link | None = None
         # the other grid's game was past this grid's first move when it would
         # have begun it here: its move count then (see _past_mine)
         self.late: int | None = None
@@ -109,6 +112,8 @@ class LinkedGuest:
             if ours:
                 yield RemoteRevoked(at=self._wall())
             return
+        if self.waits(referee):
+            return
         if seat.invitation is None and referee.not_begun():
             invitation = Invitation(self.link.game, self.link.key, self.theirs, self._wall())
             yield RemoteInvited(invitation)
@@ -127,28 +132,40 @@ class LinkedGuest:
             yield theirs
 
     def _spends(self, referee: Referee, ours: bool) -> bool:
-        """Whether the link is spent: it names one game, so once that game is
-        over here (and a new one begins), or the other grid has ended it, or
-        this grid would begin at a game already over there, no game here
-        follows it again. Without this, a new game here would take the old
-        game's moves for the other grid's (docs/remote.md, "Linked grids")."""
-        if self.spent:
-            return True
+        """Whether the link is spent: it names one game, so once the other
+        grid has ended that game (it began its next one, on the same link or
+        on a new one), or this grid would begin at a game already past its
+        own first move there, no game here follows it again. Without this, a
+        new game here would take the old game's moves for the other grid's
+        (docs/remote.md, "Linked grids"). Once ended, the next game's link
+        is known when the same link plays on (``sequel``)."""
         state = self.client.state or {}
         # ended there (that grid began its next game) is said at once, also
         # over a finished game here: its people need the next link
         ended = state.get("invitation") == "ended"
+        if ended and self.sequel is None:
+            self.sequel = self.link.sequel(state.get("sequel"))
+        if self.spent:
+            return True
         if not ended and ours and referee.game.is_over():
             self._over_here = True  # shown until a new game begins here
             return False
-        fresh = referee.not_begun()
-        over_there = state.get("result") is not None
-        if ended or (fresh and (self._over_here or over_there)):
+        if ended:
             self.spent = True  # the board says so (controller.daemon.loop)
-        elif fresh:
+        elif referee.not_begun() and not self.waits(referee):
             self.late = self._past_mine(state)
             self.spent = self.late is not None
         return self.spent
+
+    def waits(self, referee: Referee) -> bool:
+        """Whether the link's game is over (here, or there before it began
+        here) and the other grid has not begun its next: a new game here
+        waits for it, for the same link may lead to it. A move here makes
+        that game this grid's own."""
+        if self.spent or not referee.not_begun():
+            return False
+        over_there = (self.client.state or {}).get("result") is not None
+        return self._over_here or over_there
 
     def _past_mine(self, state: dict[str, Any]) -> int | None:
         """The other grid's move count when its game, not begun here, is past

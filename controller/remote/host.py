@@ -38,7 +38,7 @@ from controller.referee.commands import (
     countable,
 )
 from controller.referee.core import Referee
-from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
+from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url, sequel
 from controller.referee.verdict import Declined, Verdict
 from controller.remote.connection import Connection
 from controller.remote.echo import Echo
@@ -131,6 +131,11 @@ class RemoteHost:
         self._asking: dict[int, str] = {}  # the body of each request fed, until answered
         self._now = 0.0  # the loop's clock, as of its last inputs()
         self._resend = threading.Event()  # (re)connected, or a hello: send the state again
+        # the finished game's last word, naming its sequel, while the sequel's
+        # game is this one: published again with the state, for a broker that
+        # lost its retained messages while the other side was away
+        self._last_word: tuple[Invitation, dict[str, Any]] | None = None
+        self._continued = False  # this game's invitation is the last game's sequel
         self._invitation: Invitation | None = None  # the one the gate and topics are for
         self._rules = "classic"
         # the game's house rules, which a link carries for a grid that joins
@@ -187,8 +192,9 @@ class RemoteHost:
         self._now = now
         self._echo.step(now, None if self._gate is None else self._gate.topic)
         seat = referee.remote
-        if seat.due and seat.next_colour is not None:
-            yield RemoteInvited(self.invitation(seat.next_colour))
+        wanted = seat.wanted()
+        if wanted is not None:
+            yield RemoteInvited(self.invitation(wanted, after=seat.sequel))
         expires = seat.expires()
         if expires is not None and self._wall() >= expires:
             yield RemoteRevoked(expired=True)
@@ -196,6 +202,9 @@ class RemoteHost:
             self._resend.clear()
             self._publish_state()
             self._say_present()
+            if self._last_word is not None:
+                old, ended = self._last_word
+                self._seal(old, topics(old.game).state, "state", ended, retain=True)
         for _ in range(INBOX):
             try:
                 message = self._inbox.get_nowait()
@@ -278,8 +287,12 @@ class RemoteHost:
 
     # -- invitations ---------------------------------------------------------------------
 
-    def invitation(self, colour: Colour) -> Invitation:
-        """A new invitation for ``colour``: a random game id and secret."""
+    def invitation(self, colour: Colour, after: Invitation | None = None) -> Invitation:
+        """A new invitation for ``colour``: a random game id and secret, or
+        the sequel of ``after`` (the finished game's, for the same colour),
+        which its link follows."""
+        if after is not None and after.colour is colour:
+            return after.sequel(made_at=self._wall())
         game = b64url(self._random(GAME_BYTES))
         return Invitation(game, self._random(KEY_BYTES), colour, made_at=self._wall())
 
@@ -298,6 +311,11 @@ class RemoteHost:
         if self._invitation is None:
             return None
         return self.link(self._invitation, self._rules)
+
+    def continued(self) -> bool:
+        """Whether this game's invitation is the sequel of the last game's:
+        the link sent then leads here too."""
+        return self._invitation is not None and self._continued
 
     def link(self, invitation: Invitation, rules: str) -> str:
         settings = self.settings
@@ -320,8 +338,10 @@ class RemoteHost:
             return
         old = self._invitation
         if old is not None:
-            self._ended(old)
+            self._ended(old, referee)
         self._invitation = invitation
+        after = referee.remote.sequel
+        self._continued = bool(invitation and after and invitation.game == sequel(after.key)[0])
         self._answers, self._answered_at, self._asked, self._repeatable = {}, {}, {}, {}
         # whoever said they were there was there for the old invitation: a grid
         # joins the new one with its new link (until then no grid is linked)
@@ -341,12 +361,25 @@ class RemoteHost:
         else:
             log.info("Invitation to play %s: %s", invitation.colour.title, link)
 
-    def _ended(self, invitation: Invitation) -> None:
-        """The last word on an invitation's own topics: it has ended."""
+    def _ended(self, invitation: Invitation, referee: Referee) -> None:
+        """The last word on an invitation's own topics: it has ended, and
+        when its link follows into the next game, that game's id and rules
+        (``sequel``), signed with the old secret, so only its holder follows."""
         names = topics(invitation.game)
         self.connection.unsubscribe([names.remote])
         if self._state is not None:
             ended = {**self._state, "invitation": "ended"}
+            after = referee.remote.sequel
+            self._last_word = None
+            if after is not None and after.game == invitation.game:
+                rules = referee.game.rules  # the next game's, which has begun
+                ended["sequel"] = {
+                    "game": sequel(invitation.key)[0],
+                    "rules": rules.name,
+                    "repetition": rules.repetition,
+                    "both_lines": rules.both_lines,
+                }
+                self._last_word = (invitation, ended)
             self._seal(invitation, names.state, "state", ended, retain=True)
 
     # -- messages out ----------------------------------------------------------------------

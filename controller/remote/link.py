@@ -12,6 +12,14 @@ a server, so neither the web server nor the broker sees the secret.
 'http://pi.local:8080/remote#v=1&g=AAAAAAAAAAAAAAAAAAAAAA&k=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA&c=yellow&r=classic&m=mqtt%3A%2F%2Fpi.local%3A1883'
 >>> parse_link(url) == link
 True
+>>> after = link.sequel({"game": "Z61sNObELiEdUTIGfntv6g", "rules": "popout",
+...                      "repetition": 3, "both_lines": "popper"})
+>>> after.game, after.rules, after.repetition, after.colour is link.colour
+('Z61sNObELiEdUTIGfntv6g', 'popout', 3, True)
+>>> after.follows(link), link.follows(after)
+(True, False)
+>>> link.sequel({"game": "AAAAAAAAAAAAAAAAAAAAAA", "rules": "popout"}) is None  # not its own
+True
 >>> parse_link("http://pi.local:8080/remote#v=1&g=AAAA")
 Traceback (most recent call last):
 ...
@@ -20,12 +28,20 @@ controller.remote.link.LinkError: the link is cut short: it has no secret (k); c
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Literal, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url, unb64url
+from controller.referee.invitation import (
+    GAME_BYTES,
+    KEY_BYTES,
+    Invitation,
+    b64url,
+    sequel,
+    unb64url,
+)
 from controller.remote.address import BROWSER, TERMINAL, broker_address
 from engine import RULES_NAMES
 from engine.colour import Colour
@@ -41,6 +57,10 @@ _NAMES = {"g": "no game", "k": "no secret", "c": "no colour"}
 # a text: up to the next key, a quote or a space (a command line quotes it)
 _SECRETS = re.compile(r"([#&][kp]=)[^&'\"\s]+")
 HIDDEN = "(hidden)"
+# How many games on from its own a kept link may be and still follow from a
+# link given again (a grid's configuration names its first): a game a
+# minute for a week, checked in well under a second
+SEQUELS = 10_000
 
 
 class LinkError(ValueError):
@@ -115,6 +135,45 @@ class Link:
         )
         pairs += [(name, value) for name, value in optional if value]
         return f"{self.page}#{urlencode(pairs)}"
+
+    def sequel(self, told: object) -> Link | None:
+        """The link of the game that follows this one's on the same link,
+        as the inviting side's last state named it (``told``: its game id
+        and rules, docs/remote.md), or None when ``told`` is not this
+        link's own sequel or not a game this popref plays."""
+        if not isinstance(told, dict):
+            return None
+        game, key = sequel(self.key)
+        rules, repetition, both = told.get("rules"), told.get("repetition"), told.get("both_lines")
+        if told.get("game") != game or not isinstance(rules, str) or not isinstance(both, str):
+            return None
+        if repetition is not None and (
+            isinstance(repetition, bool) or not isinstance(repetition, int)
+        ):
+            return None
+        after = dataclasses.replace(
+            self,
+            game=game,
+            key=key,
+            rules=rules,
+            repetition=repetition,
+            both_lines=both,  # type: ignore[arg-type]
+        )
+        try:
+            return parse_link(after.url())  # the checks any link is given
+        except LinkError:
+            return None
+
+    def follows(self, origin: Link, games: int = SEQUELS) -> bool:
+        """Whether this link leads to a game after ``origin``'s, at most
+        ``games`` on, by the same link: a grid given ``origin`` again keeps
+        the game it has followed to since."""
+        key = origin.key
+        for _ in range(games):
+            game, key = sequel(key)
+            if game == self.game:
+                return key == self.key
+        return False
 
 
 def parse_link(url: str) -> Link:

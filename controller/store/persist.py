@@ -140,7 +140,7 @@ def restore(table: Table, data: dict[str, Any]) -> Referee:
     if "next_level" in data:
         referee.seats.next_level = fields.integer(data, "next_level", MIN_LEVEL, MAX_LEVEL)
     referee.pairing.restore(data)
-    if data.get("remote") is not None:  # journals from before the remote seat have none
+    if "remote" in data:  # journals from before the remote seat have none
         _remote(referee, data["remote"])
     return referee
 
