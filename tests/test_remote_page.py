@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -296,9 +296,16 @@ SIGN = (
     ".then(done, (error) => done(['error', String(error)]));"
 )
 
+SEQUEL = (
+    "const [key, done] = arguments;"
+    "const bytes = Uint8Array.from(key.match(/../g), (h) => parseInt(h, 16));"
+    "protocol.sequel(bytes).then(done, (error) => done(['error', String(error)]));"
+)
+
 
 def signed_in(browser: Any) -> set[str]:
-    """Which code signed docs/remote.md's test vectors in this page."""
+    """Which code signed docs/remote.md's test vectors in this page (and
+    worked out the next game's id and secret, the same code)."""
     lines = vectors()
     key, game = lines[0].split()[1], lines[1].split()[1]
     used = set()
@@ -310,6 +317,8 @@ def signed_in(browser: Any) -> set[str]:
         signer, sig = browser.execute_async_script(SIGN, *args)
         assert sig == message["sig"], message
         used.add(signer)
+    game, secret = next(line for line in lines if line.startswith("sequel ")).split()[1:]
+    assert browser.execute_async_script(SEQUEL, key) == {"game": game, "key": secret}
     return used
 
 
@@ -354,3 +363,46 @@ def test_a_share_link_names_its_rules_as_the_page_does(
         reader.get(share)
         wait(reader, lambda d: "7" in text(d, "share-at"), "the replay at its end")
         assert text(reader, "share-title") == title
+
+
+def asked(table: Table, move: str) -> Callable[[Any], bool]:
+    return lambda _: state(table)["remote"] == move
+
+
+def test_the_friend_plays_the_next_game_on_the_same_link(browser: Any, served: Table) -> None:
+    """After a finished game the grid's next one is on the same link: the
+    friend's page offers it, and one tap opens it (the link's game and
+    secret, and so a reload, are the new game's); nothing is sent again."""
+    first = invite(served)
+    token = served.pair()
+    assert served.get_json("/api/remote", token)["same_link"] is False
+    browser.get(first)
+    wait(browser, lambda d: text(d, "link") == "live", "the broker's link")
+    for ply, move in enumerate(("4", "5", "4", "5", "4", "5", "4"), start=1):
+        if ply % 2 == 0:  # Yellow's, the friend's: asked on the page, made at the grid
+            tap(browser, move)
+            wait(browser, asked(served, move), "the request")
+        with served.sim.lock:
+            served.act(f"drop {move}")
+    wait(browser, lambda d: text(d, "turn") == "Red won", "the result")
+    assert not browser.find_element(By.ID, "sequel").is_displayed()
+    with served.sim.lock:
+        served.act("slider open", "slider close")  # the grid's next game
+    wait(browser, lambda d: d.find_element(By.ID, "sequel").is_displayed(), "the next game offered")
+    assert text(browser, "turn") == "Red won"
+    assert text(browser, "next-note") == (
+        "The grid has begun its next game on this link: you play Yellow again."
+    )
+    with served.sim.lock:
+        game = served.sim.daemon.referee.remote.invitation
+    assert game is not None and f"g={game.game}" not in first
+    # the owner's page says the link sent before leads here too
+    assert served.get_json("/api/remote", token)["same_link"] is True
+    browser.find_element(By.ID, "sequel").click()
+    wait(browser, lambda d: f"g={game.game}" in d.current_url, "the next game's link")
+    wait(browser, lambda d: text(d, "turn") == "Red's turn", "the new game")
+    assert text(browser, "moves") == ""
+    with served.sim.lock:
+        served.act("drop 3")
+    tap(browser, "3")
+    wait(browser, lambda d: state(served)["remote"] == "3", "the friend's move in the next game")

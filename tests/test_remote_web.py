@@ -93,7 +93,7 @@ def test_a_paired_page_gets_this_games_link_and_qr_code_again(
     try:
         token = table.pair()
         assert table.request("GET", "/api/remote")[0] == 403
-        nothing = {"colour": None, "link": None, "qr": None, "broker": True}
+        nothing = {"colour": None, "link": None, "qr": None, "broker": True, "same_link": False}
         assert table.get_json("/api/remote", token) == nothing
         status, invited = table.post("/api/remote/invite", {"colour": "red"}, token)
         assert status == 202 and invited["qr"].startswith("<svg")

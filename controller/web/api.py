@@ -401,6 +401,8 @@ class Handler(Exchange):
             "link": link,
             "qr": qr_svg(link) if link else None,
             "broker": host is not None,
+            # the last game's link leads to this one: nobody need send it again
+            "same_link": host is not None and host.continued(),
         }
         self._json(HTTPStatus.OK, found)
 

@@ -121,6 +121,10 @@ PAGE: dict[str, str] = {
     # whatever the other grid does (it may be gone for good): the game here is this grid's own
     "leave": N_("Leave the other grid's game"),
     "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
+    "invite_same": N_(
+        "Your friend's link from the last game leads to this one too: no need to send it "
+        "again. This is the same invitation; whoever holds it plays {colour}:"
+    ),
     "copy": N_("Copy the link"),
     "copied": N_("Copied."),
     "revoke": N_("Revoke the invitation"),
@@ -143,6 +147,8 @@ PAGE: dict[str, str] = {
     "ended": N_(
         "This invitation has ended (revoked, expired, or a new game began); ask for a new link."
     ),
+    "sequel": N_("The grid has begun its next game on this link: you play {colour} again."),
+    "sequel_play": N_("Play the next game"),
     "no_board": N_("Waiting for the board; is popref running with this invitation?"),
     "bad_link": N_("This link is damaged or cut short; ask for a new one."),
     "link_version": N_(

@@ -386,7 +386,8 @@ function showFriend() {
   if (!state.remote_colour) invitation = null;
   $("invitation").hidden = !invitation;
   if (!invitation) return;
-  $("invite-text").textContent = t("invite_link", { colour: t("colour_" + invitation.colour) });
+  const sentence = invitation.same_link ? "invite_same" : "invite_link";
+  $("invite-text").textContent = t(sentence, { colour: t("colour_" + invitation.colour) });
   if ($("invite-link").value !== invitation.link) {
     $("invite-link").value = invitation.link;
     // the QR code is the server's own SVG (segno): parsed as SVG, never as HTML

@@ -78,7 +78,7 @@ function topics(game) {
 // where it loads, else WebCrypto (a secure context).
 let vendored = null;
 
-async function hmacHex(key, bytes) {
+async function hmacBytes(key, bytes) {
   if (vendored === null) {
     try {
       const [{ hmac }, { sha256 }] = await Promise.all([
@@ -90,13 +90,25 @@ async function hmacHex(key, bytes) {
       vendored = false;
     }
   }
-  let mac;
-  if (vendored) mac = vendored(key, bytes);
-  else {
-    const secret = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    mac = new Uint8Array(await crypto.subtle.sign("HMAC", secret, bytes));
-  }
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (vendored) return vendored(key, bytes);
+  const secret = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", secret, bytes));
+}
+
+async function hmacHex(key, bytes) {
+  return Array.from(await hmacBytes(key, bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function toBase64url(bytes) {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+// The game id and secret of the game that follows a finished one on the same
+// link (docs/remote.md, "The next game on the same link"), as base64url.
+async function sequel(key) {
+  const game = await hmacBytes(key, encoder.encode(DOMAIN + "\nsequel\ngame"));
+  const next = await hmacBytes(key, encoder.encode(DOMAIN + "\nsequel\nkey"));
+  return { game: toBase64url(game.slice(0, 16)), key: toBase64url(next) };
 }
 
 // HMAC-SHA256 of the signed text, in lower-case hex.
@@ -152,5 +164,5 @@ async function unseal(key, game, payload) {
   return { seq, kind, body: value };
 }
 
-return { VERSION, BOARD_LIMIT, LinkError, fromBase64url, parseLink, parseShare, topics, signature, seal, signer, unseal };
+return { VERSION, BOARD_LIMIT, LinkError, fromBase64url, parseLink, parseShare, topics, signature, seal, sequel, signer, unseal };
 })();

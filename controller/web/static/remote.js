@@ -5,7 +5,7 @@
 // (drawBoard), protocol.js (protocol) and the vendored mqtt (mqtt).
 "use strict";
 
-const { LinkError, parseLink, parseShare, seal, topics, unseal } = protocol;
+const { LinkError, parseLink, parseShare, seal, sequel, topics, unseal } = protocol;
 
 const $ = (id) => document.getElementById(id);
 const RESEND_MS = 1000; // a request unanswered this long is sent again, the same message
@@ -19,6 +19,7 @@ let lastSeq = 0;
 let pending = null; // the request on its way: { seq, payload, move, ply }
 let note = null; // the message line, kept as what it says: { key, values } or { reason }
 let share = null; // a share link's game: { moves, positions, scores, ... } and where it is
+let next = null; // the game the board began next on this link: { game, key } (base64url)
 
 // -- sentences ----------------------------------------------------------------------------
 
@@ -146,11 +147,36 @@ async function take(topic, payload) {
   if (message.kind === "state") {
     state = message.body;
     if (pending && answered()) pending = null;
+    next = state.invitation === "ended" ? await sequelOf(state.sequel) : null;
   } else if (message.kind === "reply" && pending && message.body.request_seq === pending.seq) {
     pending = null;
     note = message.body.ok ? null : { reason: message.body.reason_text || message.body.reason };
   }
   render();
+}
+
+// The next game on this link, when the ended state names this link's own
+// sequel (only the secret's holder can work it out), else null.
+async function sequelOf(named) {
+  if (!named || typeof named !== "object" || typeof named.rules !== "string") return null;
+  const found = await sequel(link.key);
+  return named.game === found.game ? found : null;
+}
+
+// Into the next game: the same link with its game, secret and rules; the
+// page starts again on it (a changed fragment reloads it), and a reload
+// or a bookmark later opens that game.
+function follow() {
+  const pairs = new URLSearchParams(location.hash.slice(1));
+  const named = state.sequel;
+  pairs.set("g", next.game);
+  pairs.set("k", next.key);
+  pairs.set("r", named.rules);
+  if (Number.isSafeInteger(named.repetition)) pairs.set("n", String(named.repetition));
+  else pairs.delete("n");
+  if (named.both_lines && named.both_lines !== "popper") pairs.set("b", named.both_lines);
+  else pairs.delete("b");
+  location.replace("#" + pairs.toString());
 }
 
 // The board's state shows the request taken: its move waits, or the game moved on.
@@ -218,8 +244,11 @@ function render() {
   drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
   drawTaps("pops", "p", "tap_pop");
   let turn = state.result ? resultText(state.result) : myTurn() ? t("your_turn") : t("turn_" + state.to_move);
-  if (state.invitation !== "open") turn = t("ended");
+  // an ended invitation: the game's result stays when the link plays on
+  if (state.invitation !== "open" && !(next && state.result)) turn = t("ended");
   $("turn").textContent = turn;
+  $("next").hidden = !next;
+  $("next-note").textContent = next ? t("sequel", { colour: colourName(link.colour) }) : "";
   $("fault").hidden = !state.fault;
   $("fault").textContent = state.fault ? atGrid(state.fault_text || state.fault) : "";
   // The board's sentence speaks to the people at the grid ("your friend's
@@ -406,6 +435,7 @@ async function start() {
     return;
   }
   $("live").hidden = false;
+  $("sequel").addEventListener("click", follow);
   render();
   await loadRules();
   connect();
