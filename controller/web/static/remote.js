@@ -255,7 +255,8 @@ function render() {
   // move: ... make it on the grid"); on the friend's own turn the lines
   // above already say what it means for them.
   const friendsTurn = !state.result && state.to_move === link.colour;
-  const status = friendsTurn ? null : state.status_text || state.status;
+  // once the grid has begun its next game, its last word on this one is old news
+  const status = friendsTurn || next ? null : state.status_text || state.status;
   $("status").hidden = !status;
   $("status").textContent = status ? atGrid(status) : "";
   $("waiting").hidden = !state.remote;
