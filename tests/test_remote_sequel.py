@@ -150,3 +150,16 @@ def test_a_kept_link_is_a_later_game_of_the_one_given_within_so_many_games() -> 
     assert not LINK.follows(later) and not LINK.follows(LINK)
     forged = dataclasses.replace(later, key=bytes(32))  # the game id without its secret
     assert not forged.follows(LINK)
+
+
+def test_the_log_says_the_friend_plays_again_from_the_same_link() -> None:
+    seat = seat_after(finished=True, used=True)
+    out = Draft()
+    seat.invited(OLD.sequel(made_at=9.0), between_games=False, out=out)
+    assert str(out.log[-1]) == (
+        "The friend who played Yellow plays it again, from the same link; revoke the "
+        "invitation to play without them."
+    )
+    other = Draft()
+    seat.invited(Invitation(b64url(bytes(16)), bytes(32), Colour.YELLOW, 9.0), False, other)
+    assert str(other.log[-1]) == "A friend is invited to play Yellow."

@@ -208,9 +208,16 @@ class RemoteSeat(ProxySeat):
         self.move = None
         self.agreement = Agreement()  # a new link: the other side numbers its words anew
         colour = player(invitation.colour)
+        after = self.sequel
         if joined:
             sentence = _t(
                 "Joined the other grid's game: {colour}'s moves come from there.", colour=colour
+            )
+        elif after is not None and invitation == after.sequel(invitation.made_at):
+            sentence = _t(
+                "The friend who played {colour} plays it again, from the same link; revoke the "
+                "invitation to play without them.",
+                colour=colour,
             )
         else:
             sentence = _t("A friend is invited to play {colour}.", colour=colour)
