@@ -22,6 +22,7 @@ from urllib.parse import quote
 from bench.soaklib.friend import WAIT
 from bench.soaklib.linkedgame import LinkedSides
 from controller.daemon.config import parse_config
+from controller.remote.link import parse_link
 from controller.remote.message import record_hash
 from controller.simulator.script import parse_line
 from controller.simulator.simulation import Outcome, Simulation
@@ -163,6 +164,27 @@ class LinkedGrids(LinkedSides):
         if a.moves != b.moves or len(a.moves) != plies or record_hash(a) != record_hash(b):
             self._failed("journal_divergences", f"A {a.moves} != B {b.moves}")
         self.tally.ended[self.plan.preset] += a.is_over()
+        if a.is_over() and a.result is not None:
+            self._next_game()
+
+    def _next_game(self) -> None:
+        """A finished game leads on (docs/remote.md, "The next game on the
+        same link"): A begins its next game, and B follows it by itself,
+        whatever the faults of this game left behind; else a person would
+        have pasted A's new link on B."""
+        a, b = self.grids
+        self._act(a, "slider open")
+        self._act(a, "slider close")
+        game = parse_link(a.links[-1]).game
+
+        def followed() -> bool:
+            guest = b.daemon.guest
+            return guest is not None and guest.link.game == game and not guest.spent
+
+        if self._run(followed):
+            self.tally.followed += 1
+        else:
+            self._failed("manual", "B did not follow A's next game on the same link")
 
     # -- the events ------------------------------------------------------------------------
 

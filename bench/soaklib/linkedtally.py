@@ -32,6 +32,7 @@ class LinkedTally(Tally):
     ended: Counter[str] = field(default_factory=Counter)
     unplayed: int = 0  # moves the harness's own people could not make (not popref's fault)
     moves_compared: int = 0
+    followed: int = 0  # finished games whose next game B followed on the same link
     # by event: seconds from the fault's end to both grids linked again
     heals: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
@@ -61,7 +62,8 @@ class LinkedTally(Tally):
                     ", ".join(f"{e} {max(t):.1f} s" for e, t in sorted(self.heals.items()))
                     or "none"
                 ),
-                f"  games played to their result {self.ended.total()}",
+                f"  games played to their result {self.ended.total()}, "
+                f"whose next game the joining grid followed on the same link {self.followed}",
                 f"  games cut short: a move the harness's people could not make {self.unplayed}",
             ]
         )
