@@ -16,6 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.daemon.config import parse_config
+from controller.referee.commands import RulesChosen
 from controller.remote.link import parse_link
 from controller.remote.message import record_hash, topics
 from controller.simulator.simulation import Simulation
@@ -312,6 +313,23 @@ def test_a_grid_away_when_the_next_game_began_follows_it_all_the_same(
     finally:
         b.close()
         a.close()
+
+
+def test_rules_chosen_on_the_inviting_grid_before_the_first_move_are_played_on_both(
+    grids: tuple[Simulation, Simulation],
+) -> None:
+    """A's owner chose Pop Out after B had joined with a Classic link (or
+    followed one): the two grids played two games from the first move on,
+    said only as a divergence. B's game, not begun, takes A's rules."""
+    a, b = grids
+    a.daemon.submit(RulesChosen("popout"))  # as A's page chooses them
+    assert both(a, b, lambda: a.daemon.referee.game.rules.name == "popout")
+    assert both(a, b, lambda: b.daemon.referee.game.rules.name == "popout")
+    said = "The other grid chose Pop Out for this game: this grid plays it too."
+    assert said in str(b.daemon.state()["status"])
+    play(a, b, RED_WINS)
+    same_game(a, b)
+    assert a.daemon.state()["result"] == b.daemon.state()["result"] == "red"
 
 
 def test_the_joined_grid_does_not_abandon_a_linked_game_in_progress(

@@ -111,17 +111,20 @@ class PageLink:
         return verdicts
 
     def part(self, daemon: Joinable) -> list[Verdict]:
-        """Once the link this grid joined is spent: when the other grid's
-        next game is on the same link, this grid joins it; else, once a
-        game of this grid's own begins, the grid is its own again: as it was
-        set up, no link kept (one in the configuration stays: nothing here
-        changes it)."""
+        """While the link holds, a game not begun here takes the rules the
+        other grid chose for its game. Once the link is spent: when the
+        other grid's next game is on the same link, this grid joins it;
+        else, once a game of this grid's own begins, the grid is its own
+        again: as it was set up, no link kept (one in the configuration
+        stays: nothing here changes it)."""
         referee = daemon.referee
         if self.news is not None and referee.in_progress():
             self.news = None  # the next game has begun (a move shows without it)
         guest = daemon.guest
-        if guest is None or not guest.spent:
+        if guest is None:
             return []
+        if not guest.spent:
+            return self._retune(daemon, guest.rules_there())
         if guest.sequel is not None:
             return self._follow(daemon, guest.sequel)
         if self.home is None or not referee.not_begun():
@@ -131,6 +134,22 @@ class PageLink:
         self.news = parted() if guest.late is None else too_late(guest.late)
         out.log.append(self.news)
         log.info("%s", out.log[-1])
+        return [out.verdict()]
+
+    def _retune(self, daemon: Joinable, rules: str | None) -> list[Verdict]:
+        """A game not begun here takes the rules the other grid's state names
+        for its game (its owner chose others before its first move): else
+        the two grids would play two games from the first move on."""
+        referee = daemon.referee
+        if rules is None or not referee.not_begun() or rules == referee.game.rules.name:
+            return []
+        out = Draft()
+        referee.choose_rules(rules)
+        referee.renew(rules, out)
+        daemon.write_state()
+        self.news = retuned(title_of(rules))  # said with the status: the rules changed here
+        out.log.append(self.news)
+        log.info("%s", self.news)
         return [out.verdict()]
 
     def _follow(self, daemon: Joinable, link: Link) -> list[Verdict]:
@@ -323,6 +342,12 @@ def follows(colour: Text, rules: Text, now: bool) -> Text:
         colour=colour,
         rules=rules,
     )
+
+
+def retuned(rules: Text) -> Text:
+    """What a joining grid says when it takes the other grid's rules for a
+    game not begun."""
+    return _t("The other grid chose {rules} for this game: this grid plays it too.", rules=rules)
 
 
 def waiting_next() -> Text:

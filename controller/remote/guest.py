@@ -34,7 +34,7 @@ from controller.referee.verdict import Verdict, Word
 from controller.remote.client import RESEND, RemoteClient
 from controller.remote.link import Link
 from controller.remote.message import EPOCH_MOVES, epoch_of, record_hash
-from engine import Move, parse_move
+from engine import RULES_NAMES, Move, parse_move
 from engine.colour import Colour
 
 log = logging.getLogger("popref")
@@ -198,6 +198,17 @@ class LinkedGuest:
     def deadline(self, now: float) -> float | None:
         """When an unanswered request or word is due to be sent again."""
         return now + RESEND if self.client.unanswered() or self._word is not None else None
+
+    def rules_there(self) -> str | None:
+        """The rules of the other grid's game, as its state names them, while
+        the link is open and not spent: a game not begun here takes them (that
+        grid's owner may choose other rules before its first move, after this
+        grid joined or followed with the link's)."""
+        state = self.client.state or {}
+        rules = state.get("rules")
+        if self.spent or state.get("invitation") != "open" or rules not in RULES_NAMES:
+            return None
+        return str(rules)
 
     def link_state(self) -> str:
         if self.spent or self.behind:
