@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from controller.daemon.config import parse_config
+from controller.referee.commands import RulesChosen
 from controller.referee.verdict import Verdict
 from controller.remote.link import parse_link
 from controller.simulator.simulation import Simulation
@@ -149,6 +150,40 @@ def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path:
         a.close()
 
 
+def test_the_grid_emptied_second_takes_the_rules_chosen_for_the_next_game(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """Found by a families' walk: A emptied first, B still showing the
+    finished game said it plays the next "in Classic; open the slider to
+    begin"; A's owner then chose Pop Out, and B said Classic until its
+    slider, then "open the slider to begin" until its first move."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        assert join(b, a.links[-1]).declined is None
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        act(a, "slider open", "slider close")  # A's next game, on the same link
+        followed = "this grid plays Yellow again, in Classic."
+        assert both(a, b, lambda: followed in str(b.daemon.state()["status"]))
+        # the finished game's own sentence says to open the slider, once
+        assert str(b.daemon.state()["status"]).count("slider") == 1
+        a.daemon.submit(RulesChosen("popout"))  # as A's page chooses them
+        said = "The other grid chose Pop Out for this game: this grid plays it too."
+        assert both(a, b, lambda: said in str(b.daemon.state()["status"]))
+        assert b.daemon.referee.next_rules == "popout"
+        act(b, "slider open", "slider close")
+        assert both(a, b, lambda: linked(a, b))
+        state = b.daemon.state()
+        assert state["rules"] == "popout" and state["moves"] == []
+        assert "slider" not in str(state["status"])
+        play(a, b, RED_WINS)
+        assert a.daemon.state()["result"] == b.daemon.state()["result"] == "red"
+    finally:
+        b.close()
+        a.close()
+
+
 def test_a_finished_game_shows_no_fault_while_the_other_grid_waits(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
@@ -164,7 +199,8 @@ def test_a_finished_game_shows_no_fault_while_the_other_grid_waits(
         assert both(a, b, lambda: linked(a, b))
         play(a, b, RED_WINS)
         act(b, "slider open", "slider close", "drop 4")  # a game of B's own
-        assert "same link" not in str(b.daemon.state()["status"])
+        own = str(b.daemon.state()["status"])
+        assert "same link" not in own and own.startswith("This game is this grid's own:")
         assert b.daemon.state()["remote"] is None and b.daemon.state()["moves"] == ["4"]
         assert a.daemon.state()["fault"] is None and a.daemon.state()["result"] == "red"
         act(b, "slider open", "slider close", "hold")  # and abandoned

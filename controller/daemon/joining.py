@@ -137,14 +137,18 @@ class PageLink:
         return [out.verdict()]
 
     def _retune(self, daemon: Joinable, rules: str | None) -> list[Verdict]:
-        """A game not begun here takes the rules the other grid's state names
-        for its game (its owner chose others before its first move): else
-        the two grids would play two games from the first move on."""
+        """A game not begun here, or the next one while the finished game is
+        still on the grid, takes the rules the other grid's state names for
+        its game (its owner chose others before its first move): else the
+        two grids would play two games from the first move on."""
         referee = daemon.referee
-        if rules is None or not referee.not_begun() or rules == referee.game.rules.name:
+        if rules is None or not (referee.not_begun() or referee.game.is_over()):
+            return []
+        playing = referee.game.rules.name if referee.not_begun() else referee.next_rules
+        if rules == playing:
             return []
         out = Draft()
-        referee.choose_rules(rules)
+        referee.choose_rules(rules)  # a game not begun takes them at once
         referee.renew(rules, out)
         daemon.write_state()
         self.news = retuned(title_of(rules))  # said with the status: the rules changed here
@@ -162,12 +166,13 @@ class PageLink:
         out = Draft()
         # a grid joined by its configuration has no home to go back to: its table is its own
         table = self.home.table if self.home is not None else daemon.table
-        why, now = self._enter(daemon, link, table, out)
+        why, _ = self._enter(daemon, link, table, out)
         if why is not None:  # said once; the grid waits for a link given on its page
             self._unkept = link
             self.news = why
             return [_declined("join", why)]
-        self.news = follows(player(link.colour), title_of(link.rules), now)
+        # a finished game still on the grid says to open the slider itself
+        self.news = follows(player(link.colour), title_of(link.rules))
         out.log.append(self.news)
         log.info("%s", self.news)
         return [out.verdict()]
@@ -326,19 +331,13 @@ def too_late(ply: int) -> Text:
     )
 
 
-def follows(colour: Text, rules: Text, now: bool) -> Text:
+def follows(colour: Text, rules: Text) -> Text:
     """What the board says when the other grid's next game is on the same
-    link, and this grid joined it."""
-    if now:
-        return _t(
-            "The other grid began its next game on the same link: this grid plays {colour} "
-            "again, in {rules}.",
-            colour=colour,
-            rules=rules,
-        )
+    link, and this grid joined it (a finished game still on the grid has
+    its own sentence to open the slider)."""
     return _t(
         "The other grid began its next game on the same link: this grid plays {colour} "
-        "again, in {rules}; open the slider to begin.",
+        "again, in {rules}.",
         colour=colour,
         rules=rules,
     )
@@ -356,6 +355,14 @@ def waiting_next() -> Text:
     return _t(
         "The other grid's game is over: this grid joins its next game when that grid begins "
         "it on the same link. A move made here first begins a game of this grid's own."
+    )
+
+
+def own_game() -> Text:
+    """What a joining grid says while it plays a game of its own between
+    two of the other grid's."""
+    return _t(
+        "This game is this grid's own: it joins the other grid's next game once this one is over."
     )
 
 

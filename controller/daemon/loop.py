@@ -24,7 +24,7 @@ from controller.computer.process import ProcessThinker
 from controller.computer.thinker import Thinker
 from controller.daemon.archiving import ArchiveQueue
 from controller.daemon.config import OpponentConfig
-from controller.daemon.joining import PageLink, too_late, waiting_next
+from controller.daemon.joining import PageLink, own_game, too_late, waiting_next
 from controller.daemon.saving import Saving
 from controller.daemon.sdnotify import Notifier
 from controller.daemon.wakeup import Wakeup, quick_handoffs
@@ -578,6 +578,8 @@ class Daemon:
         news = self.page_link.news
         if self.guest is not None and self.guest.waits(self.referee):
             news = sentences(news, waiting_next())
+        if self.guest is not None and self.guest.aside(self.referee):
+            shown = dataclasses.replace(shown, status=sentences(own_game(), shown.status))
         if news is not None and not self.referee.in_progress():
             shown = dataclasses.replace(shown, status=sentences(news, shown.status))
         if self.saving.fault is None and searching is None and cut is None:

@@ -199,6 +199,12 @@ class LinkedGuest:
         """When an unanswered request or word is due to be sent again."""
         return now + RESEND if self.client.unanswered() or self._word is not None else None
 
+    def aside(self, referee: Referee) -> bool:
+        """Whether this grid plays a game of its own while the link holds (a
+        move made while it waited for the other grid's next game)."""
+        seat = referee.remote.invitation
+        return not (self.spent or self.behind) and referee.in_progress() and seat is None
+
     def rules_there(self) -> str | None:
         """The rules of the other grid's game, as its state names them, while
         the link is open and not spent: a game not begun here takes them (that
