@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from controller.remote.client import RemoteClient
+from controller.remote.link import Link, parse_link
 from controller.simulator.simulation import Simulation
 from controller.web.api import RULES
 from controller.web.page_text import strings
@@ -25,6 +27,7 @@ from tests.broker import Mosquitto
 from tests.browser import By, needs_chromium, pair_page, text, wait
 from tests.qrcodes import qr_texts
 from tests.test_remote_doc import vectors
+from tests.test_remote_seat import WAIT
 from tests.webclient import WIN, Table
 
 pytestmark = needs_chromium
@@ -384,12 +387,14 @@ def test_the_friend_plays_the_next_game_on_the_same_link(browser: Any, served: T
             wait(browser, asked(served, move), "the request")
         with served.sim.lock:
             served.act(f"drop {move}")
-    wait(browser, lambda d: text(d, "turn") == "Red won", "the result")
+    wait(browser, lambda d: text(d, "turn") == "You lost.", "the result, the friend's")
     assert not browser.find_element(By.ID, "sequel").is_displayed()
     with served.sim.lock:
         served.act("slider open", "slider close")  # the grid's next game
     wait(browser, lambda d: d.find_element(By.ID, "sequel").is_displayed(), "the next game offered")
-    assert text(browser, "turn") == "Red won"
+    assert text(browser, "turn") == "You lost."
+    # the grid's last word on the finished game ("open the slider") is old news
+    assert not browser.find_element(By.ID, "status").is_displayed()
     assert text(browser, "next-note") == (
         "The grid has begun its next game on this link: you play Yellow again."
     )
@@ -406,3 +411,55 @@ def test_the_friend_plays_the_next_game_on_the_same_link(browser: Any, served: T
         served.act("drop 3")
     tap(browser, "3")
     wait(browser, lambda d: state(served)["remote"] == "3", "the friend's move in the next game")
+
+
+def test_an_old_link_opened_late_reaches_the_game_being_played_with_one_tap(
+    browser: Any, served: Table
+) -> None:
+    """The grid moved two games on (the friend played the second from the
+    link of its own); the first game's link, opened late, shows its result
+    and one tap passes the finished game between to the one being played."""
+    first = invite(served)
+    finish_through(served, parse_link(first))
+    with served.sim.lock:
+        served.act("slider open", "slider close")  # the second game, on the same link
+        second = served.sim.links[-1]
+    finish_through(served, parse_link(second))
+    with served.sim.lock:
+        served.act("slider open", "slider close")  # the third
+        third = served.sim.daemon.referee.remote.invitation
+    assert third is not None
+    browser.get(first)
+    wait(browser, lambda d: d.find_element(By.ID, "sequel").is_displayed(), "the next game offered")
+    assert text(browser, "turn") == "You lost."
+    browser.find_element(By.ID, "sequel").click()
+    wait(browser, lambda d: f"g={third.game}" in d.current_url, "the game being played")
+    wait(browser, lambda d: text(d, "turn") == "Red's turn", "its board")
+    assert not browser.find_element(By.ID, "sequel").is_displayed()
+
+
+def finish_through(table: Table, link: Link) -> None:
+    """Red wins in column 1 at the grid; the friend plays Yellow in column 2
+    from ``link`` (a terminal client, as popref play is)."""
+    client = RemoteClient(link, name="friend")
+    client.start()
+    try:
+        for ply, column in enumerate((1, 2, 1, 2, 1, 2, 1)):
+            if ply % 2:
+                assert client.wait(at_ply(client, ply), WAIT)
+                seq = client.request(str(column), ply)
+                assert client.wait(answered(client, seq), WAIT)
+                assert client.replies[seq]["ok"], client.replies[seq]
+            with table.sim.lock:
+                table.act(f"drop {column}")
+        assert state(table)["result"] == "red"
+    finally:
+        client.close()
+
+
+def at_ply(client: RemoteClient, ply: int) -> Callable[[], bool]:
+    return lambda: (client.state or {}).get("ply") == ply
+
+
+def answered(client: RemoteClient, seq: int) -> Callable[[], bool]:
+    return lambda: seq in client.replies

@@ -47,6 +47,7 @@ from controller.web.replay import replay
 from controller.web.share import MOST_MOVES, share_fragment
 from engine import RULES_NAMES, rules_named
 from engine.colour import Colour
+from engine.rules import BOTH_LINES, REPETITION
 from hardware import looks
 
 log = logging.getLogger("popref")
@@ -67,6 +68,10 @@ RULES = {
         for name in RULES_NAMES
         for widths, heights in [rules_named(name).size_bounds]
     },
+    # the house rules a link may carry (engine.rules): what the remote page
+    # checks a next game's against before it follows
+    "repetition": list(REPETITION),
+    "both_lines": list(BOTH_LINES),
     "share_moves": MOST_MOVES,
     "step_ms": looks.STEP_MS,
     "lamps": {

@@ -122,8 +122,8 @@ PAGE: dict[str, str] = {
     "leave": N_("Leave the other grid's game"),
     "invite_link": N_("Send this link to your friend; whoever holds it plays {colour}:"),
     "invite_same": N_(
-        "Your friend's link from the last game leads to this one too: no need to send it "
-        "again. This is the same invitation; whoever holds it plays {colour}:"
+        "The link you sent for the last game leads to this one too: no need to send it "
+        "again. This game's own link (whoever holds either one plays {colour}):"
     ),
     "copy": N_("Copy the link"),
     "copied": N_("Copied."),
@@ -136,6 +136,9 @@ PAGE: dict[str, str] = {
     "remote_title": N_("popref: a game from afar"),
     "you_play": N_("You play {colour}."),
     "your_turn": N_("Your turn: tap a column."),
+    "you_won": N_("You won!"),
+    "you_lost": N_("You lost."),
+    "you_drew": N_("A draw."),
     "tap_drop": N_("Drop a disc into column {column}"),
     "tap_pop": N_("Pop the bottom disc of column {column}"),
     "asking": N_("Asking the board for {move}."),

@@ -20,6 +20,10 @@ let pending = null; // the request on its way: { seq, payload, move, ply }
 let note = null; // the message line, kept as what it says: { key, values } or { reason }
 let share = null; // a share link's game: { moves, positions, scores, ... } and where it is
 let next = null; // the game the board began next on this link: { game, key } (base64url)
+let rulesTable = null; // GET /api/rules (or rules.json): what a next game's rules may be
+// set while following a chain of finished games to the one being played:
+// an old link opened late reaches it with one tap, not one a game missed
+const FOLLOWING = "popref-following";
 
 // -- sentences ----------------------------------------------------------------------------
 
@@ -73,6 +77,12 @@ function sayMessage(message) {
 
 function colourName(colour) {
   return t("colour_" + colour);
+}
+
+// The result as the friend reads it: theirs.
+function yourResult(result) {
+  if (result === "draw") return t("you_drew");
+  return result === link.colour ? t("you_won") : result === "red" || result === "yellow" ? t("you_lost") : t("result_unknown");
 }
 
 function resultText(result) {
@@ -148,6 +158,9 @@ async function take(topic, payload) {
     state = message.body;
     if (pending && answered()) pending = null;
     next = state.invitation === "ended" ? await sequelOf(state.sequel) : null;
+    // on the way to the game being played: the finished ones between are passed
+    if (next && sessionStorage.getItem(FOLLOWING)) return follow();
+    if (state.invitation === "open") sessionStorage.removeItem(FOLLOWING);
   } else if (message.kind === "reply" && pending && message.body.request_seq === pending.seq) {
     pending = null;
     note = message.body.ok ? null : { reason: message.body.reason_text || message.body.reason };
@@ -156,17 +169,30 @@ async function take(topic, payload) {
 }
 
 // The next game on this link, when the ended state names this link's own
-// sequel (only the secret's holder can work it out), else null.
+// sequel (only the secret's holder can work it out) in rules this popref
+// plays, else null.
 async function sequelOf(named) {
-  if (!named || typeof named !== "object" || typeof named.rules !== "string") return null;
+  if (!named || typeof named !== "object" || !knownRules(named)) return null;
   const found = await sequel(link.key);
   return named.game === found.game ? found : null;
+}
+
+// The next game's rules and house rules are ones the rules table names
+// (controller/remote/link.py checks the same for popref play and a grid).
+function knownRules(named) {
+  const table = rulesTable;
+  if (!table || !table.sizes || !Object.hasOwn(table.sizes, named.rules)) return false;
+  const [low, high] = table.repetition || [2, 2];
+  const n = named.repetition;
+  const repetition = n === null || n === undefined || (Number.isSafeInteger(n) && n >= low && n <= high);
+  return repetition && (table.both_lines || ["popper"]).includes(named.both_lines || "popper");
 }
 
 // Into the next game: the same link with its game, secret and rules; the
 // page starts again on it (a changed fragment reloads it), and a reload
 // or a bookmark later opens that game.
 function follow() {
+  sessionStorage.setItem(FOLLOWING, "1");
   const pairs = new URLSearchParams(location.hash.slice(1));
   const named = state.sequel;
   pairs.set("g", next.game);
@@ -243,9 +269,10 @@ function render() {
   drawTaps("drops", "", "tap_drop");
   drawBoard($("board"), state.grid, state.lights, state.colours, state.winning);
   drawTaps("pops", "p", "tap_pop");
-  let turn = state.result ? resultText(state.result) : myTurn() ? t("your_turn") : t("turn_" + state.to_move);
+  let turn = state.result ? yourResult(state.result) : myTurn() ? t("your_turn") : t("turn_" + state.to_move);
   // an ended invitation: the game's result stays when the link plays on
-  if (state.invitation !== "open" && !(next && state.result)) turn = t("ended");
+  const ended = state.invitation !== "open";
+  if (ended && !(next && state.result)) turn = t("ended");
   $("turn").textContent = turn;
   $("next").hidden = !next;
   $("next-note").textContent = next ? t("sequel", { colour: colourName(link.colour) }) : "";
@@ -255,12 +282,13 @@ function render() {
   // move: ... make it on the grid"); on the friend's own turn the lines
   // above already say what it means for them.
   const friendsTurn = !state.result && state.to_move === link.colour;
-  // once the grid has begun its next game, its last word on this one is old news
-  const status = friendsTurn || next ? null : state.status_text || state.status;
+  // once the invitation has ended, the grid's last word on its game is old news
+  const status = friendsTurn || ended ? null : state.status_text || state.status;
   $("status").hidden = !status;
   $("status").textContent = status ? atGrid(status) : "";
-  $("waiting").hidden = !state.remote;
-  $("waiting").textContent = state.remote ? t("waiting_grid", { move: physical(state.remote) }) : "";
+  const waiting = state.remote && !ended;
+  $("waiting").hidden = !waiting;
+  $("waiting").textContent = waiting ? t("waiting_grid", { move: physical(state.remote) }) : "";
   $("moves").textContent = (state.moves || []).join(" ");
   showNote();
 }
@@ -438,7 +466,7 @@ async function start() {
   $("live").hidden = false;
   $("sequel").addEventListener("click", follow);
   render();
-  await loadRules();
+  rulesTable = await loadRules();
   connect();
 }
 
