@@ -160,7 +160,7 @@ async function take(topic, payload) {
     next = state.invitation === "ended" ? await sequelOf(state.sequel) : null;
     // on the way to the game being played: the finished ones between are passed
     if (next && sessionStorage.getItem(FOLLOWING)) return follow();
-    if (state.invitation === "open") sessionStorage.removeItem(FOLLOWING);
+    sessionStorage.removeItem(FOLLOWING); // arrived, or the chain ends here
   } else if (message.kind === "reply" && pending && message.body.request_seq === pending.seq) {
     pending = null;
     note = message.body.ok ? null : { reason: message.body.reason_text || message.body.reason };
