@@ -16,7 +16,11 @@ in one run:
   thread: the bench's own main thread is busy watching the lights then).
 - **request -> light**: the friend asks for its move; the time from its
   ``publish`` to the first change of a light pin on the board (its column's
-  light in its colour). The bench then makes the move on the grid.
+  light in its colour). The bench then makes the move on the grid. Requests
+  go no faster than the seat takes them from one sender
+  (``controller.remote.host.RATE`` a second after a burst: a person copies
+  each move by hand), else the bench would time the bucket's refusals and
+  the friend's resend a second later (a p95 of 1 s).
 - **move -> page**: the same moves as the remote page sees them in headless
   Chromium (Debian's, driven by Selenium as tests/browser.py does), the page
   served by the broker's own static server as ``popref remote-page`` writes
@@ -59,7 +63,7 @@ from bench.daemon import BEAM_BLOCKED, GpioLatency, RunningDaemon, _percentile, 
 from controller.remote.address import broker_address
 from controller.remote.client import RemoteClient
 from controller.remote.connection import Connection
-from controller.remote.host import RemoteHost
+from controller.remote.host import RATE, RemoteHost
 from controller.remote.link import parse_link
 from controller.remote.message import Message
 from controller.remote.settings import RemoteSettings
@@ -149,6 +153,7 @@ class RemoteLatency(GpioLatency):
         # friend had the board's message about it
         self.journalled: dict[int, float] = {}
         self.arrived: dict[int, float] = {}
+        self._asked_at = -1.0  # when the friend last asked (the bench's monotonic clock)
         append = self.daemon.journal.append
 
         def timed(record: dict[str, Any]) -> None:
@@ -239,6 +244,9 @@ class RemoteLatency(GpioLatency):
     def _ask(self, friend: RemoteClient, column: int, ply: int) -> float:
         """The friend asks for ``column`` at ``ply``: the time to its light."""
         friend.wait(lambda: (friend.state or {}).get("ply") == ply, WAIT)
+        # the seat's rate, with a margin for the two clocks' steps
+        time.sleep(max(0.0, self._asked_at + 1.1 / RATE - monotonic()))
+        self._asked_at = monotonic()
         before = monotonic()
         self._shown.clear()
         asked = monotonic()
