@@ -42,6 +42,12 @@ def join(sim: Simulation, link: str) -> Verdict:
     return verdicts[0]
 
 
+def join_up(a: Simulation, b: Simulation) -> None:
+    """B's page is given A's link, and the link is up on both grids."""
+    assert join(b, a.links[-1]).declined is None
+    assert both(a, b, lambda: linked(a, b))
+
+
 def play(a: Simulation, b: Simulation, moves: tuple[str, ...], first: int = 1) -> None:
     """Each move made on its owner's grid (Red's on A), then copied on the other."""
     for ply, move in enumerate(moves, start=first):
@@ -92,8 +98,7 @@ def test_a_link_given_on_the_page_joins_keeps_and_parts(
         assert own["rules"] == "pop10" and b.daemon.referee.game.rules.repetition == 3
         assert not (tmp_path / "b" / FILE).exists()
         # the next link, given the same way
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         play(a, b, ("1", "2"))
     finally:
         b.close()
@@ -141,8 +146,7 @@ def test_both_grids_say_what_the_next_game_needs(mosquitto: Mosquitto, tmp_path:
         act(b, "slider open", "slider close", "hold")  # its own game abandoned
         assert b.daemon.state()["moves"] == []
         assert "on its own again" not in str(b.daemon.state()["status"])
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         assert a.daemon.state()["linked"] == "inviting"
         play(a, b, RED_WINS[:2])
     finally:
@@ -160,8 +164,7 @@ def test_the_grid_emptied_second_takes_the_rules_chosen_for_the_next_game(
     a = grid_a(mosquitto, tmp_path / "a")
     b = grid_b(tmp_path / "b")
     try:
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         play(a, b, RED_WINS)
         act(a, "slider open", "slider close")  # A's next game, on the same link
         followed = "this grid plays Yellow again, in Classic."
@@ -235,15 +238,13 @@ def test_the_inviting_grid_gone_for_good_is_seen_in_any_game(
     a = grid_a(mosquitto, tmp_path / "a")
     b = grid_b(tmp_path / "b")
     try:
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         play(a, b, RED_WINS)
         shown: list[str | None] = []
         a.daemon.on_state = lambda state: shown.append(state["fault"])
         act(a, "slider open", "slider close")  # A's next game, a new link
         act(b, "slider open", "slider close")
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         assert not any("link to the other side" in str(fault) for fault in shown)
         play(a, b, RED_WINS[:2])
         die(a)  # as kill -9, or a laptop's battery
@@ -296,8 +297,7 @@ def test_the_owner_leaves_a_linked_game_whose_other_grid_is_gone(
         assert declined is not None and str(declined.reason) == (
             "This grid has joined no other grid's game."
         )
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         play(a, b, RED_WINS[:2])
         a.close()  # gone for good: B's linked game could never end
         left = leave(b)
@@ -325,8 +325,7 @@ def test_a_game_under_way_past_this_grids_first_move_is_not_joined_midway(
     a = grid_a(mosquitto, tmp_path / "a")
     b = grid_b(tmp_path / "b")
     try:
-        assert join(b, a.links[-1]).declined is None
-        assert both(a, b, lambda: linked(a, b))
+        join_up(a, b)
         play(a, b, RED_WINS[:3])
         assert leave(b).declined is None
         act(b, "slider open", "slider close", "hold")  # B's own game abandoned
