@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -19,7 +19,7 @@ import pytest
 from controller.cli.play import play
 from controller.daemon.config import parse_config
 from controller.remote.client import RemoteClient
-from controller.remote.link import parse_link
+from controller.remote.link import Link, parse_link
 from controller.simulator.simulation import Simulation
 from engine.colour import Colour
 from tests.broker import Mosquitto
@@ -332,3 +332,73 @@ def test_popref_play_on_a_finished_game_s_link_names_the_next_game(
     finally:
         client.close()
         sim.close()
+
+
+def until(sim: Simulation, done: Callable[[], bool]) -> bool:
+    """Run the daemon in real time until ``done()``; False after WAIT s."""
+    for _ in range(int(WAIT / 0.05)):
+        if done():
+            return True
+        sim.wait_real(0.05)
+    return done()
+
+
+def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """With --follow the line after a game waits for the grid's next game on
+    the same link (as long as its people take to begin it) and is played
+    there; without it, popref play stops at the end (the test above)."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    client = RemoteClient(parse_link(sim.links[-1]), name="p")
+    opened: list[RemoteClient] = []
+
+    def follow(link: Link) -> RemoteClient:
+        opened.append(RemoteClient(link, name="p-next"))
+        opened[-1].start()
+        return opened[-1]
+
+    out: list[str] = []
+    status: list[int] = []
+
+    class Lines:
+        def write(self, text: str) -> None:
+            out.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    def asked(move: str) -> Callable[[], bool]:
+        return lambda: sim.daemon.state()["remote"] == move
+
+    try:
+        client.start()
+        lines = ["2\n", "2\n", "2\n", "3\n"]
+        player = threading.Thread(
+            target=lambda: status.append(play(client, lines, Lines(), WAIT, follow))  # type: ignore[arg-type]
+        )
+        player.start()
+        for _ in range(3):
+            act(sim, "drop 1")
+            assert until(sim, asked("2"))
+            act(sim, "drop 2")
+        act(sim, "drop 1")  # Red wins
+        assert sim.daemon.state()["result"] == "red"
+        act(sim, "slider open", "slider close")  # the next game, on the same link
+        act(sim, "drop 1")
+        assert until(sim, asked("3")), "the line after the game, played in the next"
+        act(sim, "drop 3")
+        assert until(sim, lambda: not player.is_alive())
+        player.join()
+    finally:
+        client.close()
+        sim.close()
+    assert status == [0]
+    assert [json.loads(line)["moves"] for line in out] == [
+        ["1", "2"],
+        ["1", "2", "1", "2"],
+        ["1", "2", "1", "2", "1", "2"],
+        ["1", "3"],
+    ]
+    assert len(opened) == 1 and opened[0].link.game == parse_link(sim.links[-1]).game

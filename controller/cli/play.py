@@ -7,7 +7,9 @@ object a line (the fields of ``popref simulate --json``, docs/remote.md).
 A move the board does not take is one line on standard error with its
 reason, and the next line is read (the exit status is then 2); so is a line
 that is not a move. The board's answers are awaited for ``--timeout``
-seconds; the people at the grid as long as they take.
+seconds; the people at the grid as long as they take. The end of the game
+ends it, unless ``--follow``: then the next line waits for the grid's next
+game on the same link (docs/remote.md), and is played there.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from controller.remote.client import RemoteClient
+    from controller.remote.link import Link
     from engine import Move
 
 # the link from the environment: a command line is anyone's to read (ps), and
@@ -34,6 +37,14 @@ class Stop(Exception):
 
 class Refused(Exception):
     """The board did not take a move; the message is its reason."""
+
+
+class Next(Exception):
+    """The grid began its next game on the same link: ``link`` is its."""
+
+    def __init__(self, link: Link) -> None:
+        super().__init__(link.game)
+        self.link = link
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=30.0,
         metavar="SECONDS",
         help="how long to wait for the board's answers (default 30)",
+    )
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="after a game, play on in the grid's next game on the same link (waiting for "
+        "the people at the grid to begin it) instead of stopping",
     )
 
 
@@ -69,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
     import logging
 
     from controller.cli.argtypes import lenient_stdin
-    from controller.remote.client import RemoteClient
     from controller.remote.link import LinkError, parse_link
 
     text = args.link if args.link is not None else os.environ.get(LINK_VARIABLE)
@@ -84,20 +100,53 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # what goes wrong with the broker is said once, as the one line of error
     logging.getLogger("popref").setLevel(logging.ERROR)
-    client = RemoteClient(link)
-    client.start()
+    client = _opened(link)
+    follow = _opened if args.follow else None
     try:
-        return play(client, lenient_stdin(), sys.stdout, args.timeout)
+        return play(client, lenient_stdin(), sys.stdout, args.timeout, follow)
     finally:
         client.close()
 
 
-def play(client: RemoteClient, lines: Iterable[str], out: TextIO, timeout: float) -> int:
-    """Play ``lines`` as the remote player; the exit status."""
+def _opened(link: Link) -> RemoteClient:
+    from controller.remote.client import RemoteClient
+
+    client = RemoteClient(link)
+    client.start()
+    return client
+
+
+def play(
+    client: RemoteClient,
+    lines: Iterable[str],
+    out: TextIO,
+    timeout: float,
+    follow: Callable[[Link], RemoteClient] | None = None,
+) -> int:
+    """Play ``lines`` as the remote player; the exit status. With
+    ``follow`` (it opens a client on a link), a line after a game is played
+    in the grid's next game on the same link; the clients it opened are
+    closed here."""
+    opened: list[RemoteClient] = []
+    try:
+        return _play(client, lines, out, timeout, follow, opened)
+    finally:
+        for one in opened:
+            one.close()
+
+
+def _play(
+    client: RemoteClient,
+    lines: Iterable[str],
+    out: TextIO,
+    timeout: float,
+    follow: Callable[[Link], RemoteClient] | None,
+    opened: list[RemoteClient],
+) -> int:
     from controller.simulator.script import excerpt
     from engine import parse_move
 
-    if not client.wait(lambda: client.state is not None, timeout):
+    if not _heard(client, timeout):
         _say(f"no state from the board within {timeout:g} s; {_why_silent(client)}")
         return 2
     status = 0
@@ -108,26 +157,55 @@ def play(client: RemoteClient, lines: Iterable[str], out: TextIO, timeout: float
         where = f"line {number} ({excerpt(text)})"
         try:
             move = parse_move(text)
-            state = _one(client, move, timeout)
+            state = _one(client, move, timeout, follow is not None)
+        except Next as after:
+            assert follow is not None
+            client = follow(after.link)
+            opened.append(client)
+            if not _heard(client, timeout):
+                _say(f"{where}: no state from the grid's next game within {timeout:g} s")
+                return 2
+            try:
+                state = _one(client, move, timeout, True)
+            except Refused as error:
+                _say(f"{where}: the board did not take it: {error}")
+                status = 2
+                continue
+            except Stop as error:
+                _say(f"{where}: {error}")
+                return 2
         except ValueError as error:
             _say(f"{where}: {error}; write a move as records do, e.g. 4 or p4")
+            status = 2
+            continue
         except Refused as error:
             _say(f"{where}: the board did not take it: {error}")
+            status = 2
+            continue
         except Stop as error:
             _say(f"{where}: {error}")
             return 2
-        else:
-            out.write(json.dumps(state) + "\n")
-            out.flush()
-            continue
-        status = 2
+        out.write(json.dumps(state) + "\n")
+        out.flush()
     return status
 
 
-def _one(client: RemoteClient, move: Move, timeout: float) -> dict[str, Any]:
+def _heard(client: RemoteClient, timeout: float) -> bool:
+    """Whether the board's state came within ``timeout`` seconds."""
+    return client.wait(lambda: client.state is not None, timeout)
+
+
+def _one(client: RemoteClient, move: Move, timeout: float, following: bool) -> dict[str, Any]:
     """Play ``move`` on the remote player's next turn; the state once a
-    person made it on the grid."""
+    person made it on the grid. ``following``: once the game is over, wait
+    for the grid's next game, and :class:`Next` when it is on this link."""
     client.wait(lambda: _over(client) is not None or _turn(client), None)
+    if following and _over(client) is not None:
+        # as long as the people at the grid take to begin it
+        client.wait(lambda: _state(client).get("invitation") == "ended", None)
+        after = client.link.sequel(_state(client).get("sequel"))
+        if after is not None:
+            raise Next(after)
     _stop_if_over(client)
     ply = _state(client)["ply"]
     seq = client.request(str(move), ply)  # sent again until answered (RemoteClient.resend)
