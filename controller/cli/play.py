@@ -157,37 +157,41 @@ def _play(
         where = f"line {number} ({excerpt(text)})"
         try:
             move = parse_move(text)
-            state = _one(client, move, timeout, follow is not None)
+            client, state = _on_turn(client, move, timeout, follow, opened)
+        except ValueError as error:
+            _say(f"{where}: {error}; write a move as records do, e.g. 4 or p4")
+        except Refused as error:
+            _say(f"{where}: the board did not take it: {error}")
+        except Stop as error:
+            _say(f"{where}: {error}")
+            return 2
+        else:
+            out.write(json.dumps(state) + "\n")
+            out.flush()
+            continue
+        status = 2
+    return status
+
+
+def _on_turn(
+    client: RemoteClient,
+    move: Move,
+    timeout: float,
+    follow: Callable[[Link], RemoteClient] | None,
+    opened: list[RemoteClient],
+) -> tuple[RemoteClient, dict[str, Any]]:
+    """``move`` played (:func:`_one`), in the grid's next game on the same
+    link when ``follow`` opens it: the client it was played through, and
+    the state after it."""
+    while True:
+        try:
+            return client, _one(client, move, timeout, follow is not None)
         except Next as after:
             assert follow is not None
             client = follow(after.link)
             opened.append(client)
             if not _heard(client, timeout):
-                _say(f"{where}: no state from the grid's next game within {timeout:g} s")
-                return 2
-            try:
-                state = _one(client, move, timeout, True)
-            except Refused as error:
-                _say(f"{where}: the board did not take it: {error}")
-                status = 2
-                continue
-            except Stop as error:
-                _say(f"{where}: {error}")
-                return 2
-        except ValueError as error:
-            _say(f"{where}: {error}; write a move as records do, e.g. 4 or p4")
-            status = 2
-            continue
-        except Refused as error:
-            _say(f"{where}: the board did not take it: {error}")
-            status = 2
-            continue
-        except Stop as error:
-            _say(f"{where}: {error}")
-            return 2
-        out.write(json.dumps(state) + "\n")
-        out.flush()
-    return status
+                raise Stop(f"no state from the grid's next game within {timeout:g} s") from None
 
 
 def _heard(client: RemoteClient, timeout: float) -> bool:
