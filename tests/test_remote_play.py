@@ -4,6 +4,7 @@ and a daemon killed with SIGKILL mid-game that resumes with nothing lost."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -213,15 +214,8 @@ def test_a_line_that_is_not_a_move_or_not_taken_is_said_and_the_next_is_played(
     sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
     # the player reads its own client; the test watches through another
     client, watcher = (RemoteClient(parse_link(sim.links[-1]), name=n) for n in ("p", "w"))
-    out: list[str] = []
+    out = io.StringIO()  # what popref play prints
     status: list[int] = []
-
-    class Lines:
-        def write(self, text: str) -> None:
-            out.append(text)
-
-        def flush(self) -> None:
-            pass
 
     try:
         client.start()
@@ -229,9 +223,7 @@ def test_a_line_that_is_not_a_move_or_not_taken_is_said_and_the_next_is_played(
         act(sim, "drop 4")
         assert pump(sim, watcher, lambda: (watcher.state or {}).get("ply") == 1)
         lines = ["x9\n", "# a comment\n", "p4\n", "4\n"]
-        player = threading.Thread(
-            target=lambda: status.append(play(client, lines, Lines(), WAIT))  # type: ignore[arg-type]
-        )
+        player = threading.Thread(target=lambda: status.append(play(client, lines, out, WAIT)))
         player.start()
         assert pump(sim, watcher, lambda: state(watcher).get("remote") == "4")
         act(sim, "drop 4")
@@ -242,7 +234,9 @@ def test_a_line_that_is_not_a_move_or_not_taken_is_said_and_the_next_is_played(
         client.close()
         watcher.close()
         sim.close()
-    assert status == [2] and [json.loads(line)["moves"] for line in out] == [["4", "4"]]
+    assert status == [2] and [
+        json.loads(line)["moves"] for line in out.getvalue().splitlines()
+    ] == [["4", "4"]]
     complaints = capsys.readouterr().err.splitlines()
     assert complaints[0].startswith("popref play: line 1 ('x9'): ")
     assert complaints[1].startswith("popref play: line 3 ('p4'): the board did not take it: ")
@@ -334,6 +328,11 @@ def test_popref_play_on_a_finished_game_s_link_names_the_next_game(
         sim.close()
 
 
+def moves_printed(out: io.StringIO) -> list[list[str]]:
+    """The moves of each state popref play printed, one JSON object a line."""
+    return [json.loads(line)["moves"] for line in out.getvalue().splitlines()]
+
+
 def until(sim: Simulation, done: Callable[[], bool]) -> bool:
     """Run the daemon in real time until ``done()``; False after WAIT s."""
     for _ in range(int(WAIT / 0.05)):
@@ -359,15 +358,8 @@ def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
         opened[-1].start()
         return opened[-1]
 
-    out: list[str] = []
+    out = io.StringIO()  # what popref play prints
     status: list[int] = []
-
-    class Lines:
-        def write(self, text: str) -> None:
-            out.append(text)
-
-        def flush(self) -> None:
-            pass
 
     def asked(move: str) -> Callable[[], bool]:
         return lambda: sim.daemon.state()["remote"] == move
@@ -376,7 +368,7 @@ def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
         client.start()
         lines = ["2\n", "2\n", "2\n", "3\n"]
         player = threading.Thread(
-            target=lambda: status.append(play(client, lines, Lines(), WAIT, follow))  # type: ignore[arg-type]
+            target=lambda: status.append(play(client, lines, out, WAIT, follow))
         )
         player.start()
         for _ in range(3):
@@ -395,7 +387,7 @@ def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
         client.close()
         sim.close()
     assert status == [0]
-    assert [json.loads(line)["moves"] for line in out] == [
+    assert moves_printed(out) == [
         ["1", "2"],
         ["1", "2", "1", "2"],
         ["1", "2", "1", "2", "1", "2"],
