@@ -90,6 +90,16 @@ class RemoteSeat(ProxySeat):
             return None
         return self.next_colour or (self.sequel.colour if self.sequel is not None else None)
 
+    def continued(self) -> bool:
+        """Whether this game's invitation is the sequel of the last game's:
+        the link sent then leads here too."""
+        after, invitation = self.sequel, self.invitation
+        return (
+            after is not None
+            and invitation is not None
+            and (invitation == after.sequel(invitation.made_at))
+        )
+
     def expires(self) -> float | None:
         """When the invitation expires (wall clock), unless a request uses it first."""
         if self.invitation is None or self.used:
@@ -208,12 +218,11 @@ class RemoteSeat(ProxySeat):
         self.move = None
         self.agreement = Agreement()  # a new link: the other side numbers its words anew
         colour = player(invitation.colour)
-        after = self.sequel
         if joined:
             sentence = _t(
                 "Joined the other grid's game: {colour}'s moves come from there.", colour=colour
             )
-        elif after is not None and invitation == after.sequel(invitation.made_at):
+        elif self.continued():
             sentence = _t(
                 "The friend who played {colour} plays it again, from the same link; revoke the "
                 "invitation to play without them.",

@@ -315,7 +315,7 @@ class RemoteHost:
     def continued(self) -> bool:
         """Whether this game's invitation is the sequel of the last game's:
         the link sent then leads here too."""
-        return self._invitation is not None and self._continued
+        return self._continued
 
     def link(self, invitation: Invitation, rules: str) -> str:
         settings = self.settings
@@ -340,8 +340,7 @@ class RemoteHost:
         if old is not None:
             self._ended(old, referee)
         self._invitation = invitation
-        after = referee.remote.sequel
-        self._continued = bool(invitation and after and invitation.game == sequel(after.key)[0])
+        self._continued = referee.remote.continued()
         self._answers, self._answered_at, self._asked, self._repeatable = {}, {}, {}, {}
         # whoever said they were there was there for the old invitation: a grid
         # joins the new one with its new link (until then no grid is linked)
