@@ -4,6 +4,7 @@ and a daemon killed with SIGKILL mid-game that resumes with nothing lost."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -19,6 +20,7 @@ import pytest
 
 from controller.cli.play import play
 from controller.daemon.config import parse_config
+from controller.referee.invitation import b64url
 from controller.remote.client import RemoteClient
 from controller.remote.link import Link, parse_link
 from controller.simulator.simulation import Simulation
@@ -342,18 +344,24 @@ def until(sim: Simulation, done: Callable[[], bool]) -> bool:
     return done()
 
 
+@pytest.mark.parametrize("silent", [False, True])
 def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
-    mosquitto: Mosquitto, tmp_path: Path
+    mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str], silent: bool
 ) -> None:
     """With --follow the line after a game waits for the grid's next game on
     the same link (as long as its people take to begin it) and is played
-    there; without it, popref play stops at the end (the test above)."""
+    there; without it, popref play stops at the end (the test above). A
+    next game whose board says nothing within --timeout is one line and
+    exit status 2."""
     config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
     sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
     client = RemoteClient(parse_link(sim.links[-1]), name="p")
     opened: list[RemoteClient] = []
+    timeout = 2.0 if silent else WAIT
 
     def follow(link: Link) -> RemoteClient:
+        if silent:  # a game nobody publishes on
+            link = dataclasses.replace(link, game=b64url(bytes(16)))
         opened.append(RemoteClient(link, name="p-next"))
         opened[-1].start()
         return opened[-1]
@@ -368,7 +376,7 @@ def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
         client.start()
         lines = ["2\n", "2\n", "2\n", "3\n"]
         player = threading.Thread(
-            target=lambda: status.append(play(client, lines, out, WAIT, follow))
+            target=lambda: status.append(play(client, lines, out, timeout, follow))
         )
         player.start()
         for _ in range(3):
@@ -378,19 +386,22 @@ def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
         act(sim, "drop 1")  # Red wins
         assert sim.daemon.state()["result"] == "red"
         act(sim, "slider open", "slider close")  # the next game, on the same link
-        act(sim, "drop 1")
-        assert until(sim, asked("3")), "the line after the game, played in the next"
-        act(sim, "drop 3")
+        if not silent:
+            act(sim, "drop 1")
+            assert until(sim, asked("3")), "the line after the game, played in the next"
+            act(sim, "drop 3")
         assert until(sim, lambda: not player.is_alive())
         player.join()
     finally:
         client.close()
         sim.close()
-    assert status == [0]
-    assert moves_printed(out) == [
-        ["1", "2"],
-        ["1", "2", "1", "2"],
-        ["1", "2", "1", "2", "1", "2"],
-        ["1", "3"],
-    ]
-    assert len(opened) == 1 and opened[0].link.game == parse_link(sim.links[-1]).game
+    played = [["1", "2"], ["1", "2", "1", "2"], ["1", "2", "1", "2", "1", "2"]]
+    assert len(opened) == 1
+    if silent:
+        assert status == [2] and moves_printed(out) == played
+        assert capsys.readouterr().err == (
+            "popref play: line 4 ('3'): no state from the grid's next game within 2 s\n"
+        )
+        return
+    assert status == [0] and moves_printed(out) == [*played, ["1", "3"]]
+    assert opened[0].link.game == parse_link(sim.links[-1]).game
