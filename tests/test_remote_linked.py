@@ -315,6 +315,33 @@ def test_a_grid_away_when_the_next_game_began_follows_it_all_the_same(
         a.close()
 
 
+def test_a_grid_killed_before_the_finished_game_s_last_word_went_out_says_it_once_back(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """A killed between journalling its next game and publishing the finished
+    game's last word, which names that game: back, A had only its journal,
+    which holds the next game, so B waited for it for good. The finished
+    game's last state, kept on disk, gives the word again."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(a.links[-1], tmp_path / "b")
+    try:
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS)
+        mosquitto.stop()  # the last word cannot go out...
+        act(a, "slider open", "slider close")  # ...when A's next game is journalled
+        a.close()  # and A dies with it unsaid
+        mosquitto.start()  # a broker that retained nothing
+        a = grid_a(mosquitto, tmp_path / "a")
+        assert both(a, b, following(b, a.links[-1]))
+        act(b, "slider open", "slider close")
+        assert both(a, b, lambda: linked(a, b))
+        play(a, b, RED_WINS[:2])
+        same_game(a, b)
+    finally:
+        b.close()
+        a.close()
+
+
 def test_rules_chosen_on_the_inviting_grid_before_the_first_move_are_played_on_both(
     grids: tuple[Simulation, Simulation],
 ) -> None:

@@ -121,7 +121,7 @@ def assemble(
                 thinker=thinker or ProcessThinker(clock, config.opponent.think),
                 ponder=config.opponent.ponder if ponder is None else ponder,
                 lock=lock,
-                remote=remote_host(config, wall),
+                remote=remote_host(config, wall, directory),
                 guest=linked_guest(config, wall),
                 page_link=PageLink(home, lambda link: _guest(link, wall)),
             )
@@ -290,17 +290,20 @@ def _page_link(config: Config, directory: Path) -> tuple[Home | None, Config]:
     return Home(table_of(config), config.game.rules, config.opponent.plays), joined
 
 
-def remote_host(config: Config, wall: Callable[[], float] = time.time) -> RemoteHost | None:
+def remote_host(
+    config: Config, wall: Callable[[], float] = time.time, directory: Path | None = None
+) -> RemoteHost | None:
     """The daemon's side of a remote seat, when ``[remote]`` names a broker;
     links point at the page ``[remote] page`` names, else at popref's own
-    (``[web]``), else at the browsers' broker's host."""
+    (``[web]``), else at the browsers' broker's host. A finished game's last
+    state is kept in ``directory``, the state directory."""
     settings = config.remote.settings
     if settings is None:
         return None
     from controller.remote.host import RemoteHost
 
     web = (config.web.host, config.web.port) if config.web.enabled else None
-    return RemoteHost(settings, wall=wall, web=web)
+    return RemoteHost(settings, wall=wall, web=web, keep=directory)
 
 
 def _configured(marker: Path, name: str) -> bool:

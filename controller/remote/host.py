@@ -25,6 +25,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Literal
 
 from controller.i18n.text import Text, _n, _t
@@ -58,6 +59,7 @@ from controller.remote.message import (
 from controller.remote.presence import Presence
 from controller.remote.rate import Rate
 from controller.remote.settings import RemoteSettings
+from controller.store import last_state
 from engine import parse_move
 from engine.colour import Colour
 
@@ -107,8 +109,13 @@ class RemoteHost:
         wall: Callable[[], float] = time.time,
         random_bytes: Callable[[int], bytes] = secrets.token_bytes,
         web: tuple[str, int] | None = None,
+        keep: Path | None = None,
     ) -> None:
         self.settings = settings
+        # the state directory, where a finished game's last state is kept
+        # (controller.store.last_state); None: nowhere
+        self._keep = keep
+        self._kept: dict[str, Any] | None = None  # the last state kept there
         self.web = web  # popref's own web server (host, port), which serves the page
         self._wall = wall
         self._random = random_bytes
@@ -176,6 +183,7 @@ class RemoteHost:
         self.connection.on_change = self._changed
         self._starts = referee.remote.starts
         self._played(referee)
+        self._recall_last_word(referee)
         self.fed(Verdict(), referee)
 
     def _changed(self) -> None:
@@ -256,6 +264,7 @@ class RemoteHost:
             "invitation": "open",
         }
         self._publish_state()
+        self._keep_final(referee)
 
     def link_state(self) -> str:
         """``up`` while the broker is reached and the other side, if it ever
@@ -366,20 +375,44 @@ class RemoteHost:
         (``sequel``), signed with the old secret, so only its holder follows."""
         names = topics(invitation.game)
         self.connection.unsubscribe([names.remote])
+        self._last_word = None
         if self._state is not None:
-            ended = {**self._state, "invitation": "ended"}
-            after = referee.remote.sequel
-            self._last_word = None
-            if after is not None and after.game == invitation.game:
-                rules = referee.game.rules  # the next game's, which has begun
-                ended["sequel"] = {
-                    "game": sequel(invitation.key)[0],
-                    "rules": rules.name,
-                    "repetition": rules.repetition,
-                    "both_lines": rules.both_lines,
-                }
+            ended = _ending(invitation, self._state, referee)
+            if "sequel" in ended:
                 self._last_word = (invitation, ended)
             self._seal(invitation, names.state, "state", ended, retain=True)
+
+    def _keep_final(self, referee: Referee) -> None:
+        """A game finished through the invitation: keep its last state on
+        disk as its result is published, for the last word on its
+        topics should this daemon be killed before it is published."""
+        if self._keep is None or self._invitation is None or self._state is None:
+            return
+        if not (referee.game.is_over() and referee.remote.used):
+            return
+        final = _plain(self._state)
+        if final == self._kept:
+            return
+        try:
+            last_state.keep(self._keep, self._invitation.game, final)
+        except OSError as error:
+            # the game goes on: only a kill before the next game's word is out loses it
+            log.warning("%s: cannot be written (%s)", self._keep / last_state.FILE, error)
+            return
+        self._kept = final
+
+    def _recall_last_word(self, referee: Referee) -> None:
+        """At start-up, the last word of the finished game this game's link
+        follows from, from the last state kept: the daemon may have been
+        killed before it was published (it is published on connecting)."""
+        seat, old = referee.remote, referee.remote.sequel
+        if self._keep is None or old is None:
+            return
+        if seat.invitation is not None and not seat.continued():
+            return
+        final = last_state.kept(self._keep, old.game)
+        if final is not None:
+            self._last_word = (old, _ending(old, final, referee))
 
     # -- messages out ----------------------------------------------------------------------
 
@@ -561,6 +594,23 @@ class RemoteHost:
             kinds=kinds,
         )
         log.info("%s", said)
+
+
+def _ending(invitation: Invitation, state: dict[str, Any], referee: Referee) -> dict[str, Any]:
+    """The last ``state`` of ``invitation``'s game as its last word: ended,
+    and when its link follows into the next game, that game's id and rules
+    (``sequel``)."""
+    ended = {**state, "invitation": "ended"}
+    after = referee.remote.sequel
+    if after is not None and after.game == invitation.game:
+        rules = referee.game.rules  # the next game's, which has begun
+        ended["sequel"] = {
+            "game": sequel(invitation.key)[0],
+            "rules": rules.name,
+            "repetition": rules.repetition,
+            "both_lines": rules.both_lines,
+        }
+    return ended
 
 
 def _word(message: Message, fields: dict[str, Any]) -> TakebackHeard | None:
