@@ -17,6 +17,7 @@ import ipaddress
 import os
 from pathlib import Path
 
+from controller.cli.install_broker import set_up_broker
 from controller.cli.installer import (
     CONFIG,
     SERVICE,
@@ -42,6 +43,12 @@ from hardware.errors import ConfigError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_root(parser, "to install into (enabled, not started: no systemd runs there)")
+    parser.add_argument(
+        "--broker",
+        action="store_true",
+        help="also set up Mosquitto (apt install mosquitto first) for friends on this "
+        "network: its listeners, accounts and ACL, named in [remote] (docs/install-pi.md)",
+    )
 
 
 def add_root(parser: argparse.ArgumentParser, what: str) -> None:
@@ -65,10 +72,11 @@ def host_of(args: argparse.Namespace) -> Host:
 
 
 def run(args: argparse.Namespace) -> int:
-    return carried_out("install", lambda: install(host_of(args), print))
+    host = host_of(args)
+    return carried_out("install", lambda: install(host, print, broker=args.broker))
 
 
-def install(host: Host, say: Say) -> None:
+def install(host: Host, say: Say, *, broker: bool = False) -> None:
     unit = Unit.shipped()
     check_host(host, unit, "install")
     if not os.access(host.path(unit.executable.relative_to("/")), os.X_OK):
@@ -79,6 +87,8 @@ def install(host: Host, say: Say) -> None:
     web = read_config(host)
     create_user(host, unit, say)
     write_config(host, say)
+    if broker:  # before the service starts: it reads [remote] then
+        set_up_broker(host, say)
     write_file(host, UNIT, unit.text, say)
     start(host, say)
     if web is None:

@@ -13,6 +13,7 @@ the tests install into a temporary directory.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 import subprocess
@@ -205,18 +206,44 @@ def write_file(host: Host, relative: Path, text: str, say: Say) -> None:
     say(f"wrote /{relative}")
 
 
-def recorded_groups(host: Host) -> list[str]:
-    """The groups install created (uninstall removes only those)."""
+def _recorded(host: Host, kind: str) -> list[str]:
+    """The record's values of ``kind`` (its lines ``KIND VALUE``)."""
     try:
         lines = host.path(RECORD).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return []
-    return [line.removeprefix("group ") for line in lines if line.startswith("group ")]
+    return [line.removeprefix(f"{kind} ") for line in lines if line.startswith(f"{kind} ")]
+
+
+def _record(host: Host, groups: Sequence[str], config: Sequence[str]) -> None:
+    lines = [
+        "# what popref install created, for popref uninstall",
+        *(f"group {g}" for g in groups),
+        *(f"config {digest}" for digest in config),
+    ]
+    write_file(host, RECORD, "\n".join(lines) + "\n", lambda _: None)
+
+
+def recorded_groups(host: Host) -> list[str]:
+    """The groups install created (uninstall removes only those)."""
+    return _recorded(host, "group")
 
 
 def record_groups(host: Host, created: Sequence[str]) -> None:
     """Add ``created`` to the record, keeping what earlier runs created."""
     known = recorded_groups(host)
     known += [name for name in created if name not in known]
-    lines = ["# what popref install created, for popref uninstall", *(f"group {g}" for g in known)]
-    write_file(host, RECORD, "\n".join(lines) + "\n", lambda _: None)
+    _record(host, known, _recorded(host, "config"))
+
+
+def record_config(host: Host, text: str) -> None:
+    """The configuration as install last wrote it is ``text``: uninstall
+    removes it while it is still that (a digest, not its passwords)."""
+    _record(host, recorded_groups(host), [hashlib.sha256(text.encode()).hexdigest()])
+
+
+def config_as_installed(host: Host, text: str) -> bool:
+    """Whether ``text`` is the configuration install wrote: the shipped one,
+    or the one it last wrote itself (:func:`record_config`)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return text == system_file("config.toml") or digest in _recorded(host, "config")

@@ -14,6 +14,7 @@ import contextlib
 import shutil
 
 from controller.cli import install as install_cmd
+from controller.cli.install_broker import remove_broker
 from controller.cli.installer import (
     CONFIG,
     RECORD,
@@ -27,9 +28,9 @@ from controller.cli.installer import (
     Unit,
     carried_out,
     check_host,
+    config_as_installed,
     groups,
     recorded_groups,
-    system_file,
     users,
 )
 
@@ -65,6 +66,7 @@ def uninstall(host: Host, say: Say, *, purge: bool = False) -> None:
 
 def undo(host: Host, say: Say, *, purge: bool) -> None:
     remove_service(host, say)
+    remove_broker(host, say)
     remove_accounts(host, say)
     remove_config(host, say, purge=purge)
     state = host.path(STATE)
@@ -114,9 +116,7 @@ def remove_accounts(host: Host, say: Say) -> None:
 def remove_config(host: Host, say: Say, *, purge: bool) -> None:
     config = host.path(CONFIG)
     if config.exists():
-        if purge or config.read_text(encoding="utf-8", errors="replace") == system_file(
-            "config.toml"
-        ):
+        if purge or config_as_installed(host, config.read_text(encoding="utf-8", errors="replace")):
             config.unlink()
             say(f"removed /{CONFIG}")
         else:
