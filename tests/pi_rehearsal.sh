@@ -175,6 +175,15 @@ in_root "/opt/popref/venv/bin/popref install --root /" | sed 's/^/   /'
 in_root "/opt/popref/venv/bin/popref install --root /" | grep -q "^unchanged /etc/systemd/system/popref.service" \
     || fail "a second popref install changed the unit"
 
+step "step 5 in the arm64 root, as written: Mosquitto for friends"
+status=0
+in_root "$(documented broker)" > "$cache/broker.log" 2>&1 || status=$?
+[ "$status" = 2 ] && grep -q "^popref install: systemd is not running here" "$cache/broker.log" \
+    || fail "step 5 did not install Mosquitto and end in the same refusal: see $cache/broker.log"
+in_root "/opt/popref/venv/bin/popref install --root / --broker" | sed 's/^/   /'
+in_root "stat -c '%a %U:%G %n' /etc/mosquitto/popref.passwd /etc/mosquitto/popref.acl /etc/mosquitto/conf.d/popref.conf" \
+    | sed 's/^/   /'
+
 step "what it made: the user, the groups, the unit"
 in_root "id popref" | sed 's/^/   /'
 for group in gpio dialout; do
@@ -220,6 +229,38 @@ in_root "curl -fsS http://127.0.0.1:$port/api/state" | python3 -c \
     'import json, sys; s = json.load(sys.stdin); print("   /api/state:", s["rules"], s["to_move"], s["phase"])'
 echo "   / answered: $(grep -o '<title>[^<]*</title>' <<<"$page")"
 kill "$daemon_pid"; wait "$daemon_pid" || true; daemon_pid=
+
+step "Mosquitto as its unit starts it, and popref inviting a friend through it"
+# as Debian's mosquitto.service: root, which gives itself the user mosquitto
+# before it reads popref's password file
+chroot "$work" /usr/sbin/mosquitto -c /etc/mosquitto/mosquitto.conf > "$cache/mosquitto.log" 2>&1 &
+broker_pid=$!
+# popref run's configuration of the earlier step, with the [remote] step 5 wrote
+cat > "$work/tmp/remote_keys.py" <<'PY'
+import sys, tomllib
+remote = tomllib.load(open("/etc/popref/config.toml", "rb"))["remote"]
+if sys.argv[1:] == ["guest"]:
+    print(remote["guest_password"])
+else:
+    print("[remote]")
+    for key in ("broker", "user", "password", "web_broker", "guest_user", "guest_password"):
+        print(f'{key} = "{remote[key]}"')
+    print('plays = "yellow"')
+PY
+in_root "/opt/popref/venv/bin/python /tmp/remote_keys.py" >> "$work/tmp/rehearsal.toml"
+guest=$(in_root "/opt/popref/venv/bin/python /tmp/remote_keys.py guest")
+chroot "$work" /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 \
+    /opt/popref/venv/bin/popref run --config /tmp/rehearsal.toml > "$cache/run-remote.log" 2>&1 &
+daemon_pid=$!
+# the friend's account reads the board's retained state, as the friend's page does
+state=$(in_root "mosquitto_sub -h 127.0.0.1 -u guest -P '$guest' -t 'popref/1/+/state' -C 1 -W 300") \
+    || { kill "$broker_pid"; fail "no state for the guest from popref through Mosquitto: see $cache/run-remote.log, $cache/mosquitto.log"; }
+grep -q '"kind": *"state"' <<<"$state" || { kill "$broker_pid"; fail "the guest read no state: $state"; }
+echo "   the guest account read the board's state ($(wc -c <<<"$state") bytes)"
+grep -o "Invitation to play Yellow: http[^ ]*#v=1" "$cache/run-remote.log" | sed 's/^/   /' \
+    || { kill "$broker_pid"; fail "popref logged no invitation: see $cache/run-remote.log"; }
+kill "$daemon_pid"; wait "$daemon_pid" || true; daemon_pid=
+kill "$broker_pid"; wait "$broker_pid" || true
 
 step "the engine tests against the installed package"
 mkdir -p "$work/tmp/rehearsal"
