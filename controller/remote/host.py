@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.i18n.text import Text, _n, _t
+from controller.i18n.text import Text, _t
 from controller.i18n.words import reason
 from controller.referee.commands import (
     RemoteCommand,
@@ -39,10 +39,13 @@ from controller.referee.commands import (
     countable,
 )
 from controller.referee.core import Referee
-from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url, sequel
+from controller.referee.invitation import GAME_BYTES, KEY_BYTES, Invitation, b64url
 from controller.referee.verdict import Declined, Verdict
+from controller.remote.answers import Answers
 from controller.remote.connection import Connection
+from controller.remote.dropped import Dropped
 from controller.remote.echo import Echo
+from controller.remote.last_word import LastWord
 from controller.remote.link import Link, page_address
 from controller.remote.message import (
     BOARD,
@@ -59,18 +62,13 @@ from controller.remote.message import (
 from controller.remote.presence import Presence
 from controller.remote.rate import Rate
 from controller.remote.settings import RemoteSettings
-from controller.store import last_state
 from engine import parse_move
 from engine.colour import Colour
 
 log = logging.getLogger("popref")
 
 INBOX = 64  # checked requests waiting for the loop; more are dropped (and counted)
-# Replies kept to answer a request sent again with the same number (the
-# friend resends until answered); older numbers are plain replays.
-ANSWERS = 16
-REPEAT_GAP = 0.5  # seconds (the loop's clock) before a repeated request is answered again
-REPORT = 60.0  # seconds between log lines counting the messages dropped
+HASHES = 16  # the other grid's record hashes kept, for the moves not yet published here
 # The requests and takeback words a side may have journalled (each synced to
 # disk): this many a second, after a burst of BURST. A page asks on a tap and
 # again each second until answered; a flood beyond is dropped and counted.
@@ -112,36 +110,22 @@ class RemoteHost:
         keep: Path | None = None,
     ) -> None:
         self.settings = settings
-        # the state directory, where a finished game's last state is kept
-        # (controller.store.last_state); None: nowhere
-        self._keep = keep
-        self._kept: dict[str, Any] | None = None  # the last state kept there
         self.web = web  # popref's own web server (host, port), which serves the page
         self._wall = wall
         self._random = random_bytes
         self._inbox: queue.Queue[Message] = queue.Queue(INBOX)
         self._gate: _Gate | None = None
         self._wake: Callable[[], None] = lambda: None
-        self._dropped: Counter[str] = Counter()
-        self._dropped_lock = threading.Lock()
-        self._report_at: float | None = None
+        self._dropped = Dropped()
         # next() is atomic: the will is sealed on the network thread
         self._counter = itertools.count(1)
         self._starts = 0  # the daemon's starts, from the referee's remote seat
         self._state: dict[str, Any] | None = None  # the last state the daemon published
-        # the replies to the last requests, by number, and when each was last sent
-        # (the loop's clock); the network thread reads a copy of each one's body
-        self._answers: dict[int, dict[str, Any]] = {}
-        self._answered_at: dict[int, float] = {}
-        self._asked: dict[int, str] = {}  # each answered request's body
-        self._repeatable: dict[int, str] = {}
-        self._asking: dict[int, str] = {}  # the body of each request fed, until answered
+        self._answers = Answers()  # the replies to this invitation's last requests
         self._now = 0.0  # the loop's clock, as of its last inputs()
         self._resend = threading.Event()  # (re)connected, or a hello: send the state again
-        # the finished game's last word, naming its sequel, while the sequel's
-        # game is this one: published again with the state, for a broker that
-        # lost its retained messages while the other side was away
-        self._last_word: tuple[Invitation, dict[str, Any]] | None = None
+        # the finished game's last word, kept in ``keep`` (the state directory)
+        self._last_word = LastWord(keep)
         self._continued = False  # this game's invitation is the last game's sequel
         self._invitation: Invitation | None = None  # the one the gate and topics are for
         self._rules = "classic"
@@ -183,7 +167,7 @@ class RemoteHost:
         self.connection.on_change = self._changed
         self._starts = referee.remote.starts
         self._played(referee)
-        self._recall_last_word(referee)
+        self._last_word.recall(referee)
         self.fed(Verdict(), referee)
 
     def _changed(self) -> None:
@@ -210,8 +194,8 @@ class RemoteHost:
             self._resend.clear()
             self._publish_state()
             self._say_present()
-            if self._last_word is not None:
-                old, ended = self._last_word
+            if self._last_word.said is not None:
+                old, ended = self._last_word.said
                 self._seal(old, topics(old.game).state, "state", ended, retain=True)
         for _ in range(INBOX):
             try:
@@ -221,12 +205,14 @@ class RemoteHost:
             command = self._request(message, referee)
             if command is not None:
                 yield command
-        self._report(now)
+        said = self._dropped.report(now)
+        if said is not None:
+            log.info("%s", said)
 
     def answered(self, command: RemoteCommand, verdict: Verdict) -> None:
         """What the referee made of ``command``, once it is journalled."""
         if isinstance(command, RemoteRequested):
-            self._reply(command.seq, verdict.declined, self._asking.pop(command.seq, ""))
+            self._reply(command.seq, verdict.declined)
 
     def fed(self, verdict: Verdict, referee: Referee) -> None:
         """After every input the daemon journalled: publish an accepted move,
@@ -264,7 +250,8 @@ class RemoteHost:
             "invitation": "open",
         }
         self._publish_state()
-        self._keep_final(referee)
+        if self._invitation is not None:
+            self._last_word.finished(self._invitation, _plain(self._state), referee)
 
     def link_state(self) -> str:
         """``up`` while the broker is reached and the other side, if it ever
@@ -325,7 +312,6 @@ class RemoteHost:
         """Whether this game's invitation is the sequel of the last game's:
         the link sent then leads here too."""
         return self._continued
-
     def link(self, invitation: Invitation, rules: str) -> str:
         settings = self.settings
         return Link.of(
@@ -350,7 +336,7 @@ class RemoteHost:
             self._ended(old, referee)
         self._invitation = invitation
         self._continued = referee.remote.continued()
-        self._answers, self._answered_at, self._asked, self._repeatable = {}, {}, {}, {}
+        self._answers = Answers()
         # whoever said they were there was there for the old invitation: a grid
         # joins the new one with its new link (until then no grid is linked)
         self.presence = Presence()
@@ -370,49 +356,13 @@ class RemoteHost:
             log.info("Invitation to play %s: %s", invitation.colour.title, link)
 
     def _ended(self, invitation: Invitation, referee: Referee) -> None:
-        """The last word on an invitation's own topics: it has ended, and
-        when its link follows into the next game, that game's id and rules
-        (``sequel``), signed with the old secret, so only its holder follows."""
+        """The last word on an invitation's own topics (:class:`LastWord`),
+        signed with its secret, so only the link's holder follows it."""
         names = topics(invitation.game)
         self.connection.unsubscribe([names.remote])
-        self._last_word = None
-        if self._state is not None:
-            ended = _ending(invitation, self._state, referee)
-            if "sequel" in ended:
-                self._last_word = (invitation, ended)
-            self._seal(invitation, names.state, "state", ended, retain=True)
-
-    def _keep_final(self, referee: Referee) -> None:
-        """A game finished through the invitation: keep its last state on
-        disk as its result is published, for the last word on its
-        topics should this daemon be killed before it is published."""
-        if self._keep is None or self._invitation is None or self._state is None:
-            return
-        if not (referee.game.is_over() and referee.remote.used):
-            return
-        final = _plain(self._state)
-        if final == self._kept:
-            return
-        try:
-            last_state.keep(self._keep, self._invitation.game, final)
-        except OSError as error:
-            # the game goes on: only a kill before the next game's word is out loses it
-            log.warning("%s: cannot be written (%s)", self._keep / last_state.FILE, error)
-            return
-        self._kept = final
-
-    def _recall_last_word(self, referee: Referee) -> None:
-        """At start-up, the last word of the finished game this game's link
-        follows from, from the last state kept: the daemon may have been
-        killed before it was published (it is published on connecting)."""
-        seat, old = referee.remote, referee.remote.sequel
-        if self._keep is None or old is None:
-            return
-        if seat.invitation is not None and not seat.continued():
-            return
-        final = last_state.kept(self._keep, old.game)
-        if final is not None:
-            self._last_word = (old, _ending(old, final, referee))
+        word = self._last_word.ended(invitation, self._state, referee)
+        if word is not None:
+            self._seal(invitation, names.state, "state", word, retain=True)
 
     # -- messages out ----------------------------------------------------------------------
 
@@ -436,7 +386,7 @@ class RemoteHost:
         payload = seal(invitation.key, Message(invitation.game, BOARD, seq, "presence", gone))
         return topics(invitation.game).board, payload
 
-    def _reply(self, seq: int, declined: Declined | None, asked: str) -> None:
+    def _reply(self, seq: int, declined: Declined | None) -> None:
         answer: dict[str, Any] = {"request_seq": seq, "ok": declined is None}
         if declined is not None:
             answer |= {
@@ -446,25 +396,13 @@ class RemoteHost:
             }
         if self._invitation is not None:
             self._send(topics(self._invitation.game).board, "reply", answer)
-        self._remember(seq, answer, asked)
-
-    def _remember(self, seq: int, answer: dict[str, Any], asked: str) -> None:
-        """Keep the reply to request ``seq`` (whose body was ``asked``): the
-        same request again gets it again."""
-        self._answers[seq], self._asked[seq] = answer, asked
-        self._answered_at[seq] = self._now
-        for old in sorted(self._answers)[:-ANSWERS]:
-            del self._answers[old], self._answered_at[old], self._asked[old]
-        self._repeatable = dict(self._asked)
+        self._answers.keep(seq, answer, self._now)
 
     def _repeat(self, seq: int) -> None:
-        """Request ``seq`` came again (its reply was lost, or is on its way):
-        the same reply, never the move a second time; at most once every
-        :data:`REPEAT_GAP` seconds, so a replayed copy cannot make a flood."""
-        if self._invitation is None or self._now - self._answered_at[seq] < REPEAT_GAP:
-            return
-        self._answered_at[seq] = self._now
-        self._send(topics(self._invitation.game).board, "reply", self._answers[seq])
+        """Request ``seq`` came again: its reply again (:class:`Answers`)."""
+        answer = self._answers.due(seq, self._now)
+        if answer is not None and self._invitation is not None:
+            self._send(topics(self._invitation.game).board, "reply", answer)
 
     def _send(self, topic: str, kind: str, value: dict[str, Any]) -> None:
         assert self._invitation is not None
@@ -505,7 +443,7 @@ class RemoteHost:
                 self._changed()
             return
         repeated = message.seq <= gate.high[message.kind]
-        if repeated and self._repeatable.get(message.seq) != message.body:
+        if repeated and not self._answers.again(message.seq, message.body):
             self._drop("replayed")
             return
         # each request and takeback word is journalled and synced: past the
@@ -533,7 +471,7 @@ class RemoteHost:
         if invitation is None or message.game != invitation.game:
             self._drop("foreign")  # an invitation that ended since it was let through
             return None
-        if message.kind == "request" and self._asked.get(message.seq) == message.body:
+        if message.kind == "request" and self._answers.again(message.seq, message.body):
             self._repeat(message.seq)
             return None
         if message.seq <= referee.remote.last_seq:
@@ -558,59 +496,24 @@ class RemoteHost:
             # asked before a takeback (or after one this board has not made): its
             # move number names another move here
             stale = _t("A move was taken back since that position; look again.")
-            self._reply(message.seq, Declined("stale", stale), message.body)
+            self._answers.asking(message.seq, message.body)
+            self._reply(message.seq, Declined("stale", stale))
             return None
         try:
             parsed = parse_move(move[:10])
         except ValueError as error:
-            self._reply(message.seq, Declined("notation", reason(str(error))), message.body)
+            self._answers.asking(message.seq, message.body)
+            self._reply(message.seq, Declined("notation", reason(str(error))))
             return None
         if isinstance(fields.get("hash"), str):  # a linked grid's, after its move
             self._their_hash[epoch, ply + 1] = fields["hash"][:64]
-            while len(self._their_hash) > ANSWERS:  # the oldest first: dicts keep their order
+            while len(self._their_hash) > HASHES:  # the oldest first: dicts keep their order
                 del self._their_hash[next(iter(self._their_hash))]
-        self._asking[message.seq] = message.body
+        self._answers.asking(message.seq, message.body)
         return RemoteRequested(message.seq, ply, parsed)
 
     def _drop(self, why: str) -> None:
-        with self._dropped_lock:
-            self._dropped[why] += 1
-
-    def _report(self, now: float) -> None:
-        """Count the dropped messages in the log, at most once a minute."""
-        if self._report_at is not None and now < self._report_at:
-            return
-        with self._dropped_lock:
-            dropped, self._dropped = self._dropped, Counter()
-        if not dropped:
-            return
-        self._report_at = now + REPORT
-        total = sum(dropped.values())
-        kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(dropped.items()))
-        said: Text = _n(
-            "The remote seat ignored {n} message ({kinds}).",
-            "The remote seat ignored {n} messages ({kinds}).",
-            total,
-            kinds=kinds,
-        )
-        log.info("%s", said)
-
-
-def _ending(invitation: Invitation, state: dict[str, Any], referee: Referee) -> dict[str, Any]:
-    """The last ``state`` of ``invitation``'s game as its last word: ended,
-    and when its link follows into the next game, that game's id and rules
-    (``sequel``)."""
-    ended = {**state, "invitation": "ended"}
-    after = referee.remote.sequel
-    if after is not None and after.game == invitation.game:
-        rules = referee.game.rules  # the next game's, which has begun
-        ended["sequel"] = {
-            "game": sequel(invitation.key)[0],
-            "rules": rules.name,
-            "repetition": rules.repetition,
-            "both_lines": rules.both_lines,
-        }
-    return ended
+        self._dropped.add(why)
 
 
 def _word(message: Message, fields: dict[str, Any]) -> TakebackHeard | None:
