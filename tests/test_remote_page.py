@@ -168,9 +168,16 @@ def test_the_owner_invites_and_gets_the_link_and_its_qr_code(browser: Any, serve
     wait(browser, lambda d: field.get_attribute("value").startswith("http"), "the link")
     link = field.get_attribute("value")
     assert link.startswith(f"http://127.0.0.1:{served.port}/remote#v=1&")
-    wait(browser, lambda d: "A friend plays Yellow" in text(d, "friend"), "the friend's seat")
+    not_yet = "A friend is invited to play Yellow from afar: the link has not been opened yet."
+    wait(browser, lambda d: text(d, "friend") == not_yet, "the friend's seat")
     picture = Image.open(io.BytesIO(browser.find_element(By.ID, "qr").screenshot_as_png))
     assert qr_texts(picture) == [link]
+    opener = RemoteClient(parse_link(link), name="friend")  # its hello says it opened the link
+    opener.start()
+    try:
+        wait(browser, lambda d: text(d, "friend") == "A friend plays Yellow from afar.", "opened")
+    finally:
+        opener.close()
     browser.find_element(By.ID, "copy").click()
     wait(browser, lambda d: text(d, "message") == "Copied.", "the copy")
     # pressed again while the friend holds the seat: the same link, still valid

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from controller.referee.invitation import DAY
 from controller.remote.client import RemoteClient
 from controller.remote.host import BURST, RATE
 from controller.remote.link import parse_link
-from controller.remote.message import REMOTE, Message, record_hash, seal
+from controller.remote.message import REMOTE, Message, record_hash, seal, topics
 from controller.simulator.script import parse_line
 from controller.simulator.simulation import Simulation
 from engine.colour import Colour
@@ -478,3 +479,53 @@ def test_an_invitation_s_link_is_said_once(
         assert [r for r in caplog.records if r.getMessage() == f"Invitation to play Yellow: {link}"]
     finally:
         logged.close()
+
+
+def test_the_owner_learns_when_the_link_was_opened(
+    table: Simulation, mosquitto: Mosquitto, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``friend_opened`` (the owner's page: "the link has not been opened
+    yet") turns true when a message signed with the link's secret arrives,
+    as the friend's hello on connecting; a stranger's forgery does not count."""
+    caplog.set_level(logging.INFO, logger="popref")
+    assert table.daemon.state()["friend_opened"] is False
+    link = parse_link(table.links[-1])
+    names = topics(link.game)
+    # the board subscribes before it publishes its state (one connection, in
+    # order): once the state is retained, the board hears the remote topic
+    published = threading.Event()
+    watcher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="watcher")
+    watcher.on_connect = lambda client, *_: client.subscribe(names.state, qos=1)
+    watcher.on_message = lambda *_: published.set()
+    watcher.connect("127.0.0.1", mosquitto.port)
+    watcher.loop_start()
+    try:
+        for _ in range(int(WAIT / 0.05)):
+            if published.is_set():
+                break
+            table.wait_real(0.05)
+    finally:
+        watcher.disconnect()
+        watcher.loop_stop()
+    assert published.is_set()
+    stranger = Stranger(mosquitto.port, names.remote)
+    try:
+        stranger.send(seal(bytes(32), Message(link.game, REMOTE, 1, "hello", "{}")))
+    finally:
+        stranger.close()
+
+    def ignored() -> bool:  # the board counts the forgery in the log at once
+        return any("ignored" in r.getMessage() for r in caplog.records)
+
+    for _ in range(int(WAIT / 0.05)):
+        if ignored():
+            break
+        table.wait_real(0.05)
+    assert ignored() and table.daemon.state()["friend_opened"] is False
+    friend = RemoteClient(link, name="friend")
+    friend.start()
+    try:
+        assert pump(table, friend, lambda: table.daemon.state()["friend_opened"] is True)
+    finally:
+        friend.close()
+    assert table.daemon.state()["friend_opened"] is True  # it stays so

@@ -124,8 +124,8 @@ class Daemon:
         # told, on the network thread, when a side's word arrives (see listen)
         self._arrival: Callable[[], None] | None = None
         self._published: dict[str, Any] | None = None
-        # the link's state, and the other grid's part, when the board last showed them
-        self._link: tuple[str | None, str | None] | None = None
+        # the link's state, the other grid's part and whether the link was opened, when last shown
+        self._link: tuple[str | None, str | None, bool | None] | None = None
         # the computer's moves and hints (controller.computer.dispatch)
         self.dispatcher = Dispatcher(
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
@@ -365,7 +365,7 @@ class Daemon:
         verdicts += self.page_link.part(self)
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
-        link, self._link = self._link, (self.link_state(), self.linked())
+        link, self._link = self._link, (self.link_state(), self.linked(), self.friend_opened())
         changed = verdicts or thought or retried or link != self._link or self.shown is None
         if changed:
             # only an event or the link going down or up can change what the
@@ -473,6 +473,13 @@ class Daemon:
             return "inviting" if self.remote.presence.up is not None else None
         return None
 
+    def friend_opened(self) -> bool | None:
+        """Whether the link of this game's invitation was opened (the owner's
+        page says so); ``None`` without one."""
+        if self.remote is None or self.referee.remote.colour() is None:
+            return None
+        return self.remote.opened(self.referee)
+
     def next_deadline(self) -> float | None:
         times = [
             self.backend.next_deadline(),
@@ -497,6 +504,7 @@ class Daemon:
         state["hint_proven"] = hint.proven if hint is not None else None
         state["link"] = self.link_state()
         state["linked"] = self.linked()
+        state["friend_opened"] = self.friend_opened()
         return state
 
     def publish(self) -> None:

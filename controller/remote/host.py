@@ -127,6 +127,9 @@ class RemoteHost:
         # the finished game's last word, kept in ``keep`` (the state directory)
         self._last_word = LastWord(keep)
         self._continued = False  # this game's invitation is the last game's sequel
+        # a signed message came for this invitation since this daemon started:
+        # the link was opened (set on the network thread, read by the loop)
+        self._heard = False
         self._invitation: Invitation | None = None  # the one the gate and topics are for
         self._rules = "classic"
         # the game's house rules, which a link carries for a grid that joins
@@ -312,6 +315,14 @@ class RemoteHost:
         """Whether this game's invitation is the sequel of the last game's:
         the link sent then leads here too."""
         return self._continued
+
+    def opened(self, referee: Referee) -> bool:
+        """Whether the invitation's link was opened: its holder said hello (a
+        page, ``popref play`` or a grid, on connecting) since this daemon
+        started, or a request of theirs was taken (journalled: it outlives a
+        restart)."""
+        return self._heard or referee.remote.used
+
     def link(self, invitation: Invitation, rules: str) -> str:
         settings = self.settings
         return Link.of(
@@ -337,6 +348,7 @@ class RemoteHost:
         self._invitation = invitation
         self._continued = referee.remote.continued()
         self._answers = Answers()
+        self._heard = False
         # whoever said they were there was there for the old invitation: a grid
         # joins the new one with its new link (until then no grid is linked)
         self.presence = Presence()
@@ -432,6 +444,9 @@ class RemoteHost:
         except Refused as refused:
             self._drop(refused.kind)
             return
+        if not self._heard:
+            self._heard = True  # signed with the link's secret: its holder opened it
+            self._changed()
         if message.kind == "presence":
             # not ordered by number (a will is numbered when it is left): Presence
             fields = message.fields()

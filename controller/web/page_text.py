@@ -129,6 +129,10 @@ PAGE: dict[str, str] = {
     "copied": N_("Copied."),
     "revoke": N_("Revoke the invitation"),
     "friend_plays": N_("A friend plays {colour} from afar."),
+    # the link was not opened yet (state.friend_opened false)
+    "friend_invited": N_(
+        "A friend is invited to play {colour} from afar: the link has not been opened yet."
+    ),
     # a finished game's share link
     "share": N_("Share this game"),
     "digits": N_("The position as digits, for other Connect Four tools:"),

@@ -382,7 +382,9 @@ function showFriend() {
   const held = Boolean(state.remote_colour);
   $("invite").textContent = held ? t("show_invitation") : t("invite", { colour: t("colour_" + friendColour()) });
   $("friend").hidden = !state.remote_colour;
-  $("friend").textContent = state.remote_colour ? t("friend_plays", { colour: t("colour_" + state.remote_colour) }) : "";
+  // until its holder opens the link, the owner knows it has not reached them
+  const friend = state.friend_opened === false ? "friend_invited" : "friend_plays";
+  $("friend").textContent = state.remote_colour ? t(friend, { colour: t("colour_" + state.remote_colour) }) : "";
   if (!state.remote_colour) invitation = null;
   $("invitation").hidden = !invitation;
   if (!invitation) return;
