@@ -24,11 +24,16 @@ from controller.cli.install import install
 from controller.cli.install_broker import ACL, BROKER_CONF, MOSQUITTO, PASSWORDS
 from controller.cli.installer import CONFIG, Host, InstallError, system_file
 from controller.cli.uninstall import uninstall
-from controller.daemon.config import load_config
+from controller.daemon.config import load_config, parse_config
+from controller.remote.client import RemoteClient
+from controller.remote.link import parse_link
 from controller.remote.settings import RemoteSettings
+from controller.simulator.simulation import Simulation
+from engine.colour import Colour
 from tests.broker import MISSING, Mosquitto
 from tests.broker import MOSQUITTO as BROKER
 from tests.test_install import System, debian_system, live, said, snapshot
+from tests.test_remote_seat import play, pump, state
 
 pytestmark = pytest.mark.skipif(BROKER is None, reason=MISSING)
 
@@ -254,3 +259,35 @@ def test_docs_remote_md_shows_the_files_it_writes() -> None:
     for shown, name in zip(blocks, ("mosquitto-popref.conf", "mosquitto-popref.acl"), strict=True):
         settings = [line for line in system_file(name).splitlines() if not line.startswith("#")]
         assert shown.splitlines() == settings
+
+
+def test_a_friend_plays_through_the_broker_it_set_up(
+    served: tuple[Mosquitto, RemoteSettings], tmp_path: Path
+) -> None:
+    """The whole protocol through those accounts and that ACL: the board's
+    state, moves, replies, presence and will as ``popref``, the friend's
+    hello and requests as the link's guest."""
+    broker, settings = served
+    assert settings.account is not None
+    remote = {
+        "broker": f"mqtt://127.0.0.1:{broker.port}",
+        "user": settings.account.user,
+        "password": settings.account.password,
+        "guest_user": settings.guest.user,
+        "guest_password": settings.guest.password,
+    }
+    config = parse_config({"remote": remote}, "config.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    try:
+        link = parse_link(sim.links[-1])
+        assert (link.user, link.password) == (settings.guest.user, settings.guest.password)
+        friend = RemoteClient(link, name="friend")
+        friend.start()
+        try:
+            assert pump(sim, friend, lambda: friend.state is not None)
+            play(sim, friend, 4, 4, 5, 5, 6, 6, 7)  # Yellow's moves asked for by the friend
+            assert pump(sim, friend, lambda: state(friend)["result"] == "red")
+        finally:
+            friend.close()
+    finally:
+        sim.close()
