@@ -51,6 +51,7 @@ OPTIONAL |= {"repetition", "both_lines"}  # the game's own house rules, since 20
 OPTIONAL |= {"takeback"}  # the remote seat's, since the agreed takeback
 OPTIONAL |= {"remote"}  # journals from before the remote seat
 OPTIONAL |= {"sequel"}  # the remote seat's, since a link plays on into the next game
+OPTIONAL |= {"code"}  # a pairing request's, since pairing codes (eventcodec: "pair")
 MARK = {"boot": 7, "drops": [0] * 7, "pops": [0] * 7, "slider_changes": 0, "slider": False}
 MARK |= {"presses": 1, "holds": 0}
 
