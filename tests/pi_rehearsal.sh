@@ -231,30 +231,54 @@ echo "   / answered: $(grep -o '<title>[^<]*</title>' <<<"$page")"
 kill "$daemon_pid"; wait "$daemon_pid" || true; daemon_pid=
 
 step "Mosquitto as its unit starts it, and popref inviting a friend through it"
-# as Debian's mosquitto.service: root, which gives itself the user mosquitto
-# before it reads popref's password file
+# as Debian's mosquitto.service: its runtime and log directories first, then
+# root, which gives itself the user mosquitto before it reads popref's password file
+in_root "mkdir -m 740 -p /run/mosquitto /var/log/mosquitto && chown mosquitto /run/mosquitto /var/log/mosquitto"
 chroot "$work" /usr/sbin/mosquitto -c /etc/mosquitto/mosquitto.conf > "$cache/mosquitto.log" 2>&1 &
 broker_pid=$!
 # popref run's configuration of the earlier step, with the [remote] step 5 wrote
 cat > "$work/tmp/remote_keys.py" <<'PY'
-import sys, tomllib
+import tomllib
 remote = tomllib.load(open("/etc/popref/config.toml", "rb"))["remote"]
-if sys.argv[1:] == ["guest"]:
-    print(remote["guest_password"])
-else:
-    print("[remote]")
-    for key in ("broker", "user", "password", "web_broker", "guest_user", "guest_password"):
-        print(f'{key} = "{remote[key]}"')
-    print('plays = "yellow"')
+print("[remote]")
+for key in ("broker", "user", "password", "web_broker", "guest_user", "guest_password"):
+    print(f'{key} = "{remote[key]}"')
+print('plays = "yellow"')
 PY
 in_root "/opt/popref/venv/bin/python /tmp/remote_keys.py" >> "$work/tmp/rehearsal.toml"
-guest=$(in_root "/opt/popref/venv/bin/python /tmp/remote_keys.py guest")
+# the friend's side: the guest account of the link, with the paho-mqtt popref has
+cat > "$work/tmp/guest_reads.py" <<'PY'
+import sys, threading, tomllib
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+remote = tomllib.load(open("/etc/popref/config.toml", "rb"))["remote"]
+got = threading.Event()
+said = []
+def connected(client, userdata, flags, reason, properties):
+    client.subscribe("popref/1/+/state", qos=1)
+def message(client, userdata, msg):
+    said.append(msg.payload.decode())
+    got.set()
+guest = mqtt.Client(CallbackAPIVersion.VERSION2)
+guest.username_pw_set(remote["guest_user"], remote["guest_password"])
+guest.on_connect, guest.on_message = connected, message
+for _ in range(300):  # the daemon under qemu takes its time
+    try:
+        guest.connect("127.0.0.1", 1883)
+        break
+    except OSError:
+        threading.Event().wait(1)
+guest.loop_start()
+if not got.wait(300):
+    sys.exit("no state within 300 s")
+print(said[0])
+PY
 chroot "$work" /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 \
     /opt/popref/venv/bin/popref run --config /tmp/rehearsal.toml > "$cache/run-remote.log" 2>&1 &
 daemon_pid=$!
 # the friend's account reads the board's retained state, as the friend's page does
-state=$(in_root "mosquitto_sub -h 127.0.0.1 -u guest -P '$guest' -t 'popref/1/+/state' -C 1 -W 300") \
-    || { kill "$broker_pid"; fail "no state for the guest from popref through Mosquitto: see $cache/run-remote.log, $cache/mosquitto.log"; }
+state=$(in_root "/opt/popref/venv/bin/python /tmp/guest_reads.py") \
+    || { kill "$broker_pid"; fail "no state for the guest from popref through Mosquitto: see $cache/run-remote.log, $work/var/log/mosquitto/mosquitto.log"; }
 grep -q '"kind": *"state"' <<<"$state" || { kill "$broker_pid"; fail "the guest read no state: $state"; }
 echo "   the guest account read the board's state ($(wc -c <<<"$state") bytes)"
 grep -o "Invitation to play Yellow: http[^ ]*#v=1" "$cache/run-remote.log" | sed 's/^/   /' \
