@@ -316,6 +316,29 @@ def test_the_owner_leaves_a_linked_game_whose_other_grid_is_gone(
         a.close()
 
 
+def test_a_grid_started_again_after_the_other_left_meanwhile_says_the_link_is_down(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """A was stopped while B's owner left the game: back, A had heard nothing
+    of it and said "Waiting for your friend" with the link up for good. Each
+    side's presence is retained on the broker, so A hears B's last word as
+    it subscribes."""
+    a = grid_a(mosquitto, tmp_path / "a")
+    b = grid_b(tmp_path / "b")
+    try:
+        join_up(a, b)
+        play(a, b, RED_WINS[:2])
+        a.close()
+        assert leave(b).declined is None
+        a = grid_a(mosquitto, tmp_path / "a")  # from its journal: the same game and link
+        # "down" at first too, until A reaches the broker: then B's word says why
+        assert both(a, b, lambda: a.daemon.state()["linked"] == "inviting")
+        assert a.daemon.state()["link"] == "down" and a.daemon.state()["moves"] == ["4", "5"]
+    finally:
+        b.close()
+        a.close()
+
+
 def test_a_game_under_way_past_this_grids_first_move_is_not_joined_midway(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:

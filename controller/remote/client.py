@@ -111,7 +111,7 @@ class RemoteClient:
 
     def say_present(self, up: bool = True) -> None:
         """Tell the board this connection is here (or leaving)."""
-        self.send("presence", {"up": up, "conn": self.connection.conn})
+        self.send("presence", {"up": up, "conn": self.connection.conn}, retain=True)
 
     def _will(self, conn: str) -> tuple[str, bytes]:
         seq = self.next_seq()
@@ -127,7 +127,7 @@ class RemoteClient:
         It is sent again until answered (:meth:`resend`)."""
         return self.send("request", {"ply": ply, "move": move})
 
-    def send(self, kind: str, value: dict[str, Any]) -> int:
+    def send(self, kind: str, value: dict[str, Any], retain: bool = False) -> int:
         seq = self.next_seq()
         message = Message(self.link.game, REMOTE, seq, kind, body(value))
         sealed = seal(self.link.key, message)
@@ -135,7 +135,7 @@ class RemoteClient:
             if not self._unanswered:
                 self._waiting_since = self._clock()
             self._unanswered[seq] = (sealed, self._clock(), value["ply"])
-        self.connection.publish(self.topics.remote, sealed)
+        self.connection.publish(self.topics.remote, sealed, retain=retain)
         return seq
 
     def answered(self, seq: int) -> bool:

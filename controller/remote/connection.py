@@ -121,7 +121,9 @@ class Connection:
         if will is None:
             self._client.will_clear()
         else:
-            self._client.will_set(will[0], will[1], qos=1, retain=False)
+            # retained, as each side's presence is: a side that starts again
+            # learns from the broker whether the other one left (docs/remote.md)
+            self._client.will_set(will[0], will[1], qos=1, retain=True)
 
     @property
     def started(self) -> bool:

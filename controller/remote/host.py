@@ -387,7 +387,8 @@ class RemoteHost:
     def _say_present(self) -> None:
         if self._invitation is not None and self.connection.connected.is_set():
             present = {"up": True, "conn": self.connection.conn}
-            self._send(topics(self._invitation.game).board, "presence", present)
+            board = topics(self._invitation.game).board
+            self._seal(self._invitation, board, "presence", present, retain=True)
 
     def _will(self, conn: str) -> tuple[str, bytes] | None:
         invitation = self._invitation

@@ -8,7 +8,12 @@ The broker keeps the order of one topic, yet a will and the next
 connection's ``up`` may still meet in either order (a will is published when
 the broker notices the loss, which can be after the new connection), so a
 ``down`` is not ordered by number: it ends the one connection it names, and
-an ``up`` names the connection that is current. A replayed ``up`` is older
+an ``up`` names the connection that is current. Presence is retained on
+the broker, so a side that starts again hears the other side's last word:
+a ``down`` heard before any ``up`` says the other side had gone (it left,
+or died, while this one was away), until it says ``up`` again; a stale
+will heard so is healed by the other side's answer to this side's ``up``.
+A replayed ``up`` is older
 than the last one taken and is dropped; a replayed ``down`` names a
 connection that is over, or, replayed while its connection lives, makes
 the side look away until the next ``up``: no more than dropping messages,
@@ -25,6 +30,9 @@ True
 (True, True)
 >>> presence.take(6, {"up": True, "conn": "a"}), presence.up
 (False, True)
+>>> started = Presence()  # the retained word of a side that left
+>>> started.take(9, {"up": False, "conn": "c"}), started.up
+(True, False)
 """
 
 from __future__ import annotations
@@ -64,6 +72,8 @@ class Presence:
             if conn in self._gone:
                 return False
             self._gone.append(conn)
+            if self._conn is None:
+                self._conn = conn  # gone before this side heard it come
             return True
         if seq <= self._seq:
             return False
