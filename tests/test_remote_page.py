@@ -9,6 +9,7 @@ import io
 import json
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,13 @@ def static_page(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def served(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Table]:
+    with serving(mosquitto, tmp_path) as table:
+        yield table
+
+
+@contextmanager
+def serving(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Table]:
+    """A table with a broker for invitations, its page served, in real time."""
     remote = {"broker": mosquitto.url, "web_broker": mosquitto.ws_url}
     table = Table(tmp_path / "state", remote=remote)
     running = Running(table.sim)
