@@ -13,11 +13,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 from PIL import Image
 
 from controller.remote.client import RemoteClient
 from controller.remote.link import Link, parse_link
+from controller.remote.message import BOARD, Message, body, seal, topics
+from controller.remote.presence import Presence
 from controller.simulator.simulation import Simulation
 from controller.web.api import RULES
 from controller.web.page_text import strings
@@ -152,6 +156,40 @@ def test_a_friend_plays_from_the_link(browser: Any, served: Table) -> None:
     wait(browser, lambda d: text(d, "message").startswith("Not taken: "), "the refusal")
     assert "pop" in text(browser, "message")
     assert state(served)["remote"] is None
+
+
+def test_the_owner_knows_whether_the_friends_page_is_open(
+    browser: Any, served: Table, mosquitto: Mosquitto
+) -> None:
+    """The page says ``here`` as it connects and leaves the broker a will
+    saying it is gone: the owner's page tells a friend who closed the page
+    (or whose phone slept) from one who is thinking."""
+    link = invite(served)
+    assert state(served)["friend_here"] is None and state(served)["friend_opened"] is False
+    browser.get(link)
+    wait(browser, lambda d: state(served)["friend_here"] is True, "the friend's page open")
+    assert state(served)["friend_opened"] is True
+    browser.get("about:blank")  # the tab goes elsewhere: its connection ends with no goodbye
+    wait(browser, lambda d: state(served)["friend_here"] is False, "the friend's page closed")
+    browser.get(link)
+    wait(browser, lambda d: state(served)["friend_here"] is True, "the friend back")
+    # a board started again knows nothing of the page until it says its own
+    # presence, which the page answers
+    with served.sim.lock:
+        assert served.sim.daemon.remote is not None
+        served.sim.daemon.remote.friend_page = Presence()
+    assert state(served)["friend_here"] is None
+    parsed = parse_link(link)
+    up = Message(parsed.game, BOARD, 2**40, "presence", body({"up": True, "conn": "0" * 16}))
+    board = mqtt.Client(CallbackAPIVersion.VERSION2)
+    board.connect("127.0.0.1", mosquitto.port)
+    board.loop_start()
+    try:
+        board.publish(topics(parsed.game).board, seal(parsed.key, up), qos=1).wait_for_publish(5)
+    finally:
+        board.disconnect()
+        board.loop_stop()
+    wait(browser, lambda d: state(served)["friend_here"] is True, "the page's answer")
 
 
 def test_the_remote_page_speaks_the_readers_language(finnish_browser: Any, served: Table) -> None:

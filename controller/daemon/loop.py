@@ -124,8 +124,8 @@ class Daemon:
         # told, on the network thread, when a side's word arrives (see listen)
         self._arrival: Callable[[], None] | None = None
         self._published: dict[str, Any] | None = None
-        # the link's state, the other grid's part and whether the link was opened, when last shown
-        self._link: tuple[str | None, str | None, bool | None] | None = None
+        # the link's state, the other grid's part and the friend's (opened, here), when last shown
+        self._link: tuple[str | None, str | None, bool | None, bool | None] | None = None
         # the computer's moves and hints (controller.computer.dispatch)
         self.dispatcher = Dispatcher(
             self.thinker or ProcessThinker(self.clock, THINK_SECONDS),
@@ -365,7 +365,7 @@ class Daemon:
         verdicts += self.page_link.part(self)
         thought = self.dispatcher.step(self.referee, now)
         retried = self._retry_storage(now)
-        link, self._link = self._link, (self.link_state(), self.linked(), self.friend_opened())
+        link, self._link = self._link, (self.link_state(), self.linked(), *self.friend())
         changed = verdicts or thought or retried or link != self._link or self.shown is None
         if changed:
             # only an event or the link going down or up can change what the
@@ -473,12 +473,13 @@ class Daemon:
             return "inviting" if self.remote.presence.up is not None else None
         return None
 
-    def friend_opened(self) -> bool | None:
-        """Whether the link of this game's invitation was opened (the owner's
-        page says so); ``None`` without one."""
+    def friend(self) -> tuple[bool | None, bool | None]:
+        """Whether the link of this game's invitation was opened, and whether
+        a friend's page holding it is open now (``None``: no page said), as
+        the owner's page says; ``(None, None)`` without an invitation."""
         if self.remote is None or self.referee.remote.colour() is None:
-            return None
-        return self.remote.opened(self.referee)
+            return None, None
+        return self.remote.opened(self.referee), self.remote.friend_page.up
 
     def next_deadline(self) -> float | None:
         times = [
@@ -504,7 +505,7 @@ class Daemon:
         state["hint_proven"] = hint.proven if hint is not None else None
         state["link"] = self.link_state()
         state["linked"] = self.linked()
-        state["friend_opened"] = self.friend_opened()
+        state["friend_opened"], state["friend_here"] = self.friend()
         return state
 
     def publish(self) -> None:

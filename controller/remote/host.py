@@ -147,6 +147,9 @@ class RemoteHost:
         self.on_arrival: Callable[[], None] | None = None
         # the other side's presence, when it says it (a linked grid: docs/remote.md)
         self.presence = Presence()
+        # whether a friend's page holding the link is open, as it says (``here``):
+        # the owner's to know, never a fault of the link
+        self.friend_page = Presence()
         # the record hash a linked grid had after each of its moves, by epoch
         # (takebacks so far) and ply
         self._their_hash: dict[tuple[int, int], str] = {}
@@ -352,6 +355,7 @@ class RemoteHost:
         # whoever said they were there was there for the old invitation: a grid
         # joins the new one with its new link (until then no grid is linked)
         self.presence = Presence()
+        self.friend_page = Presence()
         self._gate = _Gate(invitation, referee.remote.last_seq) if invitation else None
         if invitation is None:
             return
@@ -448,6 +452,10 @@ class RemoteHost:
         if not self._heard:
             self._heard = True  # signed with the link's secret: its holder opened it
             self._changed()
+        if message.kind == "here":
+            if self.friend_page.take(message.seq, message.fields()):
+                self._changed()
+            return
         if message.kind == "presence":
             # not ordered by number (a will is numbered when it is left): Presence
             fields = message.fields()

@@ -35,10 +35,11 @@ REMOTE = "remote"
 # ``presence`` (a linked grid's, docs/remote.md) is new in version 1: a reader
 # that does not know it refuses it as malformed and goes on, as v1 readers do
 # ``takeback`` (a linked grid's word on taking back the last move) likewise;
-# the board says its own word in its state (``takeback``, ``epoch``)
+# the board says its own word in its state (``takeback``, ``epoch``);
+# ``here`` (a friend's page: whether it is open) likewise
 KINDS = {
     BOARD: ("state", "move", "reply", "presence"),
-    REMOTE: ("request", "hello", "presence", "takeback"),
+    REMOTE: ("request", "hello", "presence", "takeback", "here"),
 }
 # On a linked grid, the other grid's move number p after e takebacks is its
 # request number e * EPOCH_MOVES + p: a move N made again after a takeback

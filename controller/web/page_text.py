@@ -133,6 +133,8 @@ PAGE: dict[str, str] = {
     "friend_invited": N_(
         "A friend is invited to play {colour} from afar: the link has not been opened yet."
     ),
+    # their page said it is gone (state.friend_here false): closed, or the phone asleep
+    "friend_away": N_("A friend plays {colour} from afar; their page is closed for now."),
     # a finished game's share link
     "share": N_("Share this game"),
     "digits": N_("The position as digits, for other Connect Four tools:"),

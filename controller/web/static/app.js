@@ -382,8 +382,10 @@ function showFriend() {
   const held = Boolean(state.remote_colour);
   $("invite").textContent = held ? t("show_invitation") : t("invite", { colour: t("colour_" + friendColour()) });
   $("friend").hidden = !state.remote_colour;
-  // until its holder opens the link, the owner knows it has not reached them
-  const friend = state.friend_opened === false ? "friend_invited" : "friend_plays";
+  // until its holder opens the link, the owner knows it has not reached them;
+  // then whether their page is open (a phone asleep closes it for a while)
+  const friend =
+    state.friend_opened === false ? "friend_invited" : state.friend_here === false ? "friend_away" : "friend_plays";
   $("friend").textContent = state.remote_colour ? t(friend, { colour: t("colour_" + state.remote_colour) }) : "";
   if (!state.remote_colour) invitation = null;
   $("invitation").hidden = !invitation;

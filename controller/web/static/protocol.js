@@ -11,7 +11,7 @@
 const protocol = (() => {
 const VERSION = 1;
 const DOMAIN = "popref/" + VERSION;
-const KINDS = { board: ["state", "move", "reply"], remote: ["request", "hello"] };
+const KINDS = { board: ["state", "move", "reply", "presence"], remote: ["request", "hello", "here"] };
 const KEYS = "body,from,game,kind,seq,sig,v";
 const BOARD_LIMIT = 65536; // bytes: the largest board message a client takes
 const SEQ_LIMIT = 2 ** 53 - 1;

@@ -13,6 +13,12 @@ let messages = {}; // the catalog's sentences, for the board's (Text.data(): mes
 let link = null;
 let names = null;
 let client = null;
+// This page's word that it is open (docs/remote.md, "here"): each connection
+// has a name, and leaves the broker a will saying it is gone, made before
+// the connection (the will of the next one is made as each one begins).
+let connName = null; // the connection up now
+let nextWill = null; // { conn, will }: what the next connection leaves
+let boardConn = null; // the board's connection last answered
 let state = null;
 const high = {}; // the last number taken on each topic
 let lastSeq = 0;
@@ -91,11 +97,23 @@ function resultText(result) {
 
 // -- the live game ----------------------------------------------------------------------
 
-function connect() {
+function randomHex(size) {
+  return Array.from(crypto.getRandomValues(new Uint8Array(size)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A connection's name and its will: this page gone, signed now.
+async function willOf() {
+  const conn = randomHex(8);
+  const payload = await seal(link.key, link.game, nextSeq(), "here", { up: false, conn });
+  return { conn, will: { topic: names.remote, payload, qos: 1, retain: false } };
+}
+
+async function connect() {
   names = topics(link.game);
-  const id = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
+  nextWill = await willOf();
   client = mqtt.connect(link.web, {
-    clientId: "popref-page-" + id,
+    will: nextWill.will,
+    clientId: "popref-page-" + randomHex(6),
     username: link.user || undefined,
     password: link.password || undefined,
     protocolVersion: 4,
@@ -104,9 +122,15 @@ function connect() {
     // its default keeps time in a worker made from a blob: the policy allows no such script
     timerVariant: "native",
   });
-  client.on("connect", () => {
+  client.on("connect", async () => {
     setLink(true);
-    client.subscribe([names.state, names.board], { qos: 1 }, () => send("hello", { client: "popref page" }));
+    connName = nextWill.conn; // the will this connection left names it
+    client.subscribe([names.state, names.board], { qos: 1 }, () => {
+      send("hello", { client: "popref page" });
+      sayHere();
+    });
+    nextWill = await willOf();
+    client.options.will = nextWill.will; // mqtt.js sends it with its next CONNECT
   });
   client.on("offline", () => setLink(false));
   client.on("close", () => setLink(false));
@@ -124,6 +148,10 @@ function nextSeq() {
   const taken = state && Number.isSafeInteger(state.remote_seq) ? state.remote_seq : 0;
   lastSeq = Math.max(lastSeq + 1, taken + 1, Date.now());
   return lastSeq;
+}
+
+function sayHere() {
+  if (connName) send("here", { up: true, conn: connName });
 }
 
 async function send(kind, value) {
@@ -154,7 +182,13 @@ async function take(topic, payload) {
   const message = await unseal(link.key, link.game, payload);
   if (!message || message.seq <= (high[topic] || 0)) return;
   high[topic] = message.seq;
-  if (message.kind === "state") {
+  if (message.kind === "presence") {
+    // the board connected again (a restart): it learns that this page is open
+    if (message.body.up === true && message.body.conn !== boardConn) {
+      boardConn = message.body.conn;
+      sayHere();
+    }
+  } else if (message.kind === "state") {
     state = message.body;
     if (pending && answered()) pending = null;
     next = state.invitation === "ended" ? await sequelOf(state.sequel) : null;
