@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller.daemon.config import parse_config
 from controller.referee.invitation import DAY
 from controller.remote.client import RemoteClient
-from controller.remote.host import BURST, RATE
+from controller.remote.host import BURST, HERE_BURST, RATE
 from controller.remote.link import parse_link
 from controller.remote.message import REMOTE, Message, record_hash, seal, topics
 from controller.simulator.script import parse_line
@@ -529,3 +529,30 @@ def test_the_owner_learns_when_the_link_was_opened(
     finally:
         friend.close()
     assert table.daemon.state()["friend_opened"] is True  # it stays so
+
+
+def test_a_flood_of_here_words_is_dropped_past_its_bucket(
+    table: Simulation, friend: RemoteClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each ``here`` taken may make the board publish its state for the
+    owner's page: past a burst of HERE_BURST, a link holder's flood of them
+    is dropped and counted, and the friend's requests still get in."""
+    caplog.set_level(logging.INFO, logger="popref")
+    remote = table.daemon.remote
+    assert remote is not None
+    queued = threading.Event()  # the hello after the flood waits for the loop
+
+    def arrived() -> None:  # on the network thread
+        if not remote._inbox.empty():
+            queued.set()
+
+    remote.on_arrival = arrived
+    for number in range(24):  # the daemon is not stepped: its clock stands still
+        friend.send("here", {"up": number % 2 == 0, "conn": f"{number:016x}"})
+    friend.hello()  # the same connection: the board has taken every here before it
+    assert queued.wait(WAIT)
+    red_drops_first(table, friend)
+    ask(table, friend, "3", 1)
+    table.advance(61.0)  # the log counts what it ignored once a minute
+    said = " ".join(r.getMessage() for r in caplog.records if "ignored" in r.getMessage())
+    assert f"flood {24 - HERE_BURST}" in said

@@ -75,6 +75,10 @@ HASHES = 16  # the other grid's record hashes kept, for the moves not yet publis
 RATE = 2.0
 BURST = 8
 JOURNALLED = ("request", "takeback")
+# A page says ``here`` once a connection; each one taken may change what the
+# owner's page shows (a state published), so a flood of them is dropped too.
+HERE_RATE = 1.0
+HERE_BURST = 8
 EPOCH = 2**32  # the board numbers its messages from (daemon starts) * EPOCH
 
 
@@ -154,6 +158,7 @@ class RemoteHost:
         # (takebacks so far) and ply
         self._their_hash: dict[tuple[int, int], str] = {}
         self._rate = Rate(RATE, BURST)  # of the requests that reach the journal
+        self._here_rate = Rate(HERE_RATE, HERE_BURST)
         self.diverged: int | None = None  # the first ply where the two journals differ
         self.connection = Connection(
             settings.broker,
@@ -453,7 +458,9 @@ class RemoteHost:
             self._heard = True  # signed with the link's secret: its holder opened it
             self._changed()
         if message.kind == "here":
-            if self.friend_page.take(message.seq, message.fields()):
+            if not self._here_rate.take(self._now):
+                self._drop("flood")
+            elif self.friend_page.take(message.seq, message.fields()):
                 self._changed()
             return
         if message.kind == "presence":

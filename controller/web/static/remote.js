@@ -18,7 +18,7 @@ let client = null;
 // the connection (the will of the next one is made as each one begins).
 let connName = null; // the connection up now
 let nextWill = null; // { conn, will }: what the next connection leaves
-let boardConn = null; // the board's connection last answered
+let boardConn = null; // the board's connection last heard (its presence is retained)
 let state = null;
 const high = {}; // the last number taken on each topic
 let lastSeq = 0;
@@ -183,10 +183,12 @@ async function take(topic, payload) {
   if (!message || message.seq <= (high[topic] || 0)) return;
   high[topic] = message.seq;
   if (message.kind === "presence") {
-    // the board connected again (a restart): it learns that this page is open
-    if (message.body.up === true && message.body.conn !== boardConn) {
+    // the board connected again (a restart): it learns that this page is
+    // open. The first word heard is the retained one, of the board this
+    // page told as it connected, or of one gone (its will)
+    if (typeof message.body.conn === "string" && message.body.conn !== boardConn) {
+      if (boardConn !== null && message.body.up === true) sayHere();
       boardConn = message.body.conn;
-      sayHere();
     }
   } else if (message.kind === "state") {
     state = message.body;
