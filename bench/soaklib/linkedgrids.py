@@ -173,6 +173,7 @@ class LinkedGrids(LinkedSides):
         whatever the faults of this game left behind; else a person would
         have pasted A's new link on B."""
         a, b = self.grids
+        self.tally.follows_checked = True
         self._act(a, "slider open")
         self._act(a, "slider close")
         game = parse_link(a.links[-1]).game

@@ -33,6 +33,7 @@ class LinkedTally(Tally):
     unplayed: int = 0  # moves the harness's own people could not make (not popref's fault)
     moves_compared: int = 0
     followed: int = 0  # finished games whose next game B followed on the same link
+    follows_checked: bool = False  # only a joined grid in this process is asked to
     # by event: seconds from the fault's end to both grids linked again
     heals: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
@@ -63,7 +64,11 @@ class LinkedTally(Tally):
                     or "none"
                 ),
                 f"  games played to their result {self.ended.total()}, "
-                f"whose next game the joining grid followed on the same link {self.followed}",
+                + (
+                    f"whose next game the joining grid followed on the same link {self.followed}"
+                    if self.follows_checked
+                    else "their next games not played (only the default side plays them)"
+                ),
                 f"  games cut short: a move the harness's people could not make {self.unplayed}",
             ]
         )
