@@ -190,6 +190,13 @@ def test_the_owner_knows_whether_the_friends_page_is_open(
         board.disconnect()
         board.loop_stop()
     wait(browser, lambda d: state(served)["friend_here"] is True, "the page's answer")
+    # connected again (the broker restarted): a new name, and a will naming it
+    remote = served.sim.daemon.remote
+    said = remote.friend_page.seq
+    mosquitto.restart()
+    wait(browser, lambda d: remote.friend_page.seq > said, "the page's word on its new connection")
+    browser.get("about:blank")
+    wait(browser, lambda d: state(served)["friend_here"] is False, "the new connection's will")
 
 
 def test_the_remote_page_speaks_the_readers_language(finnish_browser: Any, served: Table) -> None:
