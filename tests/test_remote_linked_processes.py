@@ -272,3 +272,36 @@ def test_both_processes_killed_mid_game_and_started_again(
     finally:
         a.close()
         b.close()
+
+
+def test_a_joined_process_follows_the_next_game_on_the_same_link(
+    mosquitto: Mosquitto, link: str, tmp_path: Path
+) -> None:
+    """B a real process, given only the first link: once A (here) begins its
+    next game, B follows it by itself, and after B's slider the two grids
+    play it, each move lit on the other."""
+    following = "\n".join(
+        [f"wait {3 * SLOT}", "slider open", "slider close", f"wait {2 * SLOT}", "drop 4", "drop 5"]
+    )
+    b = b_process(link, tmp_path, reactive(YELLOW, RED_WINS, then=following))
+    sim = grid_a(mosquitto, tmp_path / "a")
+    try:
+        drive(sim, RED, RED_WINS, 1, len(RED_WINS))
+        b.until(len(RED_WINS))  # the winning move copied there too
+        act(sim, "slider open", "slider close")  # A's next game, on the same link
+        assert sim.links[-1] != link
+        for _ in range(int(WAIT / 0.05)):  # B's slider begins it there
+            if sim.daemon.state()["link"] == "up" and sim.daemon.state()["linked"]:
+                break
+            sim.wait_real(0.05)
+        assert sim.daemon.state()["linked"] == "inviting", sim.daemon.state()
+        drive(sim, RED, ("4", "5"), 1, 2)
+        states = b.finish()
+    finally:
+        b.close()
+        sim.close()
+    over = next(i for i, state in enumerate(states) if state["result"] == "red")
+    copied(states[: over + 1], YELLOW, RED_WINS)
+    lit = [before["remote"] for before, after in pairwise(states) if after["action"] == "drop 4"]
+    assert lit[-1] == "4"  # the next game's first move was lit on B before it was copied
+    assert journalled(tmp_path / "b")[0] == journalled(tmp_path / "a")[0] == ["4", "5"]
