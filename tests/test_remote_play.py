@@ -405,3 +405,25 @@ def test_popref_play_follow_plays_on_in_the_grid_s_next_game(
         return
     assert status == [0] and moves_printed(out) == [*played, ["1", "3"]]
     assert opened[0].link.game == parse_link(sim.links[-1]).game
+
+
+def test_the_owner_sees_popref_play_open_and_gone(
+    mosquitto: Mosquitto, tmp_path: Path, finish: list[subprocess.Popen[str]]
+) -> None:
+    """``popref play`` says ``here`` as the friend's page does: open while it
+    runs, gone when it is killed (its will) or ends (its goodbye)."""
+    config = parse_config({"remote": {"broker": mosquitto.url}}, "test.toml")
+    sim = Simulation(config, tmp_path / "state", remote=Colour.YELLOW)
+    try:
+        for ending in ("killed", "ended"):
+            friend = play_link(sim.links[-1], finish)
+            assert until(sim, lambda: sim.daemon.state()["friend_here"] is True)
+            if ending == "killed":
+                friend.send_signal(signal.SIGKILL)
+            else:
+                assert friend.stdin is not None
+                friend.stdin.close()  # no more moves: it ends, saying goodbye
+            friend.wait(WAIT)
+            assert until(sim, lambda: sim.daemon.state()["friend_here"] is False), ending
+    finally:
+        sim.close()

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 def _opened(link: Link) -> RemoteClient:
     from controller.remote.client import RemoteClient
 
-    client = RemoteClient(link)
+    client = RemoteClient(link, here=True)  # the owner's page sees it open
     client.start()
     return client
 

@@ -52,6 +52,7 @@ class RemoteClient:
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
         announce: bool = False,
+        here: bool = False,
     ) -> None:
         self.link = link
         if link.broker:
@@ -80,16 +81,19 @@ class RemoteClient:
         # told, on the network thread, when a board message waits to be taken
         self.on_arrival: Callable[[], None] = lambda: None
         # the board's presence (a linked grid's); ``announce``: this side says
-        # its own (a linked grid does; ``popref play`` and the page do not)
+        # its own (a linked grid does); ``here``: a person's client says it is
+        # open, as the friend's page does (``popref play``), which the owner sees
         self.presence = Presence()
         self._announce = announce
+        self._word = "presence" if announce else "here" if here else None
         self.connection = Connection(
             address,
             name,
             self._arrived,
             self._connected,
             Account(link.user, link.password),
-            will=self._will if announce else None,
+            will=self._will if self._word is not None else None,
+            retain_will=self._word == "presence",
         )
 
     def start(self) -> None:
@@ -97,7 +101,7 @@ class RemoteClient:
         self.connection.start()
 
     def close(self) -> None:
-        if self._announce and self.connection.connected.is_set():
+        if self._word is not None and self.connection.connected.is_set():
             self.say_present(up=False)  # a goodbye leaves no will behind
         self.connection.close()
 
@@ -105,17 +109,21 @@ class RemoteClient:
 
     def _connected(self) -> None:
         self._heard_at = self._clock()  # a new connection: its silence counts from now
-        if self._announce:
+        if self._word is not None:
             self.say_present()
         self.hello()
 
     def say_present(self, up: bool = True) -> None:
-        """Tell the board this connection is here (or leaving)."""
-        self.send("presence", {"up": up, "conn": self.connection.conn}, retain=True)
+        """Tell the board this connection is here (or leaving): a grid's
+        presence is retained (docs/remote.md), a person's ``here`` is not."""
+        assert self._word is not None
+        value = {"up": up, "conn": self.connection.conn}
+        self.send(self._word, value, retain=self._word == "presence")
 
     def _will(self, conn: str) -> tuple[str, bytes]:
+        assert self._word is not None
         seq = self.next_seq()
-        gone = Message(self.link.game, REMOTE, seq, "presence", body({"up": False, "conn": conn}))
+        gone = Message(self.link.game, REMOTE, seq, self._word, body({"up": False, "conn": conn}))
         return self.topics.remote, seal(self.link.key, gone)
 
     def hello(self) -> None:

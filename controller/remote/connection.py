@@ -70,11 +70,15 @@ class Connection:
         on_connected: Callable[[], None] = lambda: None,
         account: Account | None = None,
         will: Callable[[str], tuple[str, bytes] | None] | None = None,
+        retain_will: bool = True,
     ) -> None:
         self.address = address
         # the will for a connection named ``conn``: its topic and payload, left
         # with the broker to publish if that connection dies without a goodbye
         self._will = will
+        # a grid's presence is retained, so a side that starts again learns from
+        # the broker whether the other one left (docs/remote.md); a person's not
+        self._retain_will = retain_will
         self._next_conn = secrets.token_hex(8)
         self.conn = ""  # the name of the connection up now (its will names it)
         # told, on the network thread, when the connection comes or goes (the lights say so)
@@ -121,9 +125,7 @@ class Connection:
         if will is None:
             self._client.will_clear()
         else:
-            # retained, as each side's presence is: a side that starts again
-            # learns from the broker whether the other one left (docs/remote.md)
-            self._client.will_set(will[0], will[1], qos=1, retain=True)
+            self._client.will_set(will[0], will[1], qos=1, retain=self._retain_will)
 
     @property
     def started(self) -> bool:
