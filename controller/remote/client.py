@@ -84,7 +84,6 @@ class RemoteClient:
         # its own (a linked grid does); ``here``: a person's client says it is
         # open, as the friend's page does (``popref play``), which the owner sees
         self.presence = Presence()
-        self._announce = announce
         self._word = "presence" if announce else "here" if here else None
         self.connection = Connection(
             address,

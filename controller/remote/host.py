@@ -522,25 +522,23 @@ class RemoteHost:
         if not countable(ply) or not isinstance(move, str):
             self._drop("malformed")
             return None
+        self._answers.asking(message.seq, message.body)  # whatever the answer, it is kept
         epoch = epoch_of(fields)
         if epoch != referee.remote.agreement.epoch:
             # asked before a takeback (or after one this board has not made): its
             # move number names another move here
             stale = _t("A move was taken back since that position; look again.")
-            self._answers.asking(message.seq, message.body)
             self._reply(message.seq, Declined("stale", stale))
             return None
         try:
             parsed = parse_move(move[:10])
         except ValueError as error:
-            self._answers.asking(message.seq, message.body)
             self._reply(message.seq, Declined("notation", reason(str(error))))
             return None
         if isinstance(fields.get("hash"), str):  # a linked grid's, after its move
             self._their_hash[epoch, ply + 1] = fields["hash"][:64]
             while len(self._their_hash) > HASHES:  # the oldest first: dicts keep their order
                 del self._their_hash[next(iter(self._their_hash))]
-        self._answers.asking(message.seq, message.body)
         return RemoteRequested(message.seq, ply, parsed)
 
     def _drop(self, why: str) -> None:
