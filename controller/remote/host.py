@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.i18n.text import Text, _t
+from controller.i18n.text import _t
 from controller.i18n.words import reason
 from controller.referee.commands import (
     RemoteCommand,
@@ -54,6 +54,7 @@ from controller.remote.message import (
     Refused,
     body,
     epoch_of,
+    plain,
     record_hash,
     seal,
     topics,
@@ -262,7 +263,7 @@ class RemoteHost:
         }
         self._publish_state()
         if self._invitation is not None:
-            self._last_word.finished(self._invitation, _plain(self._state), referee)
+            self._last_word.finished(self._invitation, self._state, referee)
 
     def link_state(self) -> str:
         """``up`` while the broker is reached and the other side, if it ever
@@ -434,7 +435,7 @@ class RemoteHost:
         self, invitation: Invitation, topic: str, kind: str, value: dict[str, Any], retain: bool
     ) -> None:
         seq = self._starts * EPOCH + next(self._counter)
-        message = Message(invitation.game, BOARD, seq, kind, body(_plain(value)))
+        message = Message(invitation.game, BOARD, seq, kind, body(plain(value)))
         self.connection.publish(topic, seal(invitation.key, message), retain=retain)
 
     # -- messages in -------------------------------------------------------------------------
@@ -552,13 +553,3 @@ def _word(message: Message, fields: dict[str, Any]) -> TakebackHeard | None:
     if not (countable(epoch) and countable(ply) and isinstance(agree, bool)):
         return None
     return TakebackHeard(message.seq, epoch, ply, agree)
-
-
-def _plain(value: dict[str, Any]) -> dict[str, Any]:
-    """The state with each sentence also as its message and values
-    (``<field>_text``), so the page can say it in its reader's language."""
-    plain = dict(value)
-    for name, field in value.items():
-        if isinstance(field, Text):
-            plain[f"{name}_text"] = field.data()
-    return plain

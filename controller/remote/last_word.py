@@ -17,6 +17,7 @@ from typing import Any
 
 from controller.referee.core import Referee
 from controller.referee.invitation import Invitation, sequel
+from controller.remote.message import plain
 from controller.store import last_state
 
 log = logging.getLogger("popref")
@@ -47,10 +48,11 @@ class LastWord:
         return word
 
     def finished(self, invitation: Invitation, state: dict[str, Any], referee: Referee) -> None:
-        """``state`` (plain JSON) was published under ``invitation``: when its
-        game is over, played through the link, it is kept on disk."""
+        """``state`` was published under ``invitation``: when its game is
+        over, played through the link, it is kept on disk (as plain JSON)."""
         if self._keep is None or not (referee.game.is_over() and referee.remote.used):
             return
+        state = plain(state)
         if state == self._kept:
             return
         try:

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from controller.i18n.text import Text
 from controller.referee.commands import SEQ_LIMIT
 from engine import Game, write_record
 
@@ -117,6 +118,16 @@ def seal(key: bytes, message: Message) -> bytes:
         separators=(",", ":"),
         ensure_ascii=False,
     ).encode("utf-8")
+
+
+def plain(value: dict[str, Any]) -> dict[str, Any]:
+    """The board's state with each sentence also as its message and values
+    (``<field>_text``), so the page can say it in its reader's language."""
+    kept = dict(value)
+    for name, field in value.items():
+        if isinstance(field, Text):
+            kept[f"{name}_text"] = field.data()
+    return kept
 
 
 def body(value: dict[str, Any]) -> str:
