@@ -32,13 +32,13 @@ from controller.cli.installer import (
     check_host,
     group_id,
     groups,
+    installed_config,
     record_groups,
     system_file,
     users,
     write_file,
 )
-from controller.daemon.config import DEFAULT_STATE_DIR, WebConfig, load_config
-from hardware.errors import ConfigError
+from controller.daemon.config import WebConfig
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -123,10 +123,7 @@ def read_config(host: Host) -> WebConfig | None:
     path = host.path(CONFIG)
     if not path.exists():
         return None
-    try:
-        return load_config(path, {"STATE_DIRECTORY": str(DEFAULT_STATE_DIR)}).web
-    except ConfigError as error:
-        raise InstallError(f"{error}; fix it, then run popref install again") from None
+    return installed_config(path).web
 
 
 def write_config(host: Host, say: Say) -> None:

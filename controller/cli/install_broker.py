@@ -30,14 +30,17 @@ from pathlib import Path
 
 from controller.cli.installer import (
     CONFIG,
+    SERVICE_ENV,
     Host,
     InstallError,
     Say,
+    account_ids,
+    installed_config,
     record_config,
     system_file,
     write_file,
 )
-from controller.daemon.config import DEFAULT_STATE_DIR, load_config
+from controller.daemon.config import load_config
 from hardware.errors import ConfigError
 
 MOSQUITTO = Path("usr/sbin/mosquitto")
@@ -114,11 +117,7 @@ def _password() -> str:
 
 
 def _names_a_broker(host: Host) -> bool:
-    path = host.path(CONFIG)
-    try:
-        config = load_config(path, {"STATE_DIRECTORY": str(DEFAULT_STATE_DIR)})
-    except ConfigError as error:
-        raise InstallError(f"{error}; fix it, then run popref install again") from None
+    config = installed_config(host.path(CONFIG))
     return config.remote.settings is not None or config.remote.join is not None
 
 
@@ -143,13 +142,9 @@ def _write_passwords(host: Host, passwords: dict[str, str]) -> None:
 
 def _account(host: Host) -> tuple[int, int]:
     """Mosquitto's user and group ids, from the system's own files."""
-    try:
-        lines = host.path(Path("etc/passwd")).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        lines = []
-    for fields in (line.split(":") for line in lines):
-        if len(fields) >= 4 and fields[0] == ACCOUNT:
-            return int(fields[2]), int(fields[3])
+    ids = account_ids(host.root, ACCOUNT)
+    if ids is not None:
+        return ids
     raise InstallError(
         f"--broker: there is no user {ACCOUNT}, which Debian's mosquitto package makes: "
         "sudo apt install --reinstall mosquitto"
@@ -174,7 +169,7 @@ def _name_in_config(host: Host, keys: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-        load_config(new, {"STATE_DIRECTORY": str(DEFAULT_STATE_DIR)})
+        load_config(new, SERVICE_ENV)
         os.chown(new, before.st_uid, before.st_gid)
         new.chmod(before.st_mode & 0o777)
         new.replace(path)

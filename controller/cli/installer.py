@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from controller.daemon.config import DEFAULT_PATH, DEFAULT_STATE_DIR
+from controller.daemon.config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, load_config
+from hardware.errors import ConfigError
 
 SERVICE = "popref.service"
 USER = "popref"
@@ -34,6 +35,8 @@ CONFIG = DEFAULT_PATH.relative_to("/")
 # uninstall removes only those.
 RECORD = CONFIG.parent / "installed"
 STATE = DEFAULT_STATE_DIR.relative_to("/")
+# the service's environment, as systemd gives it, for reading its configuration
+SERVICE_ENV = {"STATE_DIRECTORY": str(DEFAULT_STATE_DIR)}
 COMMAND_SECONDS = 180  # systemctl restart waits for READY=1 (TimeoutStartSec=60)
 
 Say = Callable[[str], None]
@@ -183,6 +186,23 @@ def _entries(path: Path, count: int) -> list[list[str]]:
     except FileNotFoundError:
         return []
     return [f for f in (line.split(":") for line in lines) if len(f) >= count]
+
+
+def installed_config(path: Path) -> Config:
+    """The configuration at ``path`` as the service reads it; a mistake in
+    it stops the install with the configuration's line."""
+    try:
+        return load_config(path, SERVICE_ENV)
+    except ConfigError as error:
+        raise InstallError(f"{error}; fix it, then run popref install again") from None
+
+
+def account_ids(root: Path, name: str) -> tuple[int, int] | None:
+    """User ``name``'s id and group id in the system's /etc/passwd, or None."""
+    for fields in _entries(root / "etc/passwd", 7):
+        if fields[0] == name:
+            return int(fields[2]), int(fields[3])
+    return None
 
 
 def group_id(root: Path, name: str) -> int:
