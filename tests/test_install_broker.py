@@ -291,3 +291,27 @@ def test_a_friend_plays_through_the_broker_it_set_up(
             friend.close()
     finally:
         sim.close()
+
+
+def test_without_the_broker_s_own_user_it_says_how_to_get_it(broker_root: Path) -> None:
+    passwd = broker_root / "etc/passwd"
+    passwd.write_text(passwd.read_text().replace(PACKAGE["etc/passwd"], ""))
+    with pytest.raises(InstallError) as raised:
+        install(live(broker_root), print, broker=True)
+    assert str(raised.value) == (
+        "--broker: there is no user mosquitto, which Debian's mosquitto package makes: "
+        "sudo apt install --reinstall mosquitto"
+    )
+    assert raised.value.status == 2
+    assert not (broker_root / PASSWORDS).exists()  # nothing half made
+
+
+def test_a_broker_that_does_not_start_is_one_line_with_where_to_look(broker_root: Path) -> None:
+    system = System(broker_root, failing="systemctl restart mosquitto")
+    with pytest.raises(InstallError) as raised:
+        install(live(broker_root, system), print, broker=True)
+    assert raised.value.status == 1
+    assert str(raised.value) == (
+        "Mosquitto did not start (systemctl restart mosquitto failed (status 1): "
+        "Job failed. See journalctl.); see why: journalctl -u mosquitto -n 20"
+    )
